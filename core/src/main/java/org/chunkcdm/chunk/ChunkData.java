@@ -1,0 +1,49 @@
+package org.chunkcdm.chunk;
+
+import java.io.IOException;
+
+/**
+ * The decoded content of one chunk, read by byte range. Implementations decode only what a range needs
+ * (a Blosc chunk decodes only the blocks covering it), so a point read costs one block.
+ */
+public interface ChunkData {
+  /** Decoded size in bytes. */
+  long size();
+
+  /** Copies decoded bytes {@code [offset, offset+len)} into {@code dst[dstOff..]}. */
+  void read(long offset, byte[] dst, int dstOff, int len) throws IOException;
+
+  /** The whole decoded content (may return an internal array: do not modify). */
+  default byte[] readAll() throws IOException {
+    long n = size();
+    if (n > Integer.MAX_VALUE - 8) {
+      throw new IOException("chunk of " + n + " bytes is too large to decode in one piece");
+    }
+    byte[] out = new byte[(int) n];
+    read(0, out, 0, out.length);
+    return out;
+  }
+
+  /** Chunk content already in memory. */
+  static ChunkData of(byte[] bytes) {
+    return new ChunkData() {
+      @Override
+      public long size() {
+        return bytes.length;
+      }
+
+      @Override
+      public void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
+        if (offset < 0 || len < 0 || offset + len > bytes.length) {
+          throw new IOException("read of " + len + " bytes at " + offset + " outside a chunk of " + bytes.length + " bytes");
+        }
+        System.arraycopy(bytes, (int) offset, dst, dstOff, len);
+      }
+
+      @Override
+      public byte[] readAll() {
+        return bytes;
+      }
+    };
+  }
+}

@@ -1,0 +1,213 @@
+package org.chunkcdm.chunk;
+
+import java.util.Arrays;
+
+/**
+ * How an N-d array of {@link #shape()} is cut into chunks. Two layouts cover every format:
+ *
+ * <ul>
+ *   <li>{@link Regular}: N-d chunks of a fixed chunk shape (bcolz carrays: {@code [chunklen, shape[1:]...]},
+ *       b2nd, HDF5). Chunk {@code (i0..in)} covers {@code [i*c, min((i+1)*c, shape))} in each dimension and its
+ *       decoded content is in C order over the FULL chunk shape (an edge chunk may be physically shorter only
+ *       where nothing past the array's end would follow, e.g. a bcolz leftover chunk).
+ *   <li>{@link Flat}: the array flattened in C (or Fortran) order into consecutive item ranges, chunk k holding
+ *       items {@code [start(k), start(k+1))} (Bloscpack files, Blosc2 frames without b2nd, .ds variables).
+ * </ul>
+ *
+ * Chunks are numbered 0.. {@link #chunkCount()}-1 in C order over the grid.
+ */
+public abstract class ChunkGrid {
+  final long[] shape;
+
+  ChunkGrid(long[] shape) {
+    this.shape = shape.clone();
+    for (long s : shape) {
+      if (s < 0) {
+        throw new IllegalArgumentException("negative dimension in " + Arrays.toString(shape));
+      }
+    }
+  }
+
+  /** Logical array shape (element counts per dimension, without CDM's extra type dimensions). */
+  public long[] shape() {
+    return shape.clone();
+  }
+
+  public int rank() {
+    return shape.length;
+  }
+
+  /** Number of elements of the whole array. */
+  public long size() {
+    long n = 1;
+    for (long s : shape) {
+      n = Math.multiplyExact(n, s);
+    }
+    return n;
+  }
+
+  public abstract long chunkCount();
+
+  /** N-d regular grid with the given chunk shape (each entry &gt; 0). */
+  public static Regular regular(long[] shape, int[] chunkShape) {
+    return new Regular(shape, chunkShape);
+  }
+
+  /** Flat layout with equal chunks of {@code chunkItems} elements (the last may be shorter). */
+  public static Flat flat(long[] shape, long chunkItems, boolean fortranOrder) {
+    return new Flat(shape, chunkItems, null, fortranOrder);
+  }
+
+  /**
+   * Flat layout with variable chunk sizes: {@code starts} has one entry per chunk plus the total element
+   * count as the last entry, non-decreasing, starting at 0.
+   */
+  public static Flat flat(long[] shape, long[] starts, boolean fortranOrder) {
+    return new Flat(shape, 0, starts.clone(), fortranOrder);
+  }
+
+  /** N-d chunks of one shape. */
+  public static final class Regular extends ChunkGrid {
+    final int[] chunkShape;
+    final long[] gridShape;
+
+    Regular(long[] shape, int[] chunkShape) {
+      super(shape);
+      if (chunkShape.length != shape.length) {
+        throw new IllegalArgumentException("chunk rank " + chunkShape.length + " != array rank " + shape.length);
+      }
+      this.chunkShape = chunkShape.clone();
+      this.gridShape = new long[shape.length];
+      for (int d = 0; d < shape.length; d++) {
+        if (chunkShape[d] <= 0) {
+          throw new IllegalArgumentException("chunk shape " + Arrays.toString(chunkShape) + " has a non-positive entry");
+        }
+        gridShape[d] = (shape[d] + chunkShape[d] - 1) / chunkShape[d];
+      }
+    }
+
+    public int[] chunkShape() {
+      return chunkShape.clone();
+    }
+
+    /** Number of chunks per dimension. */
+    public long[] gridShape() {
+      return gridShape.clone();
+    }
+
+    /** Elements of one full chunk. */
+    public long chunkElements() {
+      long n = 1;
+      for (int c : chunkShape) {
+        n = Math.multiplyExact(n, c);
+      }
+      return n;
+    }
+
+    @Override
+    public long chunkCount() {
+      long n = 1;
+      for (long g : gridShape) {
+        n = Math.multiplyExact(n, g);
+      }
+      return n;
+    }
+
+    /** Linear chunk number of grid coordinates. */
+    public long index(long[] gridCoord) {
+      long idx = 0;
+      for (int d = 0; d < gridShape.length; d++) {
+        idx = idx * gridShape[d] + gridCoord[d];
+      }
+      return idx;
+    }
+
+    @Override
+    public String toString() {
+      return "Regular" + Arrays.toString(shape) + " chunks " + Arrays.toString(chunkShape);
+    }
+  }
+
+  /** The flattened array cut into consecutive item ranges. */
+  public static final class Flat extends ChunkGrid {
+    final long chunkItems; // > 0 for equal chunks
+    final long[] starts; // non-null for variable chunks
+    final boolean fortran;
+    final long total;
+
+    Flat(long[] shape, long chunkItems, long[] starts, boolean fortran) {
+      super(shape);
+      this.fortran = fortran;
+      this.total = size();
+      if (starts == null) {
+        if (chunkItems <= 0 && total > 0) {
+          throw new IllegalArgumentException("chunk item count must be positive");
+        }
+        this.chunkItems = Math.max(1, chunkItems);
+        this.starts = null;
+      } else {
+        if (starts.length == 0 || starts[0] != 0 || starts[starts.length - 1] != total) {
+          throw new IllegalArgumentException("chunk starts must run from 0 to " + total);
+        }
+        for (int i = 1; i < starts.length; i++) {
+          if (starts[i] < starts[i - 1]) {
+            throw new IllegalArgumentException("chunk starts decrease at " + i);
+          }
+        }
+        this.chunkItems = 0;
+        this.starts = starts;
+      }
+    }
+
+    public boolean fortranOrder() {
+      return fortran;
+    }
+
+    /** True when every chunk but the last holds {@link #chunkItems()} elements. */
+    public boolean isEqualChunks() {
+      return starts == null;
+    }
+
+    /** Elements per chunk for equal chunks, else 0. */
+    public long chunkItems() {
+      return chunkItems;
+    }
+
+    @Override
+    public long chunkCount() {
+      if (starts != null) {
+        return starts.length - 1;
+      }
+      return (total + chunkItems - 1) / chunkItems;
+    }
+
+    /** First element (in storage order) of chunk k; {@code start(chunkCount())} is the total. */
+    public long start(long k) {
+      if (starts != null) {
+        return starts[(int) k];
+      }
+      return Math.min(total, k * chunkItems);
+    }
+
+    /** The chunk holding element {@code item} (storage order). */
+    public long chunkOf(long item) {
+      if (starts == null) {
+        return item / chunkItems;
+      }
+      int i = Arrays.binarySearch(starts, item);
+      if (i >= 0) {
+        while (i + 1 < starts.length && starts[i + 1] == item) {
+          i++; // skip empty chunks
+        }
+        return i;
+      }
+      return -i - 2;
+    }
+
+    @Override
+    public String toString() {
+      return "Flat" + Arrays.toString(shape) + (starts == null ? " chunks of " + chunkItems : " " + (starts.length - 1) + " chunks")
+          + (fortran ? " F" : "");
+    }
+  }
+}
