@@ -1,0 +1,615 @@
+package org.chunkcdm.chunk;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.LongAdder;
+import ucar.ma2.Array;
+import ucar.ma2.InvalidRangeException;
+import ucar.ma2.Range;
+import ucar.ma2.Section;
+
+/**
+ * The one section-assembly implementation shared by every format and the viewer: serves a CDM
+ * {@link Section} (with strides) of a {@link ChunkedArray} by touching only the chunks holding selected
+ * elements, reading from each chunk only what it needs (a small read of a Blosc chunk decodes only the
+ * blocks covering it), writing fill values for chunks that are not stored, decoding several chunks in
+ * parallel for large sections, and converting the bytes to a CDM {@link Array} of the variable's type.
+ */
+public final class SectionReader {
+  /** Sections needing at least this many bytes from at least two chunks are decoded in parallel. */
+  static final long PARALLEL_BYTES = 1 << 20;
+
+  private static final int THREADS =
+      Math.max(1, Integer.getInteger("chunkcdm.decode.threads", Runtime.getRuntime().availableProcessors()));
+  private static volatile ForkJoinPool pool;
+
+  /** Chunks opened by section reads since start (for tests and benchmarks). */
+  public static final LongAdder CHUNKS_TOUCHED = new LongAdder();
+
+  private SectionReader() {}
+
+  /**
+   * Reads a section given in the CDM variable's index space (logical dimensions plus, for S&lt;n&gt;, complex
+   * and opaque types, the extra last dimension of {@link DType#extraDim()}); null means everything.
+   */
+  public static Array read(ChunkedArray a, Section section) throws IOException {
+    DType dt = a.dtype();
+    long[] shape = a.grid().shape();
+    int rank = shape.length;
+    int extra = dt.extraDim();
+    int[] cdmShape = cdmShape(shape, extra);
+    Section s;
+    try {
+      s = section == null ? new Section(cdmShape) : Section.fill(section, cdmShape);
+      if (s.getRank() != cdmShape.length) {
+        throw new InvalidRangeException("section rank " + s.getRank() + " != variable rank " + cdmShape.length);
+      }
+      for (int d = 0; d < cdmShape.length; d++) {
+        Range r = s.getRange(d);
+        if (r.length() > 0 && (r.first() < 0 || r.last() >= cdmShape[d])) {
+          throw new InvalidRangeException("range " + r + " outside dimension " + d + " of length " + cdmShape[d]);
+        }
+      }
+    } catch (InvalidRangeException e) {
+      throw new IOException("bad section " + section + ": " + e.getMessage(), e);
+    }
+    long[] first = new long[rank];
+    long[] count = new long[rank];
+    long[] stride = new long[rank];
+    for (int d = 0; d < rank; d++) {
+      Range r = s.getRange(d);
+      first[d] = r.first();
+      count[d] = r.length();
+      stride[d] = r.stride();
+    }
+    byte[] raw = readBytes(a, first, count, stride);
+    int[] outShape = new int[rank];
+    for (int d = 0; d < rank; d++) {
+      outShape[d] = (int) count[d];
+    }
+    Array arr = Convert.toArray(dt, raw, outShape);
+    if (extra > 0) {
+      Range er = s.getRange(rank);
+      if (er.length() != extra) {
+        List<Range> ranges = new ArrayList<>();
+        for (int d = 0; d < rank; d++) {
+          ranges.add(null);
+        }
+        ranges.add(er);
+        try {
+          arr = arr.sectionNoReduce(ranges).copy();
+        } catch (InvalidRangeException e) {
+          throw new IOException(e.getMessage(), e);
+        }
+      }
+    }
+    return arr;
+  }
+
+  /** The CDM shape of an array of logical {@code shape} whose type adds {@code extra} (0 = none). */
+  public static int[] cdmShape(long[] shape, int extra) {
+    int[] out = new int[shape.length + (extra > 0 ? 1 : 0)];
+    for (int d = 0; d < shape.length; d++) {
+      if (shape[d] > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("dimension " + d + " of " + shape[d] + " exceeds CDM's int range");
+      }
+      out[d] = (int) shape[d];
+    }
+    if (extra > 0) {
+      out[shape.length] = extra;
+    }
+    return out;
+  }
+
+  /**
+   * Reads the selected elements (C order over the selection) as raw bytes in the dtype's byte order.
+   * {@code first/count/stride} are per logical dimension; counts may be 0.
+   */
+  public static byte[] readBytes(ChunkedArray a, long[] first, long[] count, long[] stride) throws IOException {
+    ChunkGrid g = a.grid();
+    int item = a.dtype().itemSize();
+    long n = 1;
+    for (long c : count) {
+      n = Math.multiplyExact(n, c);
+    }
+    long total = Math.multiplyExact(n, (long) item);
+    if (total > Integer.MAX_VALUE - 16) {
+      throw new IOException("section of " + total + " bytes is too large for one read; read it in pieces");
+    }
+    byte[] out = new byte[(int) total];
+    if (n == 0) {
+      return out;
+    }
+    if (g.rank() == 0) { // a scalar: one element of chunk 0
+      first = new long[] {0};
+      count = new long[] {1};
+      stride = new long[] {1};
+      g = g instanceof ChunkGrid.Flat ? ChunkGrid.flat(new long[] {1}, 1, false) : ChunkGrid.regular(new long[] {1}, new int[] {1});
+    }
+    List<Task> tasks;
+    if (g instanceof ChunkGrid.Flat && ((ChunkGrid.Flat) g).fortranOrder()) {
+      // Fortran order = C order of the reversed shape: read the reversed selection, then transpose.
+      ChunkGrid.Flat f = (ChunkGrid.Flat) g;
+      long[] rshape = reverse(f.shape());
+      ChunkGrid.Flat rg = f.isEqualChunks() ? ChunkGrid.flat(rshape, f.chunkItems(), false) : ChunkGrid.flat(rshape, f.starts, false);
+      byte[] rev = new byte[out.length];
+      run(a, flatTasks(a, rg, reverse(first), reverse(count), reverse(stride), rev, item));
+      transpose(rev, out, count, item);
+      return out;
+    } else if (g instanceof ChunkGrid.Flat) {
+      tasks = flatTasks(a, (ChunkGrid.Flat) g, first, count, stride, out, item);
+    } else {
+      tasks = regularTasks(a, (ChunkGrid.Regular) g, first, count, stride, out, item);
+    }
+    run(a, tasks);
+    return out;
+  }
+
+  private static void run(ChunkedArray a, List<Task> tasks) throws IOException {
+    long need = 0;
+    for (Task t : tasks) {
+      need += t.bytes;
+    }
+    if (tasks.size() < 2 || need < PARALLEL_BYTES || THREADS < 2) {
+      for (Task t : tasks) {
+        t.run(a);
+      }
+      return;
+    }
+    ForkJoinPool p = pool();
+    List<Future<?>> futures = new ArrayList<>(tasks.size());
+    for (Task t : tasks) {
+      futures.add(p.submit(() -> {
+        t.run(a);
+        return null;
+      }));
+    }
+    IOException failure = null;
+    for (Future<?> f : futures) {
+      try {
+        f.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        for (Future<?> c : futures) {
+          c.cancel(true);
+        }
+        throw new InterruptedIOException("section read interrupted");
+      } catch (ExecutionException e) {
+        Throwable c = e.getCause();
+        if (failure == null) {
+          failure = c instanceof IOException ? (IOException) c : new IOException(String.valueOf(c.getMessage()), c);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static ForkJoinPool pool() {
+    ForkJoinPool p = pool;
+    if (p == null) {
+      synchronized (SectionReader.class) {
+        if (pool == null) {
+          pool = new ForkJoinPool(THREADS, fj -> {
+            var t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(fj);
+            t.setDaemon(true);
+            t.setName("chunkcdm-decode-" + t.getPoolIndex());
+            return t;
+          }, null, false);
+        }
+        p = pool;
+      }
+    }
+    return p;
+  }
+
+  // ---------------------------------------------------------------- tasks
+
+  /** Copies of one chunk's selected bytes into the output. */
+  private abstract static class Task {
+    final long chunk;
+    final long chunkBytes; // decoded size the chunk should have (full chunk extent)
+    long bytes; // bytes this task copies
+
+    Task(long chunk, long chunkBytes) {
+      this.chunk = chunk;
+      this.chunkBytes = chunkBytes;
+    }
+
+    /** Calls {@code sink.copy(offsetInChunk, outOffset, len)} for every run. */
+    abstract void runs(RunSink sink) throws IOException;
+
+    void run(ChunkedArray a) throws IOException {
+      CHUNKS_TOUCHED.increment();
+      Object key = a.cacheKey();
+      ChunkCache cache = ChunkCache.shared();
+      byte[] cached = cache.get(key, chunk);
+      if (cached != null) {
+        runs(new ArraySink(cached, out()));
+        return;
+      }
+      ChunkData data = a.chunk(chunk);
+      if (data == null) {
+        byte[] fill = a.fillValue();
+        if (fill != null && !allZero(fill)) {
+          byte[] o = out();
+          runs((src, dst, len) -> {
+            for (int i = 0; i < len; i++) {
+              o[dst + i] = fill[(int) ((src + i) % fill.length)];
+            }
+          });
+        }
+        return;
+      }
+      if (bytes * 4 >= data.size()) {
+        byte[] all = data.readAll();
+        if (key != null) {
+          cache.put(key, chunk, all);
+        }
+        runs(new ArraySink(all, out()));
+      } else {
+        byte[] o = out();
+        runs((src, dst, len) -> data.read(src, o, dst, len));
+      }
+    }
+
+    abstract byte[] out();
+  }
+
+  private interface RunSink {
+    void copy(long src, int dst, int len) throws IOException;
+  }
+
+  private static final class ArraySink implements RunSink {
+    final byte[] src;
+    final byte[] out;
+
+    ArraySink(byte[] src, byte[] out) {
+      this.src = src;
+      this.out = out;
+    }
+
+    @Override
+    public void copy(long s, int dst, int len) throws IOException {
+      if (s < 0 || s + len > src.length) {
+        throw new IOException("chunk holds " + src.length + " bytes, but bytes " + s + ".." + (s + len) + " are needed");
+      }
+      System.arraycopy(src, (int) s, out, dst, len);
+    }
+  }
+
+  private static boolean allZero(byte[] b) {
+    for (byte x : b) {
+      if (x != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // ---------------------------------------------------------------- regular N-d grid
+
+  private static List<Task> regularTasks(ChunkedArray a, ChunkGrid.Regular g, long[] first, long[] count,
+      long[] stride, byte[] out, int item) {
+    int rank = g.rank();
+    int[] c = g.chunkShape;
+    long[] shape = g.shape;
+    // per dimension: the chunks holding selected elements and the selection index range inside each
+    List<long[]> perDim = new ArrayList<>(); // each long[] = triples (k, jStart, jEnd)
+    for (int d = 0; d < rank; d++) {
+      long last = first[d] + (count[d] - 1) * stride[d];
+      long[] buf = new long[(int) Math.min(3 * (last / c[d] - first[d] / c[d] + 1), 3 * count[d])];
+      int m = 0;
+      long k = first[d] / c[d];
+      while (true) { // k is always the chunk of a selected element
+        long lo = k * c[d];
+        long hi = Math.min(lo + c[d], shape[d]);
+        long js = first[d] >= lo ? 0 : ceilDiv(lo - first[d], stride[d]);
+        long je = Math.min(count[d] - 1, Math.floorDiv(hi - 1 - first[d], stride[d]));
+        buf[m++] = k;
+        buf[m++] = js;
+        buf[m++] = je;
+        if (je + 1 >= count[d]) {
+          break;
+        }
+        k = (first[d] + (je + 1) * stride[d]) / c[d];
+      }
+      perDim.add(java.util.Arrays.copyOf(buf, m));
+    }
+    long[] chunkStride = new long[rank];
+    long[] outStride = new long[rank];
+    long cs = 1;
+    long os = 1;
+    for (int d = rank - 1; d >= 0; d--) {
+      chunkStride[d] = cs;
+      outStride[d] = os;
+      cs *= c[d];
+      os *= count[d];
+    }
+    long chunkBytes = cs * item;
+    List<Task> tasks = new ArrayList<>();
+    int[] pos = new int[rank];
+    for (int d = 0; d < rank; d++) {
+      if (perDim.get(d).length == 0) {
+        return tasks;
+      }
+    }
+    long[] gridShape = g.gridShape;
+    while (true) {
+      long[] k = new long[rank];
+      long[] js = new long[rank];
+      long[] je = new long[rank];
+      long idx = 0;
+      long nsel = 1;
+      for (int d = 0; d < rank; d++) {
+        long[] t = perDim.get(d);
+        k[d] = t[3 * pos[d]];
+        js[d] = t[3 * pos[d] + 1];
+        je[d] = t[3 * pos[d] + 2];
+        idx = idx * gridShape[d] + k[d];
+        nsel *= je[d] - js[d] + 1;
+      }
+      Task task = new Task(idx, chunkBytes) {
+        @Override
+        void runs(RunSink sink) throws IOException {
+          regularRuns(sink, k, js, je, first, stride, c, count, chunkStride, outStride, item);
+        }
+
+        @Override
+        byte[] out() {
+          return out;
+        }
+      };
+      task.bytes = nsel * item;
+      tasks.add(task);
+      int d = rank - 1;
+      while (d >= 0) {
+        if (++pos[d] < perDim.get(d).length / 3) {
+          break;
+        }
+        pos[d] = 0;
+        d--;
+      }
+      if (d < 0) {
+        return tasks;
+      }
+    }
+  }
+
+  private static void regularRuns(RunSink sink, long[] k, long[] js, long[] je, long[] first, long[] stride, int[] c,
+      long[] count, long[] chunkStride, long[] outStride, int item) throws IOException {
+    int rank = k.length;
+    // merge trailing dimensions fully covered (whole chunk extent, stride 1, output of the same extent)
+    int t = rank - 1;
+    while (t > 0 && stride[t] == 1 && je[t] - js[t] + 1 == c[t] && count[t] == c[t] && stride[t - 1] == 1) {
+      t--;
+    }
+    long runElems; // elements per run
+    boolean contiguous = stride[t] == 1;
+    long inner = 1; // elements of the merged dims after t
+    for (int d = t + 1; d < rank; d++) {
+      inner *= c[d];
+    }
+    runElems = contiguous ? (je[t] - js[t] + 1) * inner : inner;
+    long[] j = new long[t + 1];
+    for (int d = 0; d <= t; d++) {
+      j[d] = js[d];
+    }
+    while (true) {
+      long src = 0;
+      long dst = 0;
+      for (int d = 0; d <= t; d++) {
+        src += (first[d] + j[d] * stride[d] - k[d] * c[d]) * chunkStride[d];
+        dst += j[d] * outStride[d];
+      }
+      if (contiguous) {
+        sink.copy(src * item, (int) (dst * item), (int) (runElems * item));
+      } else {
+        long srcStep = stride[t] * chunkStride[t];
+        for (long q = js[t]; q <= je[t]; q++) {
+          sink.copy(src * item, (int) (dst * item), (int) (runElems * item));
+          src += srcStep;
+          dst += outStride[t];
+        }
+      }
+      int d = t - 1;
+      while (d >= 0) {
+        if (++j[d] <= je[d]) {
+          break;
+        }
+        j[d] = js[d];
+        d--;
+      }
+      if (d < 0) {
+        return;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- flat (C order) layout
+
+  private static List<Task> flatTasks(ChunkedArray a, ChunkGrid.Flat g, long[] first, long[] count, long[] stride,
+      byte[] out, int item) {
+    int rank = g.rank();
+    long[] shape = g.shape;
+    long[] aStride = new long[rank];
+    long s = 1;
+    for (int d = rank - 1; d >= 0; d--) {
+      aStride[d] = s;
+      s *= shape[d];
+    }
+    // merge trailing dimensions that are selected whole
+    int t = rank - 1;
+    while (t > 0 && first[t] == 0 && stride[t] == 1 && count[t] == shape[t]) {
+      t--;
+    }
+    final int tt = t;
+    final long pieceLen = stride[t] == 1 ? count[t] * aStride[t] : aStride[t]; // elements
+    final long npieces = stride[t] == 1 ? 1 : count[t];
+    final long step = stride[t] * aStride[t];
+    long rows = 1;
+    for (int d = 0; d < t; d++) {
+      rows *= count[d];
+    }
+    final long nrows = rows;
+    // storage start of row r
+    java.util.function.LongUnaryOperator rowStart = r -> {
+      long f = first[tt] * aStride[tt];
+      for (int d = tt - 1; d >= 0; d--) {
+        long j = r % count[d];
+        r /= count[d];
+        f += (first[d] + j * stride[d]) * aStride[d];
+      }
+      return f;
+    };
+    long rowSpan = (npieces - 1) * step + pieceLen;
+    long firstElem = rowStart.applyAsLong(0);
+    long lastElem = rowStart.applyAsLong(nrows - 1) + rowSpan - 1;
+    long kLo = g.chunkOf(firstElem);
+    long kHi = g.chunkOf(lastElem);
+    List<Task> tasks = new ArrayList<>();
+    for (long k = kLo; k <= kHi; k++) {
+      long cs = g.start(k);
+      long ce = g.start(k + 1);
+      if (ce <= cs) {
+        continue;
+      }
+      // rows overlapping [cs, ce): rowStart is increasing in r
+      long rlo = lowerRow(rowStart, nrows, cs - rowSpan + 1);
+      long rhi = lowerRow(rowStart, nrows, ce) - 1;
+      if (rlo > rhi) {
+        continue;
+      }
+      boolean any = false;
+      for (long r = rlo; r <= rhi && !any; r++) {
+        any = rowTouches(rowStart.applyAsLong(r), npieces, pieceLen, step, cs, ce);
+      }
+      if (!any) {
+        continue;
+      }
+      long chunkStart = cs;
+      long chunkEnd = ce;
+      long lo = rlo;
+      long hi = rhi;
+      Task task = new Task(k, (ce - cs) * item) {
+        @Override
+        void runs(RunSink sink) throws IOException {
+          for (long r = lo; r <= hi; r++) {
+            long outBase = r * npieces * pieceLen;
+            piecesIn(rowStart.applyAsLong(r), npieces, pieceLen, step, chunkStart, chunkEnd, sink, outBase, item);
+          }
+        }
+
+        @Override
+        byte[] out() {
+          return out;
+        }
+      };
+      // estimate of the bytes needed from this chunk (exact for contiguous selections)
+      long sel = Math.min(ce - cs, (rhi - rlo + 1) * npieces * pieceLen);
+      task.bytes = sel * item;
+      tasks.add(task);
+    }
+    return tasks;
+  }
+
+  /** First row r in [0, nrows] with rowStart(r) >= target. */
+  private static long lowerRow(java.util.function.LongUnaryOperator rowStart, long nrows, long target) {
+    long lo = 0;
+    long hi = nrows;
+    while (lo < hi) {
+      long mid = (lo + hi) >>> 1;
+      if (rowStart.applyAsLong(mid) < target) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /** First and last piece index of a row that may overlap chunk [cs, ce) (empty when first &gt; last). */
+  private static long[] pieceRange(long f0, long npieces, long pieceLen, long step, long cs, long ce) {
+    long jlo = f0 + pieceLen > cs ? 0 : ceilDiv(cs - f0 - pieceLen + 1, step);
+    long jhi = ce - 1 < f0 ? -1 : Math.min(npieces - 1, Math.floorDiv(ce - 1 - f0, step));
+    return new long[] {jlo, jhi};
+  }
+
+  private static boolean rowTouches(long f0, long npieces, long pieceLen, long step, long cs, long ce) {
+    long[] j = pieceRange(f0, npieces, pieceLen, step, cs, ce);
+    for (long q = j[0]; q <= j[1]; q++) {
+      long ps = f0 + q * step;
+      if (Math.max(ps, cs) < Math.min(ps + pieceLen, ce)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Copies the parts of a row's pieces inside chunk [cs, ce). */
+  private static void piecesIn(long f0, long npieces, long pieceLen, long step, long cs, long ce, RunSink sink,
+      long outBase, int item) throws IOException {
+    long[] j = pieceRange(f0, npieces, pieceLen, step, cs, ce);
+    for (long q = j[0]; q <= j[1]; q++) {
+      long ps = f0 + q * step;
+      long a = Math.max(ps, cs);
+      long b = Math.min(ps + pieceLen, ce);
+      if (a < b) {
+        long dst = outBase + q * pieceLen + (a - ps);
+        sink.copy((a - cs) * item, (int) (dst * item), (int) ((b - a) * item));
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private static long ceilDiv(long x, long y) {
+    return -Math.floorDiv(-x, y);
+  }
+
+  private static long[] reverse(long[] a) {
+    long[] r = new long[a.length];
+    for (int i = 0; i < a.length; i++) {
+      r[i] = a[a.length - 1 - i];
+    }
+    return r;
+  }
+
+  /** {@code src} holds the selection in C order of the reversed dims; writes it in C order of {@code count}. */
+  private static void transpose(byte[] src, byte[] dst, long[] count, int item) {
+    int rank = count.length;
+    long n = 1;
+    for (long c : count) {
+      n *= c;
+    }
+    // stride in src (reversed C order) of each original dimension
+    long[] srcStride = new long[rank];
+    long s = 1;
+    for (int d = 0; d < rank; d++) {
+      srcStride[d] = s;
+      s *= count[d];
+    }
+    long[] idx = new long[rank];
+    long srcPos = 0;
+    for (long e = 0; e < n; e++) {
+      System.arraycopy(src, (int) (srcPos * item), dst, (int) (e * item), item);
+      int d = rank - 1;
+      while (d >= 0) {
+        idx[d]++;
+        srcPos += srcStride[d];
+        if (idx[d] < count[d]) {
+          break;
+        }
+        srcPos -= srcStride[d] * count[d];
+        idx[d] = 0;
+        d--;
+      }
+    }
+  }
+}

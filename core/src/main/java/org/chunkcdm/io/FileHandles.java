@@ -1,0 +1,171 @@
+package org.chunkcdm.io;
+
+import java.io.Closeable;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Positional, thread-safe reads of the files of one dataset. Channels open lazily and stay open until
+ * {@link #close()} (an IOSP's {@code release()}); the next read reopens them, so TDS's release/reacquire
+ * cycle needs nothing else. No read uses a shared file pointer.
+ *
+ * <p>Every path must lie inside the dataset root given at construction (after resolving symbolic links):
+ * a chunk or column name from a header never makes a read leave the dataset directory.
+ */
+public final class FileHandles implements Closeable {
+  private final Path root;
+  private final Path realRoot;
+  private final ConcurrentHashMap<Path, FileChannel> open = new ConcurrentHashMap<>();
+
+  /** Handles for files inside {@code root} (a directory, or a single file that is the whole dataset). */
+  public FileHandles(Path root) throws IOException {
+    this.root = root.toAbsolutePath().normalize();
+    this.realRoot = this.root.toRealPath();
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  /**
+   * Resolves a relative name from a header inside the root; rejects absolute names, {@code ..} segments and
+   * symbolic links leading out of the root with an IOException naming the dataset and the name.
+   */
+  public Path resolve(String relative) throws IOException {
+    if (relative == null || relative.isEmpty() || relative.indexOf('\0') >= 0) {
+      throw new IOException(root + ": invalid file name '" + relative + "'");
+    }
+    Path rel = root.getFileSystem().getPath(relative);
+    if (rel.isAbsolute()) {
+      throw new IOException(root + ": file name '" + relative + "' is absolute; it must stay inside the dataset");
+    }
+    for (Path part : rel) {
+      if (part.toString().equals("..")) {
+        throw new IOException(root + ": file name '" + relative + "' escapes the dataset directory");
+      }
+    }
+    Path p = root.resolve(rel).normalize();
+    checkInside(p);
+    return p;
+  }
+
+  /** Throws unless {@code p} (resolving links when it exists) lies inside the root. */
+  public void checkInside(Path p) throws IOException {
+    Path abs = p.toAbsolutePath().normalize();
+    if (!abs.startsWith(root)) {
+      throw new IOException(root + ": '" + p + "' is outside the dataset directory");
+    }
+    if (Files.exists(abs, LinkOption.NOFOLLOW_LINKS)) {
+      Path real = abs.toRealPath();
+      if (!real.startsWith(realRoot)) {
+        throw new IOException(root + ": '" + p + "' links to '" + real + "', outside the dataset directory");
+      }
+    }
+  }
+
+  private FileChannel channel(Path p) throws IOException {
+    FileChannel ch = open.get(p);
+    if (ch != null && ch.isOpen()) {
+      return ch;
+    }
+    checkInside(p);
+    try {
+      FileChannel fresh = FileChannel.open(p, StandardOpenOption.READ);
+      FileChannel prev = open.put(p, fresh);
+      if (prev != null && prev != fresh) {
+        prev.close();
+      }
+      return fresh;
+    } catch (NoSuchFileException e) {
+      throw new IOException(p + ": file is missing", e);
+    }
+  }
+
+  /** Size of a file in bytes. */
+  public long size(Path p) throws IOException {
+    return channel(p).size();
+  }
+
+  /** Reads exactly {@code len} bytes at {@code pos}; a short file is an IOException naming it. */
+  public void readFully(Path p, long pos, byte[] dst, int off, int len) throws IOException {
+    if (pos < 0 || len < 0) {
+      throw new IOException(p + ": bad read of " + len + " bytes at " + pos);
+    }
+    ByteBuffer bb = ByteBuffer.wrap(dst, off, len);
+    for (int attempt = 0; ; attempt++) {
+      try {
+        FileChannel ch = channel(p);
+        long at = pos + bb.position() - off;
+        while (bb.hasRemaining()) {
+          int n = ch.read(bb, at);
+          if (n < 0) {
+            throw new EOFException(p + ": file ends at " + ch.size() + " but " + len + " bytes at " + pos + " are needed");
+          }
+          at += n;
+        }
+        return;
+      } catch (ClosedChannelException e) {
+        // released by another thread between lookup and read: reopen once
+        if (attempt > 0) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** Reads {@code len} bytes at {@code pos} into a new array, checking the file size first. */
+  public byte[] read(Path p, long pos, long len) throws IOException {
+    long size = size(p);
+    if (pos < 0 || len < 0 || pos > size || len > size - pos) {
+      throw new IOException(p + ": " + len + " bytes at offset " + pos + " lie past the end of the file (" + size + " bytes)");
+    }
+    if (len > Integer.MAX_VALUE - 16) {
+      throw new IOException(p + ": cannot read " + len + " bytes at once");
+    }
+    byte[] b = new byte[(int) len];
+    readFully(p, pos, b, 0, b.length);
+    return b;
+  }
+
+  /** The whole file, refusing files larger than {@code maxBytes}. */
+  public byte[] readAll(Path p, long maxBytes) throws IOException {
+    long size = size(p);
+    if (size > maxBytes) {
+      throw new IOException(p + ": " + size + " bytes, more than the " + maxBytes + " expected for this file");
+    }
+    return read(p, 0, size);
+  }
+
+  /** Closes every open channel; later reads reopen them. */
+  @Override
+  public void close() throws IOException {
+    IOException first = null;
+    for (Path p : open.keySet()) {
+      FileChannel ch = open.remove(p);
+      if (ch != null) {
+        try {
+          ch.close();
+        } catch (IOException e) {
+          first = first == null ? e : first;
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  /** Number of currently open channels (for tests of release()). */
+  public int openCount() {
+    return open.size();
+  }
+}

@@ -1,0 +1,283 @@
+package org.chunkcdm.chunk;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.HashSet;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import ucar.ma2.Array;
+import ucar.ma2.DataType;
+import ucar.ma2.Section;
+
+/**
+ * The section reader against a brute-force model: an int32 array whose element at flat C index i is i,
+ * stored in chunks (regular N-d grids, flat C/F layouts, missing chunks), read with random strided sections.
+ */
+class SectionReaderTest {
+  /** In-memory chunked array of int32 values = C-order flat index (or fill for missing chunks). */
+  static final class Model implements ChunkedArray {
+    final DType dt;
+    final ChunkGrid grid;
+    final Set<Long> missing;
+    final AtomicInteger opened = new AtomicInteger();
+    final Set<Long> touched = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    Model(ChunkGrid grid, ByteOrder order, Set<Long> missing) {
+      this.dt = DType.of(DType.Kind.INT, 4, order);
+      this.grid = grid;
+      this.missing = missing;
+    }
+
+    @Override
+    public DType dtype() {
+      return dt;
+    }
+
+    @Override
+    public ChunkGrid grid() {
+      return grid;
+    }
+
+    @Override
+    public byte[] fillValue() {
+      return ByteBuffer.allocate(4).order(dt.order()).putInt(-7).array();
+    }
+
+    @Override
+    public ChunkData chunk(long index) {
+      opened.incrementAndGet();
+      touched.add(index);
+      if (missing.contains(index)) {
+        return null;
+      }
+      long[] shape = grid.shape();
+      int rank = shape.length;
+      if (grid instanceof ChunkGrid.Flat) {
+        ChunkGrid.Flat f = (ChunkGrid.Flat) grid;
+        long s = f.start(index);
+        long e = f.start(index + 1);
+        ByteBuffer b = ByteBuffer.allocate((int) (e - s) * 4).order(dt.order());
+        for (long st = s; st < e; st++) {
+          // storage index -> coordinates -> C index
+          long[] coord = new long[rank];
+          long r = st;
+          if (f.fortranOrder()) {
+            for (int d = 0; d < rank; d++) {
+              coord[d] = r % shape[d];
+              r /= shape[d];
+            }
+          } else {
+            for (int d = rank - 1; d >= 0; d--) {
+              coord[d] = r % shape[d];
+              r /= shape[d];
+            }
+          }
+          b.putInt((int) cIndex(coord, shape));
+        }
+        return ChunkData.of(b.array());
+      }
+      ChunkGrid.Regular g = (ChunkGrid.Regular) grid;
+      int[] c = g.chunkShape();
+      long[] gs = g.gridShape();
+      long[] k = new long[rank];
+      long r = index;
+      for (int d = rank - 1; d >= 0; d--) {
+        k[d] = r % gs[d];
+        r /= gs[d];
+      }
+      int n = (int) g.chunkElements();
+      ByteBuffer b = ByteBuffer.allocate(n * 4).order(dt.order());
+      long[] coord = new long[rank];
+      for (int e = 0; e < n; e++) {
+        int q = e;
+        boolean inside = true;
+        for (int d = rank - 1; d >= 0; d--) {
+          coord[d] = k[d] * c[d] + q % c[d];
+          q /= c[d];
+          inside &= coord[d] < shape[d];
+        }
+        b.putInt(inside ? (int) cIndex(coord, shape) : 0xdead);
+      }
+      return ChunkData.of(b.array());
+    }
+  }
+
+  static long cIndex(long[] coord, long[] shape) {
+    long i = 0;
+    for (int d = 0; d < shape.length; d++) {
+      i = i * shape[d] + coord[d];
+    }
+    return i;
+  }
+
+  /** Expected values of a section, computed element by element. */
+  static int[] expected(Model m, Section s) throws Exception {
+    long[] shape = m.grid.shape();
+    int rank = shape.length;
+    int n = (int) s.computeSize();
+    int[] out = new int[n];
+    long[] coord = new long[rank];
+    for (int e = 0; e < n; e++) {
+      int q = e;
+      for (int d = rank - 1; d >= 0; d--) {
+        int len = s.getRange(d).length();
+        coord[d] = s.getRange(d).element(q % len);
+        q /= len;
+      }
+      long ci = cIndex(coord, shape);
+      out[e] = m.missing.contains(chunkOf(m, coord)) ? -7 : (int) ci;
+    }
+    return out;
+  }
+
+  static long chunkOf(Model m, long[] coord) {
+    long[] shape = m.grid.shape();
+    if (m.grid instanceof ChunkGrid.Flat) {
+      ChunkGrid.Flat f = (ChunkGrid.Flat) m.grid;
+      long st = 0;
+      if (f.fortranOrder()) {
+        for (int d = shape.length - 1; d >= 0; d--) {
+          st = st * shape[d] + coord[d];
+        }
+      } else {
+        st = cIndex(coord, shape);
+      }
+      return f.chunkOf(st);
+    }
+    ChunkGrid.Regular g = (ChunkGrid.Regular) m.grid;
+    long[] k = new long[shape.length];
+    for (int d = 0; d < shape.length; d++) {
+      k[d] = coord[d] / g.chunkShape()[d];
+    }
+    return g.index(k);
+  }
+
+  static Section randomSection(Random rnd, long[] shape) throws Exception {
+    int rank = shape.length;
+    int[] origin = new int[rank];
+    int[] size = new int[rank];
+    int[] stride = new int[rank];
+    for (int d = 0; d < rank; d++) {
+      int len = (int) shape[d];
+      origin[d] = rnd.nextInt(len);
+      stride[d] = rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(Math.max(1, len / 2)) : 1;
+      int maxCount = (len - 1 - origin[d]) / stride[d] + 1;
+      size[d] = (1 + rnd.nextInt(maxCount)) * stride[d];
+    }
+    int[] last = new int[rank];
+    java.util.List<ucar.ma2.Range> ranges = new java.util.ArrayList<>();
+    for (int d = 0; d < rank; d++) {
+      last[d] = origin[d] + size[d] - stride[d];
+      ranges.add(new ucar.ma2.Range(origin[d], last[d], stride[d]));
+    }
+    return new Section(ranges);
+  }
+
+  static void check(Model m, int sections, long seed) throws Exception {
+    Random rnd = new Random(seed);
+    int[] shapeI = SectionReader.cdmShape(m.grid.shape(), 0);
+    // whole array
+    Array all = SectionReader.read(m, null);
+    assertEquals(DataType.INT, all.getDataType());
+    assertArrayEquals(shapeI, all.getShape());
+    assertArrayEquals(expected(m, new Section(shapeI)), (int[]) all.copyTo1DJavaArray(), m.grid + " whole");
+    for (int i = 0; i < sections; i++) {
+      Section s = randomSection(rnd, m.grid.shape());
+      Array a = SectionReader.read(m, s);
+      assertArrayEquals(s.getShape(), a.getShape());
+      assertArrayEquals(expected(m, s), (int[]) a.copyTo1DJavaArray(), m.grid + " " + s);
+    }
+  }
+
+  @Test
+  void regularGrids() throws Exception {
+    check(new Model(ChunkGrid.regular(new long[] {37}, new int[] {8}), ByteOrder.LITTLE_ENDIAN, Set.of(2L)), 200, 1);
+    check(new Model(ChunkGrid.regular(new long[] {13, 17}, new int[] {5, 4}), ByteOrder.BIG_ENDIAN, Set.of(3L, 7L)), 300, 2);
+    check(new Model(ChunkGrid.regular(new long[] {9, 10, 11}, new int[] {4, 10, 3}), ByteOrder.LITTLE_ENDIAN, Set.of()), 300, 3);
+    check(new Model(ChunkGrid.regular(new long[] {6, 7, 8, 3}, new int[] {6, 2, 8, 3}), ByteOrder.LITTLE_ENDIAN, Set.of(1L)), 200, 4);
+  }
+
+  @Test
+  void flatLayouts() throws Exception {
+    check(new Model(ChunkGrid.flat(new long[] {100}, 7, false), ByteOrder.LITTLE_ENDIAN, Set.of(4L)), 200, 5);
+    check(new Model(ChunkGrid.flat(new long[] {12, 9}, 10, false), ByteOrder.BIG_ENDIAN, Set.of()), 300, 6);
+    check(new Model(ChunkGrid.flat(new long[] {5, 6, 7}, 11, true), ByteOrder.LITTLE_ENDIAN, Set.of(2L)), 300, 7);
+    check(new Model(ChunkGrid.flat(new long[] {20, 3}, new long[] {0, 7, 7, 30, 31, 60}, false), ByteOrder.LITTLE_ENDIAN,
+        Set.of()), 300, 8);
+  }
+
+  @Test
+  void scalarAndEmpty() throws Exception {
+    Model scalar = new Model(ChunkGrid.flat(new long[] {}, 1, false), ByteOrder.LITTLE_ENDIAN, Set.of());
+    Array a = SectionReader.read(scalar, null);
+    assertEquals(0, a.getRank());
+    assertEquals(0, a.getInt(a.getIndex()));
+    Model empty = new Model(ChunkGrid.regular(new long[] {0, 3}, new int[] {4, 3}), ByteOrder.LITTLE_ENDIAN, Set.of());
+    Array e = SectionReader.read(empty, null);
+    assertArrayEquals(new int[] {0, 3}, e.getShape());
+    assertEquals(0, empty.opened.get());
+  }
+
+  @Test
+  void touchesOnlyChunksWithSelectedElements() throws Exception {
+    Model m = new Model(ChunkGrid.regular(new long[] {100, 100}, new int[] {10, 10}), ByteOrder.LITTLE_ENDIAN, Set.of());
+    // every 25th row and column: rows 0,25,50,75 lie in chunk rows 0,2,5,7
+    SectionReader.read(m, new Section("0:99:25,0:99:25"));
+    assertEquals(16, m.touched.size());
+    Set<Long> expect = new HashSet<>();
+    for (int r : new int[] {0, 2, 5, 7}) {
+      for (int c : new int[] {0, 2, 5, 7}) {
+        expect.add((long) r * 10 + c);
+      }
+    }
+    assertEquals(expect, m.touched);
+    Model f = new Model(ChunkGrid.flat(new long[] {1000}, 10, false), ByteOrder.LITTLE_ENDIAN, Set.of());
+    SectionReader.read(f, new Section("5:995:100"));
+    assertEquals(10, f.touched.size());
+  }
+
+  @Test
+  void largeSectionsDecodeInParallelAndStayCorrect() throws Exception {
+    Model m = new Model(ChunkGrid.regular(new long[] {512, 1024}, new int[] {64, 128}), ByteOrder.LITTLE_ENDIAN, Set.of(5L));
+    Array a = SectionReader.read(m, null);
+    assertArrayEquals(expected(m, new Section(new int[] {512, 1024})), (int[]) a.copyTo1DJavaArray());
+  }
+
+  @Test
+  void badSectionsAreIOExceptions() {
+    Model m = new Model(ChunkGrid.regular(new long[] {10}, new int[] {4}), ByteOrder.LITTLE_ENDIAN, Set.of());
+    assertThrows(IOException.class, () -> SectionReader.read(m, new Section("0:10")));
+    assertThrows(IOException.class, () -> SectionReader.read(m, new Section("0:3,0:1")));
+  }
+
+  @Test
+  void typesConvertPerContract() throws Exception {
+    byte[] half = {0x00, 0x3c, 0x00, (byte) 0xc0, 0x01, 0x00, 0x00, 0x7c}; // 1.0, -2.0, smallest subnormal, +inf
+    Array h = Convert.toArray(DType.parseNumpy("<f2"), half, new int[] {4});
+    assertEquals(DataType.FLOAT, h.getDataType());
+    assertArrayEquals(new float[] {1f, -2f, 0x1p-24f, Float.POSITIVE_INFINITY}, (float[]) h.copyTo1DJavaArray());
+    Array s = Convert.toArray(DType.parseNumpy("|S3"), "ab\0xyz".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1),
+        new int[] {2});
+    assertEquals(DataType.CHAR, s.getDataType());
+    assertArrayEquals(new int[] {2, 3}, s.getShape());
+    ByteBuffer u = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
+    u.putInt('h').putInt(0x1F600).putInt(0).putInt('x').putInt(0).putInt(0);
+    Array us = Convert.toArray(DType.parseNumpy("<U3"), u.array(), new int[] {2});
+    assertEquals("h\uD83D\uDE00", us.getObject(0));
+    assertEquals("x", us.getObject(1));
+    Array c = Convert.toArray(DType.parseNumpy(">c8"),
+        ByteBuffer.allocate(8).putFloat(1.5f).putFloat(-2f).array(), new int[] {1});
+    assertArrayEquals(new int[] {1, 2}, c.getShape());
+    assertArrayEquals(new float[] {1.5f, -2f}, (float[]) c.copyTo1DJavaArray());
+    Array b = Convert.toArray(DType.parseNumpy("|b1"), new byte[] {0, 1, 2}, new int[] {3});
+    assertEquals(DataType.UBYTE, b.getDataType());
+    assertArrayEquals(new byte[] {0, 1, 1}, (byte[]) b.copyTo1DJavaArray());
+  }
+}
