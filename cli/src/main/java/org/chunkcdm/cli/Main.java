@@ -1,0 +1,200 @@
+package org.chunkcdm.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.chunkcdm.blosc.Blosc;
+import org.chunkcdm.blosc.BloscHeader;
+import org.chunkcdm.cdm.ChunkedIosp;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import ucar.nc2.NetcdfFile;
+import ucar.nc2.NetcdfFiles;
+import ucar.nc2.write.Ncdump;
+
+/** {@code chunkcdm}: Blosc chunk tools and a CDL dump of anything netcdf-java (with chunkcdm) opens. */
+@Command(name = "chunkcdm", mixinStandardHelpOptions = true, version = "chunkcdm 0.1.0",
+    description = "bcolz, Bloscpack, Blosc2 frames and .ds files through netcdf-java.",
+    subcommands = {Main.Dump.class, Main.BloscCmd.class})
+public final class Main implements Callable<Integer> {
+  /** Largest standalone chunk file the blosc commands read. */
+  static final long MAX_CHUNK_FILE = 1L << 31;
+
+  public static void main(String[] args) {
+    System.exit(run(args, new PrintWriter(System.out, true, StandardCharsets.UTF_8),
+        new PrintWriter(System.err, true, StandardCharsets.UTF_8)));
+  }
+
+  /** Runs the CLI; returns the exit status. Errors print one line on {@code err}. */
+  public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine cl = new CommandLine(new Main());
+    cl.setOut(out);
+    cl.setErr(err);
+    cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+      err.println("chunkcdm: " + message(ex));
+      err.flush();
+      return 1;
+    });
+    int rc = cl.execute(args);
+    out.flush();
+    err.flush();
+    return rc;
+  }
+
+  static String message(Throwable ex) {
+    Throwable t = ex;
+    if (t instanceof NoSuchFileException) {
+      return t.getMessage() + ": no such file";
+    }
+    String m = t.getMessage();
+    if (m == null || m.isEmpty()) {
+      m = t.getClass().getSimpleName();
+    }
+    return m.replace('\n', ' ');
+  }
+
+  @Override
+  public Integer call() {
+    CommandLine.usage(this, System.out);
+    return 0;
+  }
+
+  @Command(name = "dump", mixinStandardHelpOptions = true,
+      description = "Print a dataset as CDL, like ncdump (header and values).")
+  static final class Dump implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "PATH",
+        description = "A file or dataset directory (bcolz carray/ctable, .blp, Blosc2 frame, .ds, netCDF, ...).")
+    String path;
+
+    @Option(names = {"-v", "--variable"}, split = ",", paramLabel = "VAR",
+        description = "Print values only of these variables (comma separated or repeated).")
+    List<String> vars;
+
+    @Option(names = {"-H", "--header"}, description = "Print the header only, no values.")
+    boolean headerOnly;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      String p = ChunkedIosp.stripFileUrl(path);
+      if (!Files.exists(Path.of(p))) {
+        throw new NoSuchFileException(path);
+      }
+      try (NetcdfFile nc = NetcdfFiles.open(p)) {
+        Ncdump.Builder b = Ncdump.builder(nc).setLocationName(Path.of(p).getFileName().toString());
+        if (headerOnly) {
+          b.setWantValues(Ncdump.WantValues.none);
+        } else if (vars != null && !vars.isEmpty()) {
+          for (String v : vars) {
+            if (nc.findVariable(v) == null) {
+              throw new IOException(path + ": no variable '" + v + "'");
+            }
+          }
+          b.setVarNames(String.join(";", vars));
+        } else {
+          b.setShowAllValues();
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(b.build().print());
+        out.flush();
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "blosc", mixinStandardHelpOptions = true, description = "Standalone Blosc chunk tools.",
+      subcommands = {BloscInfo.class, BloscDecompress.class})
+  static final class BloscCmd implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      spec.commandLine().usage(spec.commandLine().getOut());
+      return 0;
+    }
+  }
+
+  static byte[] readChunkFile(Path in) throws IOException {
+    long size = Files.size(in);
+    if (size > MAX_CHUNK_FILE) {
+      throw new IOException(in + ": " + size + " bytes is larger than any Blosc chunk (2 GiB)");
+    }
+    return Files.readAllBytes(in);
+  }
+
+  @Command(name = "info", mixinStandardHelpOptions = true,
+      description = "Print the header of a standalone Blosc1 or Blosc2 chunk.")
+  static final class BloscInfo implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "FILE", description = "A file holding exactly one Blosc chunk.")
+    Path file;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      byte[] b = readChunkFile(file);
+      BloscHeader h;
+      try {
+        h = BloscHeader.parse(b, 0, b.length);
+      } catch (IOException e) {
+        throw new IOException(file + ": " + e.getMessage(), e);
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      out.println("file: " + file);
+      out.print(h.describe());
+      if (!h.describe().endsWith("\n")) {
+        out.println();
+      }
+      out.flush();
+      return 0;
+    }
+  }
+
+  @Command(name = "decompress", mixinStandardHelpOptions = true,
+      description = "Write the decompressed bytes of a standalone Blosc1 or Blosc2 chunk.")
+  static final class BloscDecompress implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "IN", description = "A file holding exactly one Blosc chunk.")
+    Path in;
+
+    @Parameters(index = "1", paramLabel = "OUT", description = "Where to write the decompressed bytes.")
+    Path out;
+
+    @CommandLine.ArgGroup(exclusive = true)
+    ImplChoice impl;
+
+    static final class ImplChoice {
+      @Option(names = "--java", description = "Force the pure-Java decoder.")
+      boolean java;
+
+      @Option(names = "--native", description = "Force native c-blosc (fails when it is not installed or cannot decode the chunk).")
+      boolean nativeLib;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+      byte[] b = readChunkFile(in);
+      Blosc.Impl which = impl == null ? Blosc.Impl.AUTO : impl.java ? Blosc.Impl.JAVA : Blosc.Impl.NATIVE;
+      byte[] decoded;
+      try {
+        BloscHeader h = BloscHeader.parse(b, 0, b.length);
+        decoded = new byte[h.nbytes()];
+        Blosc.decompress(b, 0, b.length, decoded, 0, which);
+      } catch (IOException e) {
+        throw new IOException(in + ": " + e.getMessage(), e);
+      }
+      Files.write(out, decoded);
+      return 0;
+    }
+  }
+}
