@@ -247,6 +247,12 @@ public final class SectionReader {
         }
         return;
       }
+      long[] single = singleRun();
+      if (single != null && single[0] == 0 && single[2] == data.size()) {
+        // the chunk lands in one piece of the output: decode straight into it, bypassing the cache
+        data.read(0, out(), (int) single[1], (int) single[2]);
+        return;
+      }
       if (bytes * 4 >= data.size()) {
         byte[] all = data.readAll();
         if (key != null) {
@@ -260,7 +266,39 @@ public final class SectionReader {
     }
 
     abstract byte[] out();
+
+    /** {source offset, output offset, length} when this task copies exactly one run, else null. */
+    long[] singleRun() throws IOException {
+      long[] first = new long[4];
+      try {
+        runs((src, dst, len) -> {
+          if (first[3]++ > 0) {
+            throw MORE_THAN_ONE;
+          }
+          first[0] = src;
+          first[1] = dst;
+          first[2] = len;
+        });
+      } catch (StopProbe e) {
+        return null;
+      }
+      return first[3] == 1 ? new long[] {first[0], first[1], first[2]} : null;
+    }
   }
+
+  /** Ends a probe of a task's runs early (no stack trace: it is control flow, not an error). */
+  private static final class StopProbe extends IOException {
+    StopProbe() {
+      super("probe stopped");
+    }
+
+    @Override
+    public synchronized Throwable fillInStackTrace() {
+      return this;
+    }
+  }
+
+  private static final StopProbe MORE_THAN_ONE = new StopProbe();
 
   private interface RunSink {
     void copy(long src, int dst, int len) throws IOException;
