@@ -1,0 +1,141 @@
+package org.chunkcdm.blosc;
+
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.Locale;
+import java.util.ServiceLoader;
+
+/**
+ * Decodes Blosc1 and Blosc2 chunks. Pure Java always works; a {@link NativeBlosc} (c-blosc 1.x through JNA,
+ * from the {@code native} module) is used for Blosc1 chunks when it loads. The choice comes from the system
+ * property {@code chunkcdm.blosc} or the environment variable {@code CHUNKCDM_BLOSC}: {@code auto} (default),
+ * {@code java} or {@code native}.
+ */
+public final class Blosc {
+  /** Which decoder to use. */
+  public enum Impl {
+    /** native when available and able to decode the chunk, else Java */
+    AUTO,
+    /** pure Java */
+    JAVA,
+    /** native only (an IOException when it is missing or cannot decode the chunk) */
+    NATIVE
+  }
+
+  private static volatile NativeBlosc nativeImpl;
+  private static volatile boolean nativeLoaded;
+  private static volatile String nativeProblem = "not loaded yet";
+
+  private Blosc() {}
+
+  /** The configured implementation ({@code chunkcdm.blosc} property, else {@code CHUNKCDM_BLOSC}, else auto). */
+  public static Impl configured() {
+    String v = System.getProperty("chunkcdm.blosc");
+    if (v == null || v.isBlank()) {
+      v = System.getenv("CHUNKCDM_BLOSC");
+    }
+    return parseImpl(v);
+  }
+
+  static Impl parseImpl(String v) {
+    if (v == null || v.isBlank()) {
+      return Impl.AUTO;
+    }
+    switch (v.trim().toLowerCase(Locale.ROOT)) {
+      case "java":
+      case "pure":
+      case "purejava":
+        return Impl.JAVA;
+      case "native":
+      case "c-blosc":
+        return Impl.NATIVE;
+      default:
+        return Impl.AUTO;
+    }
+  }
+
+  /** The native decoder when one loaded and is usable, else null. Never throws. */
+  public static NativeBlosc nativeBlosc() {
+    if (!nativeLoaded) {
+      synchronized (Blosc.class) {
+        if (!nativeLoaded) {
+          try {
+            Iterator<NativeBlosc> it = ServiceLoader.load(NativeBlosc.class, Blosc.class.getClassLoader()).iterator();
+            nativeProblem = "no native Blosc binding on the class path";
+            while (it.hasNext()) {
+              NativeBlosc n = it.next();
+              if (n.isAvailable()) {
+                nativeImpl = n;
+                nativeProblem = null;
+                break;
+              }
+              nativeProblem = "native c-blosc library (libblosc.so.1) not found";
+            }
+          } catch (Throwable t) { // a broken JNA must never break reading
+            nativeProblem = "native Blosc binding failed to load: " + t;
+          }
+          nativeLoaded = true;
+        }
+      }
+    }
+    return nativeImpl;
+  }
+
+  public static boolean nativeAvailable() {
+    return nativeBlosc() != null;
+  }
+
+  /** The native library's version, or a sentence saying why there is none. */
+  public static String nativeVersion() {
+    NativeBlosc n = nativeBlosc();
+    return n != null ? n.version() : nativeProblem;
+  }
+
+  /** Decodes a whole chunk with the configured implementation. */
+  public static byte[] decompress(byte[] src, int off, int len) throws IOException {
+    BloscHeader h = BloscHeader.parse(src, off, len);
+    byte[] out = new byte[h.nbytes()];
+    decompress(h, src, off, out, 0, configured());
+    return out;
+  }
+
+  /** Decodes a whole chunk into {@code dst[dstOff..dstOff+nbytes)}. */
+  public static void decompress(byte[] src, int off, int len, byte[] dst, int dstOff, Impl impl) throws IOException {
+    decompress(BloscHeader.parse(src, off, len), src, off, dst, dstOff, impl);
+  }
+
+  /** Decodes a whole, already validated chunk. */
+  public static void decompress(BloscHeader h, byte[] src, int off, byte[] dst, int dstOff, Impl impl) throws IOException {
+    if (dst == null || dstOff < 0 || dstOff > dst.length - h.nbytes()) {
+      throw new IOException("Blosc: destination too small for " + h.nbytes() + " bytes");
+    }
+    Impl use = impl == null ? Impl.AUTO : impl;
+    if (use != Impl.JAVA) {
+      NativeBlosc n = nativeBlosc();
+      boolean can = n != null && n.canDecode(h);
+      if (can) {
+        n.decompress(h, src, off, dst, dstOff);
+        BloscStats.CHUNKS.increment();
+        BloscStats.NATIVE_CHUNKS.increment();
+        BloscStats.BLOCKS.add(Math.max(1, h.nblocks()));
+        BloscStats.BYTES.add(h.nbytes());
+        return;
+      }
+      if (use == Impl.NATIVE) {
+        throw new IOException(n == null ? "native Blosc requested but unavailable: " + nativeProblem
+            : "native c-blosc " + n.version() + " cannot decode this chunk (" + h + ")");
+      }
+    }
+    JavaBlosc.decodeAll(h, src, off, dst, dstOff);
+  }
+
+  /**
+   * Blosc's "getitem": decodes only the blocks covering bytes {@code [start, start+count)} of the decoded
+   * chunk (plus block 0 when DELTA needs it) into {@code dst[dstOff..]}. Always pure Java.
+   */
+  public static void decompressRange(byte[] src, int off, int len, int start, int count, byte[] dst, int dstOff)
+      throws IOException {
+    BloscHeader h = BloscHeader.parse(src, off, len);
+    JavaBlosc.decodeRange(h, src, off, start, count, dst, dstOff, JavaBlosc.dictionary(h, src, off));
+  }
+}

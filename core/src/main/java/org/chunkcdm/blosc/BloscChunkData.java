@@ -1,0 +1,101 @@
+package org.chunkcdm.blosc;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.chunkcdm.chunk.ChunkData;
+
+/**
+ * One Blosc chunk as {@link ChunkData}: a byte-range read decodes only the blocks covering it (kept for
+ * later reads of the same instance); {@link #readAll()} decodes the whole chunk once (natively when
+ * allowed). Thread-safe.
+ */
+public final class BloscChunkData implements ChunkData {
+  private final byte[] src;
+  private final int off;
+  private final BloscHeader header;
+  private final byte[] dict;
+  private final Map<Integer, byte[]> blocks = new HashMap<>();
+  private byte[] all;
+
+  private BloscChunkData(byte[] src, int off, BloscHeader header) {
+    this.src = src;
+    this.off = off;
+    this.header = header;
+    this.dict = JavaBlosc.dictionary(header, src, off);
+  }
+
+  /** Validates the chunk header at {@code src[off..off+len)}; nothing is decoded yet. */
+  public static BloscChunkData of(byte[] src, int off, int len) throws IOException {
+    return new BloscChunkData(src, off, BloscHeader.parse(src, off, len));
+  }
+
+  public BloscHeader header() {
+    return header;
+  }
+
+  @Override
+  public long size() {
+    return header.nbytes();
+  }
+
+  @Override
+  public synchronized byte[] readAll() throws IOException {
+    if (all == null) {
+      byte[] out = new byte[header.nbytes()];
+      Blosc.decompress(header, src, off, out, 0, Blosc.configured());
+      all = out;
+      blocks.clear();
+    }
+    return all;
+  }
+
+  @Override
+  public synchronized void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
+    int n = header.nbytes();
+    if (offset < 0 || len < 0 || offset > n - len) {
+      throw new IOException("Blosc chunk: read of " + len + " bytes at " + offset + " outside its " + n + " bytes");
+    }
+    if (len == 0) {
+      return;
+    }
+    if (all != null) {
+      System.arraycopy(all, (int) offset, dst, dstOff, len);
+      return;
+    }
+    if (offset == 0 && len == n && blocks.isEmpty()) { // whole chunk: straight into the caller's buffer
+      Blosc.decompress(header, src, off, dst, dstOff, Blosc.configured());
+      return;
+    }
+    int bs = header.blocksize();
+    if (header.nblocks() == 0 || bs <= 0) { // special, memcpyed: no decoding work
+      JavaBlosc.decodeRange(header, src, off, (int) offset, len, dst, dstOff, dict);
+      return;
+    }
+    int start = (int) offset;
+    int end = start + len;
+    for (int b = start / bs; b <= (end - 1) / bs; b++) {
+      int bStart = b * bs;
+      byte[] block = block(b);
+      int from = Math.max(start, bStart);
+      int to = Math.min(end, bStart + block.length);
+      System.arraycopy(block, from - bStart, dst, dstOff + from - start, to - from);
+    }
+  }
+
+  private byte[] block(int b) throws IOException {
+    byte[] blk = blocks.get(b);
+    if (blk == null) {
+      int bs = header.blocksize();
+      int bLen = Math.min(bs, header.nbytes() - b * bs);
+      byte[] ref = null;
+      if (header.hasDelta() && b > 0) {
+        ref = block(0);
+      }
+      blk = new byte[bLen];
+      JavaBlosc.decodeBlock(header, src, off, b, blk, 0, ref, 0, dict);
+      blocks.put(b, blk);
+    }
+    return blk;
+  }
+}

@@ -1,0 +1,40 @@
+package org.chunkcdm.blosc;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** Process-wide decode counters, so tests and benchmarks can prove how much was decoded. */
+public final class BloscStats {
+  static final LongAdder CHUNKS = new LongAdder();
+  static final LongAdder BLOCKS = new LongAdder();
+  static final LongAdder BYTES = new LongAdder();
+  static final LongAdder NATIVE_CHUNKS = new LongAdder();
+
+  private BloscStats() {}
+
+  /** Chunks decoded whole (Java or native). */
+  public static long chunksDecoded() {
+    return CHUNKS.sum();
+  }
+
+  /** Blocks decoded (Java decoder; a whole-chunk native decode counts all of its blocks). */
+  public static long blocksDecoded() {
+    return BLOCKS.sum();
+  }
+
+  /** Decoded bytes produced. */
+  public static long bytesDecoded() {
+    return BYTES.sum();
+  }
+
+  /** Chunks decoded by the native library. */
+  public static long nativeChunksDecoded() {
+    return NATIVE_CHUNKS.sum();
+  }
+
+  public static void reset() {
+    CHUNKS.reset();
+    BLOCKS.reset();
+    BYTES.reset();
+    NATIVE_CHUNKS.reset();
+  }
+}

@@ -1,0 +1,105 @@
+package org.chunkcdm.blosc;
+
+import io.airlift.compress.lz4.Lz4Decompressor;
+import io.airlift.compress.snappy.SnappyDecompressor;
+import io.airlift.compress.zstd.ZstdDecompressor;
+import java.io.IOException;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
+
+/** One stream of codec output to exactly the expected number of bytes. */
+final class Codecs {
+  private static final ThreadLocal<Lz4Decompressor> LZ4 = ThreadLocal.withInitial(Lz4Decompressor::new);
+  private static final ThreadLocal<SnappyDecompressor> SNAPPY = ThreadLocal.withInitial(SnappyDecompressor::new);
+  private static final ThreadLocal<ZstdDecompressor> ZSTD = ThreadLocal.withInitial(ZstdDecompressor::new);
+  private static final ThreadLocal<Inflater> INFLATER = ThreadLocal.withInitial(Inflater::new);
+
+  private Codecs() {}
+
+  /**
+   * Decodes {@code in[ip..ip+inLen)} with {@code c} into exactly {@code outLen} bytes at {@code out[op..]}.
+   * {@code dict} (may be null) is the chunk's zstd dictionary.
+   */
+  static void decode(BloscCompressor c, byte[] in, int ip, int inLen, byte[] out, int op, int outLen, byte[] dict)
+      throws IOException {
+    int n;
+    try {
+      switch (c) {
+        case BLOSCLZ:
+          BloscLZ.decode(in, ip, inLen, out, op, outLen);
+          return;
+        case LZ4:
+          n = LZ4.get().decompress(in, ip, inLen, out, op, outLen);
+          break;
+        case SNAPPY:
+          n = SNAPPY.get().decompress(in, ip, inLen, out, op, outLen);
+          break;
+        case ZSTD:
+          n = dict != null ? ZstdDict.decode(in, ip, inLen, out, op, outLen, dict)
+              : ZSTD.get().decompress(in, ip, inLen, out, op, outLen);
+          break;
+        case ZLIB:
+          n = inflate(in, ip, inLen, out, op, outLen);
+          break;
+        default:
+          throw new IOException("unsupported codec " + c);
+      }
+    } catch (IOException e) {
+      throw e;
+    } catch (RuntimeException | LinkageError e) {
+      throw new IOException(c.cname() + " stream is corrupt: " + e.getMessage(), e);
+    }
+    if (n != outLen) {
+      throw new IOException(c.cname() + " stream decoded to " + n + " bytes, expected " + outLen);
+    }
+  }
+
+  private static int inflate(byte[] in, int ip, int inLen, byte[] out, int op, int outLen) throws IOException {
+    Inflater inf = INFLATER.get();
+    inf.reset();
+    inf.setInput(in, ip, inLen);
+    int n = 0;
+    try {
+      while (n < outLen) {
+        int k = inf.inflate(out, op + n, outLen - n);
+        if (k == 0) {
+          if (inf.finished() || inf.needsInput() || inf.needsDictionary()) {
+            break;
+          }
+        }
+        n += k;
+      }
+      if (!inf.finished()) {
+        // the stream must end exactly at outLen bytes
+        byte[] probe = new byte[1];
+        if (inf.inflate(probe) > 0) {
+          throw new IOException("zlib stream holds more than the expected " + outLen + " bytes");
+        }
+        if (!inf.finished()) {
+          throw new IOException("zlib stream is truncated after " + n + " of " + outLen + " bytes");
+        }
+      }
+    } catch (DataFormatException e) {
+      throw new IOException("zlib stream is corrupt: " + e.getMessage(), e);
+    }
+    return n;
+  }
+
+  /** zstd frames that need the chunk's dictionary go through zstd-jni (aircompressor has no dictionaries). */
+  static final class ZstdDict {
+    private ZstdDict() {}
+
+    static int decode(byte[] in, int ip, int inLen, byte[] out, int op, int outLen, byte[] dict) throws IOException {
+      try {
+        try (com.github.luben.zstd.ZstdDecompressCtx ctx = new com.github.luben.zstd.ZstdDecompressCtx()) {
+          ctx.loadDict(dict);
+          return ctx.decompressByteArray(out, op, outLen, in, ip, inLen);
+        }
+      } catch (LinkageError e) {
+        throw new IOException("zstd chunks with a dictionary need zstd-jni's native library, which did not load: " + e, e);
+      } catch (RuntimeException e) {
+        throw new IOException("zstd stream (with dictionary) is corrupt: " + e.getMessage(), e);
+      }
+    }
+  }
+}

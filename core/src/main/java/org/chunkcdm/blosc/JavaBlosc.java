@@ -1,0 +1,276 @@
+package org.chunkcdm.blosc;
+
+import java.io.IOException;
+import java.util.Arrays;
+
+/** The pure-Java Blosc1/Blosc2 chunk decoder. Every offset is checked against the validated header. */
+final class JavaBlosc {
+  /** Per-thread scratch buffers for stream output and filter stages. */
+  private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[3][]);
+
+  private JavaBlosc() {}
+
+  static byte[] scratch(int slot, int size) {
+    byte[][] s = SCRATCH.get();
+    if (s[slot] == null || s[slot].length < size) {
+      s[slot] = new byte[Math.max(size, 1 << 16)];
+    }
+    return s[slot];
+  }
+
+  /** Decodes the whole chunk at {@code src[off..]} into {@code dst[dp..dp+nbytes)}. */
+  static void decodeAll(BloscHeader h, byte[] src, int off, byte[] dst, int dp) throws IOException {
+    int n = h.nbytes();
+    checkDst(dst, dp, n);
+    if (fillSpecialOrCopy(h, src, off, dst, dp, 0, n)) {
+      BloscStats.CHUNKS.increment();
+      BloscStats.BYTES.add(n);
+      return;
+    }
+    byte[] dict = dictionary(h, src, off);
+    for (int b = 0; b < h.nblocks(); b++) {
+      decodeBlock(h, src, off, b, dst, dp + b * h.blocksize(), dst, dp, dict);
+    }
+    BloscStats.CHUNKS.increment();
+    BloscStats.BYTES.add(n);
+  }
+
+  /**
+   * Decodes bytes {@code [start, start+count)} of the chunk into {@code dst[dp..]}, decoding only the
+   * blocks covering them (plus block 0 when DELTA needs it).
+   */
+  static void decodeRange(BloscHeader h, byte[] src, int off, int start, int count, byte[] dst, int dp, byte[] dict)
+      throws IOException {
+    int n = h.nbytes();
+    if (start < 0 || count < 0 || start > n - count) {
+      throw new IOException("Blosc chunk: range of " + count + " bytes at " + start + " outside its " + n + " bytes");
+    }
+    checkDst(dst, dp, count);
+    if (count == 0 || fillSpecialOrCopy(h, src, off, dst, dp, start, count)) {
+      return;
+    }
+    int bs = h.blocksize();
+    int bLo = start / bs;
+    int bHi = (start + count - 1) / bs;
+    byte[] ref = null;
+    if (h.hasDelta() && (bLo > 0 || bHi > 0)) {
+      ref = new byte[Math.min(bs, n)];
+      decodeBlock(h, src, off, 0, ref, 0, ref, 0, dict);
+    }
+    for (int b = bLo; b <= bHi; b++) {
+      int bStart = b * bs;
+      int bLen = Math.min(bs, n - bStart);
+      int from = Math.max(start, bStart);
+      int to = Math.min(start + count, bStart + bLen);
+      if (b == 0 && ref != null) {
+        System.arraycopy(ref, from - bStart, dst, dp + from - start, to - from);
+        continue;
+      }
+      if (from == bStart && to == bStart + bLen) {
+        decodeBlock(h, src, off, b, dst, dp + from - start, ref, 0, dict);
+      } else {
+        byte[] tmp = new byte[bLen];
+        decodeBlock(h, src, off, b, tmp, 0, ref, 0, dict);
+        System.arraycopy(tmp, from - bStart, dst, dp + from - start, to - from);
+      }
+    }
+  }
+
+  private static void checkDst(byte[] dst, int dp, int n) throws IOException {
+    if (dst == null || dp < 0 || n < 0 || dp > dst.length - n) {
+      throw new IOException("Blosc: destination too small for " + n + " bytes");
+    }
+  }
+
+  /** Special, memcpyed and empty chunks: writes bytes [start, start+count) and returns true. */
+  private static boolean fillSpecialOrCopy(BloscHeader h, byte[] src, int off, byte[] dst, int dp, int start, int count) {
+    switch (h.special()) {
+      case BloscHeader.SPECIAL_ZEROS:
+      case BloscHeader.SPECIAL_UNINIT:
+        Arrays.fill(dst, dp, dp + count, (byte) 0);
+        return true;
+      case BloscHeader.SPECIAL_NAN: {
+        byte[] nan = h.typesize() == 4 ? new byte[] {0, 0, (byte) 0xc0, 0x7f}
+            : new byte[] {0, 0, 0, 0, 0, 0, (byte) 0xf8, 0x7f};
+        repeat(nan, 0, nan.length, dst, dp, start, count);
+        return true;
+      }
+      case BloscHeader.SPECIAL_VALUE:
+        repeat(src, off + h.headerLength(), h.cbytes() - h.headerLength(), dst, dp, start, count);
+        return true;
+      default:
+        break;
+    }
+    if (h.nbytes() == 0) {
+      return true;
+    }
+    if (h.isMemcpyed()) {
+      System.arraycopy(src, off + h.headerLength() + start, dst, dp, count);
+      return true;
+    }
+    return false;
+  }
+
+  private static void repeat(byte[] v, int vp, int vlen, byte[] dst, int dp, int start, int count) {
+    for (int i = 0; i < count; i++) {
+      dst[dp + i] = v[vp + (start + i) % vlen];
+    }
+  }
+
+  /** The chunk's zstd dictionary, or null. */
+  static byte[] dictionary(BloscHeader h, byte[] src, int off) {
+    if (!h.hasDictionary()) {
+      return null;
+    }
+    int p = off + h.headerLength() + 4 * h.nblocks() + 4;
+    return Arrays.copyOfRange(src, p, p + h.dictSize());
+  }
+
+  /**
+   * Decodes block {@code b} into {@code dst[dp..]}. With DELTA, {@code ref[rp..]} holds the decoded block 0
+   * (for block 0 itself it may be the destination; it is not read then).
+   */
+  static void decodeBlock(BloscHeader h, byte[] src, int off, int b, byte[] dst, int dp, byte[] ref, int rp, byte[] dict)
+      throws IOException {
+    final int nbytes = h.nbytes();
+    final int bs = h.blocksize();
+    final int bStart = b * bs;
+    final int bsize = Math.min(bs, nbytes - bStart);
+    final boolean leftover = bsize < bs;
+    final int ts = h.typesize();
+    final int version = h.version();
+    final int cbytes = h.cbytes();
+    int bstart = BloscHeader.le32(src, off + h.headerLength() + 4 * b);
+    if (bstart < h.dataStart() || bstart > cbytes - 4) {
+      throw new IOException("Blosc chunk: block " + b + " offset " + bstart + " outside the chunk's data area ("
+          + h.dataStart() + ".." + cbytes + ")");
+    }
+    int nstreams = 1;
+    if (!h.isDontSplit() && !leftover) {
+      if (version >= 3 || (ts <= 16 && bs / ts >= 128)) {
+        nstreams = ts;
+      }
+    }
+    if (bsize % nstreams != 0) {
+      throw new IOException("Blosc chunk: block " + b + " of " + bsize + " bytes cannot be split into " + nstreams + " streams");
+    }
+    // the transforming filters, in the order they are undone (slot 5 down to 0)
+    int[] filters = h.filters();
+    int[] meta = h.filtersMeta();
+    int ops = 0;
+    for (int i = 5; i >= 0; i--) {
+      if (transforms(filters[i], meta[i], ts, bsize, version)) {
+        ops++;
+      }
+    }
+    byte[] target = ops == 0 ? dst : scratch(0, bsize);
+    int tp = ops == 0 ? dp : 0;
+    int neblock = bsize / nstreams;
+    int pos = off + bstart;
+    final int end = off + cbytes;
+    for (int s = 0; s < nstreams; s++) {
+      if (pos > end - 4) {
+        throw new IOException("Blosc chunk: block " + b + " stream " + s + " header lies past the end of the chunk");
+      }
+      int csize = BloscHeader.le32(src, pos);
+      pos += 4;
+      int out = tp + s * neblock;
+      if (csize == 0) {
+        Arrays.fill(target, out, out + neblock, (byte) 0);
+      } else if (csize < 0) {
+        if (version < 3 || pos >= end) {
+          throw new IOException("Blosc chunk: block " + b + " stream " + s + " has a negative size " + csize);
+        }
+        int token = src[pos++];
+        if ((token & 0x01) == 0) {
+          throw new IOException("Blosc chunk: block " + b + " stream " + s + " has an unknown run token " + token);
+        }
+        Arrays.fill(target, out, out + neblock, (byte) (-csize));
+      } else {
+        if (csize > end - pos) {
+          throw new IOException("Blosc chunk: block " + b + " stream " + s + " of " + csize + " bytes passes the end of the chunk");
+        }
+        if (csize == neblock) {
+          System.arraycopy(src, pos, target, out, neblock);
+        } else {
+          try {
+            Codecs.decode(h.compressor(), src, pos, csize, target, out, neblock, dict);
+          } catch (IOException e) {
+            throw new IOException("Blosc chunk: block " + b + " stream " + s + ": " + e.getMessage(), e);
+          }
+        }
+        pos += csize;
+      }
+    }
+    BloscStats.BLOCKS.increment();
+    if (ops == 0) {
+      return;
+    }
+    // undo the pipeline; out-of-place steps alternate between scratch buffers, the last one lands in dst
+    byte[] cur = target;
+    int cp = 0;
+    int remainingOutOfPlace = 0;
+    for (int i = 5; i >= 0; i--) {
+      if (transforms(filters[i], meta[i], ts, bsize, version) && filters[i] != BloscHeader.DELTA) {
+        remainingOutOfPlace++;
+      }
+    }
+    int spare = 1;
+    for (int i = 5; i >= 0; i--) {
+      int f = filters[i];
+      if (!transforms(f, meta[i], ts, bsize, version)) {
+        continue;
+      }
+      if (f == BloscHeader.DELTA) {
+        Filters.undelta(ts, cur, cp, bsize, b == 0 ? null : ref, rp);
+        continue;
+      }
+      remainingOutOfPlace--;
+      byte[] next;
+      int np;
+      if (remainingOutOfPlace == 0) { // the last reordering step writes the final block; DELTA then runs in place there
+        next = dst;
+        np = dp;
+      } else {
+        next = scratch(spare, bsize);
+        spare = spare == 1 ? 2 : 1;
+        np = 0;
+      }
+      if (f == BloscHeader.SHUFFLE) {
+        int group = meta[i] != 0 && version >= 3 ? meta[i] & 0xff : ts;
+        Filters.unshuffle(group, cur, cp, next, np, bsize);
+      } else {
+        Filters.bitunshuffle(ts, cur, cp, next, np, bsize);
+      }
+      cur = next;
+      cp = np;
+    }
+    if (cur != dst || cp != dp) {
+      System.arraycopy(cur, cp, dst, dp, bsize);
+    }
+  }
+
+  /** True when filter {@code f} changes the bytes of a block of {@code bsize} bytes. */
+  private static boolean transforms(int f, int meta, int ts, int bsize, int version) {
+    switch (f) {
+      case BloscHeader.SHUFFLE: {
+        int group = meta != 0 && version >= 3 ? meta & 0xff : ts;
+        return group > 1 && bsize >= group;
+      }
+      case BloscHeader.BITSHUFFLE: {
+        if (bsize < ts) {
+          return false;
+        }
+        int items = bsize / ts;
+        if (version <= 2) {
+          return items % 8 == 0;
+        }
+        return items >= 8;
+      }
+      case BloscHeader.DELTA:
+        return true;
+      default:
+        return false; // NOFILTER, TRUNC_PREC (lossy, nothing to undo)
+    }
+  }
+}
