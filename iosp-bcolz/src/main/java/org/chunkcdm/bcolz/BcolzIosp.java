@@ -101,6 +101,11 @@ public class BcolzIosp extends ChunkedIosp {
     return Bloscpack.isBloscpack(head, head.length);
   }
 
+  /** File handles of the open dataset (tests check which files were touched). */
+  org.chunkcdm.io.FileHandles handles() {
+    return files();
+  }
+
   @Override
   public String getFileTypeId() {
     return "bcolz";
@@ -172,7 +177,12 @@ public class BcolzIosp extends ChunkedIosp {
       if (col.isEmpty() || col.equals(".") || col.contains("/") || col.contains("\\")) {
         throw new IOException(rootdirs + ": column name '" + col + "' is not a plain directory name inside the ctable");
       }
-      Path colDir = files().resolve(col); // refuses '..' and symbolic links leading out of the ctable
+      Path colDir;
+      try {
+        colDir = files().resolve(col); // refuses '..', absolute names and symbolic links leading out of the ctable
+      } catch (IOException e) {
+        throw new IOException(rootdirs + ": column '" + col + "' escapes the ctable: " + e.getMessage(), e);
+      }
       if (!Files.isDirectory(colDir)) {
         throw new IOException(rootdirs + ": column '" + col + "' has no directory " + colDir);
       }

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import org.chunkcdm.io.FileHandles;
 
@@ -20,9 +22,22 @@ final class Json {
 
   private Json() {}
 
-  /** Parses a JSON file of the dataset; a missing file or bad JSON is an IOException naming the file. */
+  /**
+   * Parses a JSON file of the dataset; a missing file or bad JSON is an IOException naming the file. The file
+   * is read and closed at once (no handle kept open: a ctable has three such files per column).
+   */
   static JsonNode read(FileHandles files, Path p) throws IOException {
-    byte[] b = files.readAll(p, MAX_META_FILE);
+    files.checkInside(p);
+    byte[] b;
+    try {
+      long size = Files.size(p);
+      if (size > MAX_META_FILE) {
+        throw new IOException(p + ": " + size + " bytes, too large for a metadata file");
+      }
+      b = Files.readAllBytes(p);
+    } catch (NoSuchFileException e) {
+      throw new IOException(p + ": file is missing", e);
+    }
     return parse(b, p.toString());
   }
 
