@@ -227,6 +227,9 @@ final class Check {
     if (rank == 0 || Arrays.stream(shape).anyMatch(x -> x == 0)) {
       return;
     }
+    // netcdf-java caches small variables whole: switch that off so every section goes to the IOSP
+    v.setCaching(false);
+    v.invalidateCache();
     long n0 = shape[0];
     long c = chunk0(v, n0);
     List<long[][]> cases = new ArrayList<>();
