@@ -30,6 +30,18 @@ import ucar.nc2.Variable;
 final class Check {
   private Check() {}
 
+  /** What a variable must hold: numpy dtype, logical shape, raw expected values (C order, little-endian). */
+  record Expect(String what, DType dtype, long[] shape, byte[] raw) {
+    static Expect of(Fixtures.Variable fv) {
+      return new Expect(fv.toString(), Check.dtype(fv), fv.shape(), fv.expected());
+    }
+
+    @Override
+    public String toString() {
+      return what;
+    }
+  }
+
   /** The CDM name of a manifest variable: the column name in a ctable, else the dataset's file name. */
   static String varName(Fixtures.Variable fv) {
     Fixtures.Dataset d = fv.dataset();
@@ -55,7 +67,11 @@ final class Check {
 
   /** Checks type, shape and all values of the variable. */
   static void assertWhole(Fixtures.Variable fv, Variable v) throws IOException {
-    DType dt = dtype(fv);
+    assertWhole(Expect.of(fv), v);
+  }
+
+  static void assertWhole(Expect fv, Variable v) throws IOException {
+    DType dt = fv.dtype();
     assertEquals(dt.cdmType(), v.getDataType(), fv + " type");
     long[] shape = fv.shape();
     int[] want = new int[shape.length + (dt.extraDim() > 0 ? 1 : 0)];
@@ -73,9 +89,9 @@ final class Check {
   }
 
   /** Reads and checks a strided section of the logical dimensions (the extra type dimension is read whole). */
-  static void assertSection(Fixtures.Variable fv, Variable v, long[] first, long[] count, long[] stride)
+  static void assertSection(Expect fv, Variable v, long[] first, long[] count, long[] stride)
       throws IOException {
-    DType dt = dtype(fv);
+    DType dt = fv.dtype();
     List<Range> ranges = new ArrayList<>();
     try {
       for (int d = 0; d < first.length; d++) {
@@ -90,10 +106,10 @@ final class Check {
     }
   }
 
-  private static void assertSection(Fixtures.Variable fv, Variable v, long[] first, long[] count, long[] stride,
+  private static void assertSection(Expect fv, Variable v, long[] first, long[] count, long[] stride,
       Array actual) {
-    DType dt = dtype(fv);
-    byte[] exp = gather(fv.expected(), fv.shape(), dt.itemSize(), first, count, stride);
+    DType dt = fv.dtype();
+    byte[] exp = gather(fv.raw(), fv.shape(), dt.itemSize(), first, count, stride);
     String what = fv + " section " + Arrays.toString(first) + "/" + Arrays.toString(count) + "/"
         + Arrays.toString(stride);
     int n = exp.length / Math.max(1, dt.itemSize());
@@ -222,6 +238,10 @@ final class Check {
 
   /** Sub-sections that cross chunk boundaries, strided ones and a single point, checked against the manifest. */
   static void assertSections(Fixtures.Variable fv, Variable v) throws IOException {
+    assertSections(Expect.of(fv), v);
+  }
+
+  static void assertSections(Expect fv, Variable v) throws IOException {
     long[] shape = fv.shape();
     int rank = shape.length;
     if (rank == 0 || Arrays.stream(shape).anyMatch(x -> x == 0)) {
