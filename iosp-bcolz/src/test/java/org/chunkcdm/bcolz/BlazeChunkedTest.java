@@ -76,7 +76,7 @@ class BlazeChunkedTest {
   @ParameterizedTest(name = "numbered from {0}")
   @ValueSource(ints = {0, 1})
   void bytesSuperchunks(int base) throws IOException {
-    Path dir = tmp.resolve("b.blaze");
+    Path dir = tmp.resolve("b");
     byte[] raw = blaze(dir, base, "uint8", "[49000]", 20000,
         List.of("bytes/checksum_none_blosclz.blp", "bytes/checksum_md5_snappy.blp", "bytes/metadata_default_args.blp"));
     assertReads(dir, "b", new Check.Expect("blaze u1", DType.parseNumpy("|u1"), new long[] {49000}, raw));
