@@ -71,7 +71,8 @@ public final class ChunkedVariables {
       }
       return have.get();
     }
-    Dimension d = Dimension.builder(valid, len).build();
+    // netcdf-java accepts a zero length only on an unlimited dimension
+    Dimension d = Dimension.builder().setName(valid).setIsUnlimited(len == 0).setLength(len).build();
     g.addDimension(d);
     return d;
   }
