@@ -185,7 +185,8 @@ class BloscpackTest {
   static Stream<Arguments> truncations() {
     List<Arguments> out = new ArrayList<>();
     for (Fixtures.Dataset d : files()) {
-      long size = d.file().toFile().length();
+      // bytes after the last chunk (stale bytes left by an append) are not part of the data: cut into the data
+      long size = d.file().toFile().length() - d.json().path("observed").path("trailing_bytes_after_last_chunk").asLong(0);
       for (long len : new long[] {0, 4, 31, 33, 64, size / 2, size - 1}) {
         if (len < size) {
           out.add(Arguments.of(d, len));
