@@ -190,6 +190,9 @@ public class DsIosp extends ChunkedIosp {
     } catch (IOException e) {
       throw new IOException(file + ": " + e.getMessage(), e);
     }
+    // a .ds variable is one contiguous block, not chunked storage: no _ChunkSizes (a NetCDF-4 writer would take it
+    // as the chunk shape)
+    v.getAttributeContainer().removeAttribute("_ChunkSizes");
     if (isString) {
       v.setSPobject(new DsStrings(files, file, what, cdmShape(shape), type.equals("str"), order, blockPos, len, masked,
           noData));

@@ -250,6 +250,7 @@ final class Expect {
     }
     assertEquals(wantNames, names, fv + " dimensions");
     assertAttributes(fv.toString(), fv.json().path("attrs"), v.attributes(), !isString() ? cdmType() : null);
+    assertEquals(null, v.findAttribute("_ChunkSizes"), fv + ": a .ds variable is not chunked");
     if (dtype.equals("bool")) {
       Attribute fl = v.findAttribute("flag_values");
       assertNotNull(fl, fv + " flag_values");
