@@ -298,26 +298,25 @@ public class DsIosp extends ChunkedIosp {
   /** {@code .len} against what {@code .size} and {@code .type} need (masked: the bounds the bitmask allows). */
   private static void checkLen(String what, String type, long n, long len, boolean masked) throws IOException {
     long maskBytes = masked ? Bitmask.bytes(n) : 0;
-    boolean bits = type.equals("bool");
     boolean strings = type.equals("str") || type.equals("unicode");
-    int item = strings ? 8 : DType.parseNumpy(type).itemSize();
-    BigInteger full = BigInteger.valueOf(n).multiply(BigInteger.valueOf(item));
-    if (bits) {
-      full = BigInteger.valueOf(Bitmask.bytes(n));
+    boolean bits = type.equals("bool");
+    long full; // bytes of all values (strings: of all lengths); MAX_VALUE when beyond a long, hence beyond any file
+    try {
+      full = bits ? Bitmask.bytes(n) : Math.multiplyExact(n, strings ? 8 : DType.parseNumpy(type).itemSize());
+    } catch (ArithmeticException e) {
+      full = Long.MAX_VALUE;
     }
-    BigInteger l = BigInteger.valueOf(len);
-    BigInteger m = BigInteger.valueOf(maskBytes);
     String need;
     boolean ok;
     if (strings) {
-      ok = masked ? l.compareTo(m) >= 0 : l.compareTo(full) >= 0;
+      ok = masked ? len >= maskBytes : len >= full;
       need = masked ? "at least the " + maskBytes + "-byte bitmask" : "at least " + full + " bytes of string lengths";
     } else if (masked) {
-      BigInteger rest = l.subtract(m);
-      ok = rest.signum() >= 0 && rest.compareTo(full) <= 0 && (bits || rest.mod(BigInteger.valueOf(item)).signum() == 0);
+      long rest = len - maskBytes;
+      ok = rest >= 0 && rest <= full && (bits || rest % DType.parseNumpy(type).itemSize() == 0);
       need = "a " + maskBytes + "-byte bitmask plus up to " + full + " bytes of values";
     } else {
-      ok = l.equals(full);
+      ok = len == full;
       need = full + " bytes";
     }
     if (!ok) {
