@@ -1,8 +1,6 @@
 package org.chunkcdm.ds;
 
 import java.io.IOException;
-import java.nio.file.Path;
-import org.chunkcdm.io.FileHandles;
 
 /**
  * The missing-value bitmask of a masked variable (bit {@code 7 - i % 8} of byte {@code i / 8}, 1 = missing)
@@ -15,16 +13,14 @@ final class Bitmask {
   static final int BLOCK = 512;
   private static final int PIECE = 1 << 16; // bitmask bytes read at once while indexing
 
-  private final FileHandles files;
-  private final Path file;
+    private final DsFile file;
   private final String what; // "<file>: variable <name>"
   private final long pos; // file position of the bitmask
   private final long n; // elements
   private volatile long[] missingBefore; // per block, plus the total as the last entry
 
-  Bitmask(FileHandles files, Path file, String what, long pos, long n) {
-    this.files = files;
-    this.file = file;
+  Bitmask(DsFile file, String what, long pos, long n) {
+        this.file = file;
     this.what = what;
     this.pos = pos;
     this.n = n;
@@ -66,7 +62,7 @@ final class Bitmask {
     long missing = 0;
     for (long at = 0; at < total; at += buf.length) {
       int len = (int) Math.min(buf.length, total - at);
-      files.readFully(file, pos + at, buf, 0, len);
+      file.readFully(pos + at, buf, 0, len);
       long firstElem = at * 8;
       long elems = Math.min((long) len * 8, n - firstElem);
       for (long e = 0; e < elems; e += BLOCK) {
@@ -91,7 +87,7 @@ final class Bitmask {
     long b0 = first / 8;
     long b1 = e1 / 8;
     byte[] m = new byte[(int) (b1 - b0 + 1)];
-    files.readFully(file, pos + b0, m, 0, m.length);
+    file.readFully(pos + b0, m, 0, m.length);
     long missingBeforeE0 = idx[(int) blk] + count(m, 0, e0 - first);
     window[0] = first;
     window[1] = e0 - missingBeforeE0;

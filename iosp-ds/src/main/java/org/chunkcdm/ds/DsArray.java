@@ -1,12 +1,10 @@
 package org.chunkcdm.ds;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.DType;
-import org.chunkcdm.io.FileHandles;
 
 /**
  * One numeric or bool {@code .ds} variable as a single-chunk {@link ChunkedArray} (bool as uint8 0/1, so a
@@ -17,8 +15,7 @@ import org.chunkcdm.io.FileHandles;
  * the fill value). Nothing is read when the variable is opened.
  */
 final class DsArray implements ChunkedArray, ChunkData {
-  private final FileHandles files;
-  private final Path file;
+    private final DsFile file;
   private final String what;
   private final DType dtype;
   private final ChunkGrid grid;
@@ -35,10 +32,9 @@ final class DsArray implements ChunkedArray, ChunkData {
    * @param blockPos file position of the variable's block ({@code .offset} + body start); ignored without data
    * @param fill fill value bytes for missing elements (dtype order), or null for zeros
    */
-  DsArray(FileHandles files, Path file, String what, DType dtype, boolean bits, long[] shape, long blockPos, long len,
+  DsArray(DsFile file, String what, DType dtype, boolean bits, long[] shape, long blockPos, long len,
       boolean masked, boolean noData, byte[] fill) {
-    this.files = files;
-    this.file = file;
+        this.file = file;
     this.what = what;
     this.dtype = dtype;
     this.grid = ChunkGrid.flat(shape, Math.max(1, count(shape)), false);
@@ -46,7 +42,7 @@ final class DsArray implements ChunkedArray, ChunkData {
     this.bits = bits;
     this.len = len;
     this.noData = noData;
-    this.mask = masked && !noData ? new Bitmask(files, file, what, blockPos, n) : null;
+    this.mask = masked && !noData ? new Bitmask(file, what, blockPos, n) : null;
     this.dataPos = blockPos + (mask != null ? Bitmask.bytes(n) : 0);
     this.fill = fill;
     this.checked = mask == null;
@@ -105,7 +101,7 @@ final class DsArray implements ChunkedArray, ChunkData {
       return;
     }
     if (mask == null && !bits) {
-      files.readFully(file, dataPos + offset, dst, dstOff, length);
+      file.readFully(dataPos + offset, dst, dstOff, length);
       return;
     }
     long e0 = offset / item;
@@ -155,13 +151,13 @@ final class DsArray implements ChunkedArray, ChunkData {
       return;
     }
     if (!bits) {
-      files.readFully(file, dataPos + k0 * dtype.itemSize(), out, outOff, count * dtype.itemSize());
+      file.readFully(dataPos + k0 * dtype.itemSize(), out, outOff, count * dtype.itemSize());
       return;
     }
     long b0 = k0 / 8;
     long b1 = (k0 + count - 1) / 8;
     byte[] packed = new byte[(int) (b1 - b0 + 1)];
-    files.readFully(file, dataPos + b0, packed, 0, packed.length);
+    file.readFully(dataPos + b0, packed, 0, packed.length);
     long shift = k0 - b0 * 8;
     for (int i = 0; i < count; i++) {
       out[outOff + i] = Bitmask.isSet(packed, shift + i) ? (byte) 1 : (byte) 0;

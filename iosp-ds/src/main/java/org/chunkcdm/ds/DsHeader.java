@@ -31,8 +31,11 @@ final class DsHeader {
   /** File position of the body's first byte. */
   final long bodyStart;
   final long fileSize;
+  /** The file's first bytes as read to find the header (kept by {@link DsFile} when small). */
+  final byte[] prefix;
 
-  private DsHeader(String version, JsonNode json, long bodyStart, long fileSize) {
+  private DsHeader(String version, JsonNode json, long bodyStart, long fileSize, byte[] prefix) {
+    this.prefix = prefix;
     this.version = version;
     this.json = json;
     this.bodyStart = bodyStart;
@@ -97,7 +100,7 @@ final class DsHeader {
     if (json == null || !json.isObject()) {
       throw new IOException(file + ": header is not a JSON object");
     }
-    return new DsHeader(version, json, end + 1L, size);
+    return new DsHeader(version, json, end + 1L, size, buf.length <= FIRST_READ ? buf : new byte[0]);
   }
 
   /** {@code ds-1.<digits>}. */

@@ -74,6 +74,7 @@ public class DsIosp extends ChunkedIosp {
   @Override
   protected void build(Path file, Group.Builder root) throws IOException {
     DsHeader h = DsHeader.read(files(), file);
+    DsFile body = new DsFile(files(), file, h.prefix);
     long bodySize = h.fileSize - h.bodyStart;
     Set<String> names = new HashSet<>();
     Iterator<Map.Entry<String, JsonNode>> it = h.json.fields();
@@ -97,7 +98,7 @@ public class DsIosp extends ChunkedIosp {
       if (!names.add(cdmName)) {
         throw new IOException(what + ": two variables have the CDM name '" + cdmName + "'");
       }
-      addVariable(root, file, name, cdmName, e.getValue(), h, bodySize, what);
+      addVariable(root, file, body, name, cdmName, e.getValue(), h, bodySize, what);
     }
     if (dataset != null) {
       if (!dataset.isObject()) {
@@ -109,7 +110,7 @@ public class DsIosp extends ChunkedIosp {
     }
   }
 
-  private void addVariable(Group.Builder root, Path file, String name, String cdmName, JsonNode meta, DsHeader h,
+  private void addVariable(Group.Builder root, Path file, DsFile body, String name, String cdmName, JsonNode meta, DsHeader h,
       long bodySize, String what) throws IOException {
     JsonNode sizeNode = meta.get(".size");
     boolean noData = sizeNode == null || sizeNode.isNull();
@@ -182,8 +183,7 @@ public class DsIosp extends ChunkedIosp {
       attrs.add(new Attribute("units", JULIAN_DATE_UNITS));
       attrs.add(new Attribute("calendar", JULIAN_DATE_CALENDAR));
     }
-    FileHandles files = files();
-    DsArray array = new DsArray(files, file, what, dt, isBool, shape, blockPos, len, masked, noData, fill);
+    DsArray array = new DsArray(body, what, dt, isBool, shape, blockPos, len, masked, noData, fill);
     Variable.Builder<?> v;
     try {
       v = ChunkedVariables.add(root, cdmName, array, dims);
@@ -194,7 +194,7 @@ public class DsIosp extends ChunkedIosp {
     // as the chunk shape)
     v.getAttributeContainer().removeAttribute("_ChunkSizes");
     if (isString) {
-      v.setSPobject(new DsStrings(files, file, what, cdmShape(shape), type.equals("str"), order, blockPos, len, masked,
+      v.setSPobject(new DsStrings(body, what, cdmShape(shape), type.equals("str"), order, blockPos, len, masked,
           noData));
     }
     for (Attribute a : attrs) {

@@ -7,9 +7,7 @@ import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import org.chunkcdm.cdm.ChunkedIosp;
-import org.chunkcdm.io.FileHandles;
 import ucar.ma2.Array;
 import ucar.ma2.DataType;
 import ucar.ma2.InvalidRangeException;
@@ -28,8 +26,7 @@ final class DsStrings implements ChunkedIosp.VariableReader {
   static final int BLOCK = 256;
   private static final int PIECE = 1 << 13; // lengths read at once while indexing
 
-  private final FileHandles files;
-  private final Path file;
+    private final DsFile file;
   private final String what;
   private final int[] shape;
   private final long n;
@@ -55,10 +52,9 @@ final class DsStrings implements ChunkedIosp.VariableReader {
     }
   }
 
-  DsStrings(FileHandles files, Path file, String what, int[] shape, boolean bytes, ByteOrder order, long blockPos,
+  DsStrings(DsFile file, String what, int[] shape, boolean bytes, ByteOrder order, long blockPos,
       long len, boolean masked, boolean noData) {
-    this.files = files;
-    this.file = file;
+        this.file = file;
     this.what = what;
     this.shape = shape.clone();
     long c = 1;
@@ -71,7 +67,7 @@ final class DsStrings implements ChunkedIosp.VariableReader {
     this.blockPos = blockPos;
     this.len = len;
     this.noData = noData;
-    this.mask = masked && !noData ? new Bitmask(files, file, what, blockPos, n) : null;
+    this.mask = masked && !noData ? new Bitmask(file, what, blockPos, n) : null;
   }
 
   @Override
@@ -142,7 +138,7 @@ final class DsStrings implements ChunkedIosp.VariableReader {
     long first = blk * BLOCK;
     int nl = (int) (k0 + count - first);
     byte[] lb = new byte[8 * nl];
-    files.readFully(file, ix.lengthsPos + 8 * first, lb, 0, lb.length);
+    file.readFully(ix.lengthsPos + 8 * first, lb, 0, lb.length);
     ByteBuffer lens = ByteBuffer.wrap(lb).order(order);
     long start = ix.offsetAt[(int) blk];
     for (long q = first; q < k0; q++) {
@@ -156,7 +152,7 @@ final class DsStrings implements ChunkedIosp.VariableReader {
       throw new IOException(what + ": " + (end - start) + " bytes of strings are too many for one read");
     }
     byte[] sb = new byte[(int) (end - start)];
-    files.readFully(file, ix.stringsPos + start, sb, 0, sb.length);
+    file.readFully(ix.stringsPos + start, sb, 0, sb.length);
     int p = 0;
     for (int q = 0; q < count; q++) {
       int l = (int) lens.getLong(8 * (int) (k0 - first + q));
@@ -209,7 +205,7 @@ final class DsStrings implements ChunkedIosp.VariableReader {
     long total = 0;
     for (long at = 0; at < stored; at += buf.length / 8) {
       int cnt = (int) Math.min(buf.length / 8, stored - at);
-      files.readFully(file, lengthsPos + 8 * at, buf, 0, 8 * cnt);
+      file.readFully(lengthsPos + 8 * at, buf, 0, 8 * cnt);
       for (int i = 0; i < cnt; i++) {
         long q = at + i;
         if (q % BLOCK == 0) {
