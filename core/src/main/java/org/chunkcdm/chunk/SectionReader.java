@@ -1,12 +1,8 @@
 package org.chunkcdm.chunk;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
 import ucar.ma2.Array;
 import ucar.ma2.InvalidRangeException;
@@ -23,10 +19,6 @@ import ucar.ma2.Section;
 public final class SectionReader {
   /** Sections needing at least this many bytes from at least two chunks are decoded in parallel. */
   static final long PARALLEL_BYTES = 1 << 20;
-
-  private static final int THREADS =
-      Math.max(1, Integer.getInteger("chunkcdm.decode.threads", Runtime.getRuntime().availableProcessors()));
-  private static volatile ForkJoinPool pool;
 
   /** Chunks opened by section reads since start (for tests and benchmarks). */
   public static final LongAdder CHUNKS_TOUCHED = new LongAdder();
@@ -176,58 +168,17 @@ public final class SectionReader {
     for (Task t : tasks) {
       need += t.bytes;
     }
-    if (tasks.size() < 2 || need < PARALLEL_BYTES || THREADS < 2) {
+    if (tasks.size() < 2 || need < PARALLEL_BYTES) {
       for (Task t : tasks) {
         t.run(a);
       }
       return;
     }
-    ForkJoinPool p = pool();
-    List<Future<?>> futures = new ArrayList<>(tasks.size());
+    List<DecodePool.Job> jobs = new ArrayList<>(tasks.size());
     for (Task t : tasks) {
-      futures.add(p.submit(() -> {
-        t.run(a);
-        return null;
-      }));
+      jobs.add(() -> t.run(a));
     }
-    IOException failure = null;
-    for (Future<?> f : futures) {
-      try {
-        f.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        for (Future<?> c : futures) {
-          c.cancel(true);
-        }
-        throw new InterruptedIOException("section read interrupted");
-      } catch (ExecutionException e) {
-        Throwable c = e.getCause();
-        if (failure == null) {
-          failure = c instanceof IOException ? (IOException) c : new IOException(String.valueOf(c.getMessage()), c);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
-  }
-
-  private static ForkJoinPool pool() {
-    ForkJoinPool p = pool;
-    if (p == null) {
-      synchronized (SectionReader.class) {
-        if (pool == null) {
-          pool = new ForkJoinPool(THREADS, fj -> {
-            var t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(fj);
-            t.setDaemon(true);
-            t.setName("chunkcdm-decode-" + t.getPoolIndex());
-            return t;
-          }, null, false);
-        }
-        p = pool;
-      }
-    }
-    return p;
+    DecodePool.runAll(jobs);
   }
 
   // ---------------------------------------------------------------- tasks
