@@ -168,7 +168,7 @@ final class Frame {
     vlmetalayers = Collections.unmodifiableMap(vl);
     // offsets index: right after the chunks section (contiguous) or the header (sparse)
     long indexPos = sparse ? headerLen : headerLen + cbytes;
-    if (cbytes > frameLen || indexPos > trailerPos) {
+    if (!sparse && (cbytes > frameLen || indexPos > trailerPos)) {
       throw error("the header's cbytes " + cbytes + " puts the offsets index at " + indexPos
           + ", past the trailer at " + trailerPos);
     }
