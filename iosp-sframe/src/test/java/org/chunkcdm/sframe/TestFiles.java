@@ -46,4 +46,29 @@ final class TestFiles {
     byte[] b = Files.readAllBytes(p);
     Files.write(p, java.util.Arrays.copyOf(b, (int) len));
   }
+
+  /** Overwrites bytes at {@code pos}. */
+  static void patch(Path p, long pos, byte[] bytes) throws IOException {
+    byte[] b = Files.readAllBytes(p);
+    System.arraycopy(bytes, 0, b, (int) pos, bytes.length);
+    Files.write(p, b);
+  }
+
+  /** {@code n} bytes of {@code v}, big-endian. */
+  static byte[] be(long v, int n) {
+    byte[] b = new byte[n];
+    for (int i = n - 1; i >= 0; i--, v >>>= 8) {
+      b[i] = (byte) v;
+    }
+    return b;
+  }
+
+  /** {@code n} bytes of {@code v}, little-endian. */
+  static byte[] le(long v, int n) {
+    byte[] b = new byte[n];
+    for (int i = 0; i < n; i++, v >>>= 8) {
+      b[i] = (byte) v;
+    }
+    return b;
+  }
 }
