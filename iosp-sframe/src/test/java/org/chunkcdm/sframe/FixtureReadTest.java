@@ -68,11 +68,11 @@ class FixtureReadTest {
       case FILES_FILE:
         return NetcdfFiles.open(abs);
       case FILES_INDEX_FILE:
-        return NetcdfFiles.open(p.resolve(SFrameIosp.INDEX_FILE).toString());
+        return NetcdfFiles.open(p.resolve(Blosc2FrameIosp.INDEX_FILE).toString());
       case DATASETS_FILE_URL:
         return NetcdfDatasets.openDataset("file:" + abs);
       case DATASETS_INDEX_FILE:
-        return NetcdfDatasets.openDataset(p.resolve(SFrameIosp.INDEX_FILE).toString());
+        return NetcdfDatasets.openDataset(p.resolve(Blosc2FrameIosp.INDEX_FILE).toString());
       case DATASETS_FILE:
         return NetcdfDatasets.openDataset(abs);
       default:

@@ -40,21 +40,21 @@ class TdsLikeTest {
 
   @Test
   void runtimeConfigRegistration() throws IOException {
-    String xml = "<nj22Config><ioServiceProvider class=\"org.chunkcdm.sframe.SFrameIosp\"/></nj22Config>";
+    String xml = "<nj22Config><ioServiceProvider class=\"org.chunkcdm.sframe.Blosc2FrameIosp\"/></nj22Config>";
     StringBuilder errlog = new StringBuilder();
     RuntimeConfigParser.read(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), errlog);
-    assertTrue(NetcdfFile.iospRegistered(SFrameIosp.class), "registered: " + errlog);
+    assertTrue(NetcdfFile.iospRegistered(Blosc2FrameIosp.class), "registered: " + errlog);
     try {
       for (String path : List.of("sframe/sf_insert_i4.b2frame", "cframe/cf_insert_i4.b2frame", "b2nd/b2nd_3d_i2_cframe.b2nd",
           "b2nd/b2nd_2d_f4_sframe.b2frame")) {
         Fixtures.Dataset d = Fixtures.manifest("blosc2").dataset(path);
         try (NetcdfFile nc = NetcdfFiles.open(d.file().toString())) {
-          assertTrue(nc.getIosp() instanceof SFrameIosp, path);
+          assertTrue(nc.getIosp() instanceof Blosc2FrameIosp, path);
           Check.assertWhole(Check.Expect.of(d.variables().get(0)), Check.find(nc, d));
         }
       }
     } finally {
-      NetcdfFile.iospDeRegister(SFrameIosp.class);
+      NetcdfFile.iospDeRegister(Blosc2FrameIosp.class);
     }
   }
 
@@ -70,7 +70,7 @@ class TdsLikeTest {
     try {
       DatasetUrl url = DatasetUrl.findDatasetUrl("file:" + copy.toAbsolutePath());
       NetcdfFile first = NetcdfDatasets.acquireFile(url, null);
-      SFrameIosp iosp = (SFrameIosp) first.getIosp();
+      Blosc2FrameIosp iosp = (Blosc2FrameIosp) first.getIosp();
       Variable v0 = first.findVariable("cached");
       v0.setCaching(false);
       Check.assertWhole(exp, v0);

@@ -6,12 +6,12 @@ import org.chunkcdm.cdm.DatasetDirectoryProvider;
 
 /**
  * Lets netcdf-java open a Blosc2 sparse frame by its directory path ({@code x.b2frame/}): the entry file is
- * the directory's {@code chunks.b2frame}, which {@link SFrameIosp} recognises by its frame magic.
+ * the directory's {@code chunks.b2frame}, which {@link Blosc2FrameIosp} recognises by its frame magic.
  */
-public class SFrameDirectoryProvider extends DatasetDirectoryProvider {
+public class Blosc2FrameDirectoryProvider extends DatasetDirectoryProvider {
   @Override
   protected Path entryFile(Path dir) {
-    Path index = dir.resolve(SFrameIosp.INDEX_FILE);
+    Path index = dir.resolve(Blosc2FrameIosp.INDEX_FILE);
     return Files.isRegularFile(index) ? index : null;
   }
 }

@@ -39,7 +39,7 @@ import ucar.unidata.io.RandomAccessFile;
  * <p>Opening reads the frame header, the offsets index and the trailer only (for frames with variable chunk
  * sizes also each chunk's 16-byte header, since the chunk boundaries come from there).
  */
-public class SFrameIosp extends ChunkedIosp {
+public class Blosc2FrameIosp extends ChunkedIosp {
   static final String INDEX_FILE = "chunks.b2frame";
 
   @Override
