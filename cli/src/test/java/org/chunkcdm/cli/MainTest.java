@@ -88,6 +88,38 @@ class MainTest {
     }
   }
 
+  /** The values of a small float64 carray appear in the dump exactly as netcdf-java prints them. */
+  @Test
+  void dumpPrintsABcolzCarrayWithItsValues() throws Exception {
+    Fixtures.Dataset d = Fixtures.manifest("bcolz").dataset("carray/dtype_int16_lz4_c1_byteshuf_n1500_cl200");
+    Result r = run("dump", d.file().toString());
+    assertEquals(0, r.rc(), r.err());
+    assertTrue(r.out().contains("short dtype_int16_lz4_c1_byteshuf_n1500_cl200(dtype_int16_lz4_c1_byteshuf_n1500_cl200_dim0=1500);")
+        || r.out().contains("short dtype_int16_lz4_c1_byteshuf_n1500_cl200("), r.out().lines().limit(20).reduce("", (a, b) -> a + "\n" + b));
+    java.nio.ByteBuffer bb = java.nio.ByteBuffer.wrap(d.variables().get(0).expected()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    String data = r.out().substring(r.out().indexOf("data:"));
+    String values = data.substring(data.indexOf('{') + 1, data.indexOf('}')).replaceAll("\\s+", "");
+    String[] got = values.split(",");
+    assertEquals(1500, got.length);
+    for (int i = 0; i < 1500; i++) {
+      assertEquals(String.valueOf(bb.getShort(2 * i)), got[i].trim(), "element " + i);
+    }
+  }
+
+  @Test
+  void dumpWorksOnACtableAndABloscpackFile() {
+    Path samples = Fixtures.root().resolve("samples");
+    Result ct = run("dump", "-H", samples.resolve("ctable_small_zstd").toString());
+    assertEquals(0, ct.rc(), ct.err());
+    assertTrue(ct.out().contains("dimensions:"), ct.out());
+    Result blp = run("dump", "-v", "multidim_float32_100x3x4", samples.resolve("multidim_float32_100x3x4.blp").toString());
+    assertEquals(0, blp.rc(), blp.err());
+    assertTrue(blp.out().contains("float multidim_float32_100x3x4("), blp.out());
+    Result badVar = run("dump", "-v", "nope", samples.resolve("multidim_float32_100x3x4.blp").toString());
+    assertEquals(1, badVar.rc());
+    assertTrue(badVar.err().contains("no variable 'nope'"), badVar.err());
+  }
+
   @Test
   void dumpPrintsCdlOfTheBundledSamples() throws Exception {
     Path samples = Fixtures.root().resolve("samples");

@@ -1,5 +1,9 @@
 package org.chunkcdm.blosc;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /** Undoes Blosc's byte shuffle, bit shuffle and delta filters on one block. */
 final class Filters {
   private Filters() {}
@@ -14,48 +18,126 @@ final class Filters {
       System.arraycopy(src, sp, dst, dp, len);
       return;
     }
+    int done = 0; // items handled by the 8-at-a-time paths
     switch (ts) {
       case 2:
-        for (int i = 0; i < n; i++) {
-          dst[dp + 2 * i] = src[sp + i];
-          dst[dp + 2 * i + 1] = src[sp + n + i];
-        }
+        done = unshuffle2(src, sp, dst, dp, n);
         break;
       case 4:
-        for (int i = 0; i < n; i++) {
-          int o = dp + 4 * i;
-          dst[o] = src[sp + i];
-          dst[o + 1] = src[sp + n + i];
-          dst[o + 2] = src[sp + 2 * n + i];
-          dst[o + 3] = src[sp + 3 * n + i];
-        }
+        done = unshuffle4(src, sp, dst, dp, n);
         break;
       case 8:
-        for (int i = 0; i < n; i++) {
-          int o = dp + 8 * i;
-          int s = sp + i;
-          dst[o] = src[s];
-          dst[o + 1] = src[s + n];
-          dst[o + 2] = src[s + 2 * n];
-          dst[o + 3] = src[s + 3 * n];
-          dst[o + 4] = src[s + 4 * n];
-          dst[o + 5] = src[s + 5 * n];
-          dst[o + 6] = src[s + 6 * n];
-          dst[o + 7] = src[s + 7 * n];
-        }
+        done = unshuffle8(src, sp, dst, dp, n);
         break;
       default:
-        for (int j = 0; j < ts; j++) {
-          int s = sp + j * n;
-          for (int i = 0; i < n; i++) {
-            dst[dp + i * ts + j] = src[s + i];
-          }
-        }
+        break;
+    }
+    for (int j = 0; j < ts; j++) {
+      int s = sp + j * n;
+      for (int i = done; i < n; i++) {
+        dst[dp + i * ts + j] = src[s + i];
+      }
     }
     int tail = len - n * ts;
     if (tail > 0) {
       System.arraycopy(src, sp + n * ts, dst, dp + n * ts, tail);
     }
+  }
+
+  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long M8 = 0x00FF00FF00FF00FFL;
+  private static final long M16 = 0x0000FFFF0000FFFFL;
+  private static final long M32 = 0x00000000FFFFFFFFL;
+
+  /** Spreads the four 16-bit units of the low 32 bits of x to every other 16-bit lane. */
+  private static long spread16(long x) {
+    x &= M32;
+    return (x | (x << 16)) & M16;
+  }
+
+  /** Two byte planes, 8 items at a time: a 2x8 byte transpose in registers. */
+  private static int unshuffle2(byte[] src, int sp, byte[] dst, int dp, int n) {
+    int n8 = n & ~7;
+    for (int i = 0; i < n8; i += 8) {
+      long a = (long) LONG.get(src, sp + i);
+      long b = (long) LONG.get(src, sp + n + i);
+      long x0 = (a & M8) | ((b & M8) << 8); // items 0,2,4,6
+      long x1 = ((a >>> 8) & M8) | (b & ~M8); // items 1,3,5,7
+      int o = dp + 2 * i;
+      LONG.set(dst, o, spread16(x0) | (spread16(x1) << 16));
+      LONG.set(dst, o + 8, spread16(x0 >>> 32) | (spread16(x1 >>> 32) << 16));
+    }
+    return n8;
+  }
+
+  /** Four byte planes, 8 items at a time: a 4x8 byte transpose in registers. */
+  private static int unshuffle4(byte[] src, int sp, byte[] dst, int dp, int n) {
+    int n8 = n & ~7;
+    for (int i = 0; i < n8; i += 8) {
+      long r0 = (long) LONG.get(src, sp + i);
+      long r1 = (long) LONG.get(src, sp + n + i);
+      long r2 = (long) LONG.get(src, sp + 2 * n + i);
+      long r3 = (long) LONG.get(src, sp + 3 * n + i);
+      long a0 = (r0 & M8) | ((r1 & M8) << 8);
+      long a1 = ((r0 >>> 8) & M8) | (r1 & ~M8);
+      long a2 = (r2 & M8) | ((r3 & M8) << 8);
+      long a3 = ((r2 >>> 8) & M8) | (r3 & ~M8);
+      long c0 = (a0 & M16) | ((a2 & M16) << 16); // items 0 and 4
+      long c2 = ((a0 >>> 16) & M16) | (a2 & ~M16); // items 2 and 6
+      long c1 = (a1 & M16) | ((a3 & M16) << 16); // items 1 and 5
+      long c3 = ((a1 >>> 16) & M16) | (a3 & ~M16); // items 3 and 7
+      int o = dp + 4 * i;
+      LONG.set(dst, o, (c0 & M32) | (c1 << 32));
+      LONG.set(dst, o + 8, (c2 & M32) | (c3 << 32));
+      LONG.set(dst, o + 16, (c0 >>> 32) | (c1 & ~M32));
+      LONG.set(dst, o + 24, (c2 >>> 32) | (c3 & ~M32));
+    }
+    return n8;
+  }
+
+  /** Eight byte planes, 8 items at a time: an 8x8 byte transpose in registers. */
+  private static int unshuffle8(byte[] src, int sp, byte[] dst, int dp, int n) {
+    int n8 = n & ~7;
+    for (int i = 0; i < n8; i += 8) {
+      int s = sp + i;
+      long r0 = (long) LONG.get(src, s);
+      long r1 = (long) LONG.get(src, s + n);
+      long r2 = (long) LONG.get(src, s + 2 * n);
+      long r3 = (long) LONG.get(src, s + 3 * n);
+      long r4 = (long) LONG.get(src, s + 4 * n);
+      long r5 = (long) LONG.get(src, s + 5 * n);
+      long r6 = (long) LONG.get(src, s + 6 * n);
+      long r7 = (long) LONG.get(src, s + 7 * n);
+      // bytes of row pairs
+      long a0 = (r0 & M8) | ((r1 & M8) << 8);
+      long a1 = ((r0 >>> 8) & M8) | (r1 & ~M8);
+      long a2 = (r2 & M8) | ((r3 & M8) << 8);
+      long a3 = ((r2 >>> 8) & M8) | (r3 & ~M8);
+      long a4 = (r4 & M8) | ((r5 & M8) << 8);
+      long a5 = ((r4 >>> 8) & M8) | (r5 & ~M8);
+      long a6 = (r6 & M8) | ((r7 & M8) << 8);
+      long a7 = ((r6 >>> 8) & M8) | (r7 & ~M8);
+      // 16-bit units of rows (0,2), (1,3), (4,6), (5,7)
+      long b0 = (a0 & M16) | ((a2 & M16) << 16);
+      long b2 = ((a0 >>> 16) & M16) | (a2 & ~M16);
+      long b1 = (a1 & M16) | ((a3 & M16) << 16);
+      long b3 = ((a1 >>> 16) & M16) | (a3 & ~M16);
+      long b4 = (a4 & M16) | ((a6 & M16) << 16);
+      long b6 = ((a4 >>> 16) & M16) | (a6 & ~M16);
+      long b5 = (a5 & M16) | ((a7 & M16) << 16);
+      long b7 = ((a5 >>> 16) & M16) | (a7 & ~M16);
+      // 32-bit halves of rows (0,4), (1,5), (2,6), (3,7): item c ends in long c
+      int o = dp + 8 * i;
+      LONG.set(dst, o, (b0 & M32) | (b4 << 32));
+      LONG.set(dst, o + 8, (b1 & M32) | (b5 << 32));
+      LONG.set(dst, o + 16, (b2 & M32) | (b6 << 32));
+      LONG.set(dst, o + 24, (b3 & M32) | (b7 << 32));
+      LONG.set(dst, o + 32, (b0 >>> 32) | (b4 & ~M32));
+      LONG.set(dst, o + 40, (b1 >>> 32) | (b5 & ~M32));
+      LONG.set(dst, o + 48, (b2 >>> 32) | (b6 & ~M32));
+      LONG.set(dst, o + 56, (b3 >>> 32) | (b7 & ~M32));
+    }
+    return n8;
   }
 
   /**

@@ -1,12 +1,18 @@
 package org.chunkcdm.blosc;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import org.chunkcdm.chunk.DecodePool;
 
 /** The pure-Java Blosc1/Blosc2 chunk decoder. Every offset is checked against the validated header. */
 final class JavaBlosc {
   /** Per-thread scratch buffers for stream output and filter stages. */
   private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[3][]);
+
+  /** Chunks of at least this many bytes decode their blocks in parallel ({@code -Dchunkcdm.blosc.parallelBytes}). */
+  static final int PARALLEL_BYTES = Integer.getInteger("chunkcdm.blosc.parallelBytes", 256 << 10);
 
   private JavaBlosc() {}
 
@@ -28,8 +34,30 @@ final class JavaBlosc {
       return;
     }
     byte[] dict = dictionary(h, src, off);
-    for (int b = 0; b < h.nblocks(); b++) {
-      decodeBlock(h, src, off, b, dst, dp + b * h.blocksize(), dst, dp, dict);
+    int nb = h.nblocks();
+    int first = 0;
+    if (h.hasDelta() && nb > 1) { // every other block refers to the decoded block 0
+      decodeBlock(h, src, off, 0, dst, dp, dst, dp, dict);
+      first = 1;
+    }
+    if (nb - first >= 2 && n >= PARALLEL_BYTES && DecodePool.threads() > 1) {
+      // the blocks of a large chunk are independent: decode them on the decode threads
+      int jobs = Math.min(nb - first, 4 * DecodePool.threads());
+      List<DecodePool.Job> work = new ArrayList<>(jobs);
+      for (int j = 0; j < jobs; j++) {
+        int lo = first + (int) ((long) (nb - first) * j / jobs);
+        int hi = first + (int) ((long) (nb - first) * (j + 1) / jobs);
+        work.add(() -> {
+          for (int b = lo; b < hi; b++) {
+            decodeBlock(h, src, off, b, dst, dp + b * h.blocksize(), dst, dp, dict);
+          }
+        });
+      }
+      DecodePool.runAll(work);
+    } else {
+      for (int b = first; b < nb; b++) {
+        decodeBlock(h, src, off, b, dst, dp + b * h.blocksize(), dst, dp, dict);
+      }
     }
     BloscStats.CHUNKS.increment();
     BloscStats.BYTES.add(n);

@@ -1,12 +1,8 @@
 package org.chunkcdm.chunk;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
 import ucar.ma2.Array;
 import ucar.ma2.InvalidRangeException;
@@ -23,10 +19,6 @@ import ucar.ma2.Section;
 public final class SectionReader {
   /** Sections needing at least this many bytes from at least two chunks are decoded in parallel. */
   static final long PARALLEL_BYTES = 1 << 20;
-
-  private static final int THREADS =
-      Math.max(1, Integer.getInteger("chunkcdm.decode.threads", Runtime.getRuntime().availableProcessors()));
-  private static volatile ForkJoinPool pool;
 
   /** Chunks opened by section reads since start (for tests and benchmarks). */
   public static final LongAdder CHUNKS_TOUCHED = new LongAdder();
@@ -67,12 +59,22 @@ public final class SectionReader {
       count[d] = r.length();
       stride[d] = r.stride();
     }
-    byte[] raw = readBytes(a, first, count, stride);
     int[] outShape = new int[rank];
+    long n = 1;
     for (int d = 0; d < rank; d++) {
       outShape[d] = (int) count[d];
+      n *= count[d];
     }
-    Array arr = Convert.toArray(dt, raw, outShape);
+    Array arr;
+    boolean fortran = a.grid() instanceof ChunkGrid.Flat && ((ChunkGrid.Flat) a.grid()).fortranOrder();
+    Output typed = fortran || n > Integer.MAX_VALUE - 16 ? null : Output.of(dt, (int) n);
+    if (typed != null) {
+      // numbers go straight into the primitive array, converted chunk by chunk
+      collect(a, first, count, stride, typed);
+      arr = Array.factory(dt.cdmType(), outShape, typed.storage());
+    } else {
+      arr = Convert.toArray(dt, readBytes(a, first, count, stride), outShape);
+    }
     if (extra > 0) {
       Range er = s.getRange(rank);
       if (er.length() != extra) {
@@ -111,19 +113,32 @@ public final class SectionReader {
    * {@code first/count/stride} are per logical dimension; counts may be 0.
    */
   public static byte[] readBytes(ChunkedArray a, long[] first, long[] count, long[] stride) throws IOException {
+    long n = 1;
+    for (long c : count) {
+      n = Math.multiplyExact(n, c);
+    }
+    long total = Math.multiplyExact(n, (long) a.dtype().itemSize());
+    if (total > Integer.MAX_VALUE - 16) {
+      throw new IOException("section of " + total + " bytes is too large for one read; read it in pieces");
+    }
+    byte[] out = new byte[(int) total];
+    collect(a, first, count, stride, new Output.Bytes(out));
+    return out;
+  }
+
+  /** Reads the selected elements (C order over the selection) into {@code out}. */
+  private static void collect(ChunkedArray a, long[] first, long[] count, long[] stride, Output out) throws IOException {
     ChunkGrid g = a.grid();
     int item = a.dtype().itemSize();
     long n = 1;
     for (long c : count) {
       n = Math.multiplyExact(n, c);
     }
-    long total = Math.multiplyExact(n, (long) item);
-    if (total > Integer.MAX_VALUE - 16) {
-      throw new IOException("section of " + total + " bytes is too large for one read; read it in pieces");
+    if (Math.multiplyExact(n, (long) item) > Integer.MAX_VALUE - 16) {
+      throw new IOException("section of " + n + " elements of " + item + " bytes is too large for one read; read it in pieces");
     }
-    byte[] out = new byte[(int) total];
     if (n == 0) {
-      return out;
+      return;
     }
     if (g.rank() == 0) { // a scalar: one element of chunk 0
       first = new long[] {0};
@@ -131,23 +146,21 @@ public final class SectionReader {
       stride = new long[] {1};
       g = g instanceof ChunkGrid.Flat ? ChunkGrid.flat(new long[] {1}, 1, false) : ChunkGrid.regular(new long[] {1}, new int[] {1});
     }
-    List<Task> tasks;
     if (g instanceof ChunkGrid.Flat && ((ChunkGrid.Flat) g).fortranOrder()) {
       // Fortran order = C order of the reversed shape: read the reversed selection, then transpose.
       ChunkGrid.Flat f = (ChunkGrid.Flat) g;
       long[] rshape = reverse(f.shape());
       ChunkGrid.Flat rg = f.isEqualChunks() ? ChunkGrid.flat(rshape, f.chunkItems(), false) : ChunkGrid.flat(rshape, f.starts, false);
-      byte[] rev = new byte[out.length];
-      run(a, flatTasks(a, rg, reverse(first), reverse(count), reverse(stride), rev, item));
-      transpose(rev, out, count, item);
-      return out;
+      byte[] rev = new byte[(int) (n * item)];
+      run(a, flatTasks(a, rg, reverse(first), reverse(count), reverse(stride), new Output.Bytes(rev), item));
+      byte[] t = new byte[rev.length];
+      transpose(rev, t, count, item);
+      out.put(t, 0, 0, t.length);
     } else if (g instanceof ChunkGrid.Flat) {
-      tasks = flatTasks(a, (ChunkGrid.Flat) g, first, count, stride, out, item);
+      run(a, flatTasks(a, (ChunkGrid.Flat) g, first, count, stride, out, item));
     } else {
-      tasks = regularTasks(a, (ChunkGrid.Regular) g, first, count, stride, out, item);
+      run(a, regularTasks(a, (ChunkGrid.Regular) g, first, count, stride, out, item));
     }
-    run(a, tasks);
-    return out;
   }
 
   private static void run(ChunkedArray a, List<Task> tasks) throws IOException {
@@ -155,58 +168,17 @@ public final class SectionReader {
     for (Task t : tasks) {
       need += t.bytes;
     }
-    if (tasks.size() < 2 || need < PARALLEL_BYTES || THREADS < 2) {
+    if (tasks.size() < 2 || need < PARALLEL_BYTES) {
       for (Task t : tasks) {
         t.run(a);
       }
       return;
     }
-    ForkJoinPool p = pool();
-    List<Future<?>> futures = new ArrayList<>(tasks.size());
+    List<DecodePool.Job> jobs = new ArrayList<>(tasks.size());
     for (Task t : tasks) {
-      futures.add(p.submit(() -> {
-        t.run(a);
-        return null;
-      }));
+      jobs.add(() -> t.run(a));
     }
-    IOException failure = null;
-    for (Future<?> f : futures) {
-      try {
-        f.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        for (Future<?> c : futures) {
-          c.cancel(true);
-        }
-        throw new InterruptedIOException("section read interrupted");
-      } catch (ExecutionException e) {
-        Throwable c = e.getCause();
-        if (failure == null) {
-          failure = c instanceof IOException ? (IOException) c : new IOException(String.valueOf(c.getMessage()), c);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
-  }
-
-  private static ForkJoinPool pool() {
-    ForkJoinPool p = pool;
-    if (p == null) {
-      synchronized (SectionReader.class) {
-        if (pool == null) {
-          pool = new ForkJoinPool(THREADS, fj -> {
-            var t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(fj);
-            t.setDaemon(true);
-            t.setName("chunkcdm-decode-" + t.getPoolIndex());
-            return t;
-          }, null, false);
-        }
-        p = pool;
-      }
-    }
-    return p;
+    DecodePool.runAll(jobs);
   }
 
   // ---------------------------------------------------------------- tasks
@@ -230,27 +202,37 @@ public final class SectionReader {
       Object key = a.cacheKey();
       ChunkCache cache = ChunkCache.shared();
       byte[] cached = cache.get(key, chunk);
+      Output o = out();
       if (cached != null) {
-        runs(new ArraySink(cached, out()));
+        runs(new ArraySink(cached, o));
         return;
       }
       ChunkData data = a.chunk(chunk);
       if (data == null) {
         byte[] fill = a.fillValue();
         if (fill != null && !allZero(fill)) {
-          byte[] o = out();
           runs((src, dst, len) -> {
+            byte[] pattern = new byte[len];
             for (int i = 0; i < len; i++) {
-              o[dst + i] = fill[(int) ((src + i) % fill.length)];
+              pattern[i] = fill[(int) ((src + i) % fill.length)];
             }
+            o.put(pattern, 0, dst, len);
           });
         }
         return;
       }
       long[] single = singleRun();
       if (single != null && single[0] == 0 && single[2] == data.size()) {
-        // the chunk lands in one piece of the output: decode straight into it, bypassing the cache
-        data.read(0, out(), (int) single[1], (int) single[2]);
+        // the chunk lands in one piece of the output: decode straight into it (or into scratch, then
+        // convert), bypassing the cache
+        byte[] direct = o.bytes();
+        if (direct != null) {
+          data.read(0, direct, (int) single[1], (int) single[2]);
+        } else {
+          byte[] tmp = scratch((int) single[2]);
+          data.read(0, tmp, 0, (int) single[2]);
+          o.put(tmp, 0, (int) single[1], (int) single[2]);
+        }
         return;
       }
       if (bytes * 4 >= data.size()) {
@@ -258,14 +240,22 @@ public final class SectionReader {
         if (key != null) {
           cache.put(key, chunk, all);
         }
-        runs(new ArraySink(all, out()));
+        runs(new ArraySink(all, o));
       } else {
-        byte[] o = out();
-        runs((src, dst, len) -> data.read(src, o, dst, len));
+        byte[] direct = o.bytes();
+        runs((src, dst, len) -> {
+          if (direct != null) {
+            data.read(src, direct, dst, len);
+          } else {
+            byte[] tmp = scratch(len);
+            data.read(src, tmp, 0, len);
+            o.put(tmp, 0, dst, len);
+          }
+        });
       }
     }
 
-    abstract byte[] out();
+    abstract Output out();
 
     /** {source offset, output offset, length} when this task copies exactly one run, else null. */
     long[] singleRun() throws IOException {
@@ -306,9 +296,9 @@ public final class SectionReader {
 
   private static final class ArraySink implements RunSink {
     final byte[] src;
-    final byte[] out;
+    final Output out;
 
-    ArraySink(byte[] src, byte[] out) {
+    ArraySink(byte[] src, Output out) {
       this.src = src;
       this.out = out;
     }
@@ -318,8 +308,19 @@ public final class SectionReader {
       if (s < 0 || s + len > src.length) {
         throw new IOException("chunk holds " + src.length + " bytes, but bytes " + s + ".." + (s + len) + " are needed");
       }
-      System.arraycopy(src, (int) s, out, dst, len);
+      out.put(src, (int) s, dst, len);
     }
+  }
+
+  private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[1][]);
+
+  /** A per-thread buffer of at least {@code n} bytes. */
+  static byte[] scratch(int n) {
+    byte[][] s = SCRATCH.get();
+    if (s[0] == null || s[0].length < n) {
+      s[0] = new byte[Math.max(n, 4096)];
+    }
+    return s[0];
   }
 
   private static boolean allZero(byte[] b) {
@@ -334,7 +335,7 @@ public final class SectionReader {
   // ---------------------------------------------------------------- regular N-d grid
 
   private static List<Task> regularTasks(ChunkedArray a, ChunkGrid.Regular g, long[] first, long[] count,
-      long[] stride, byte[] out, int item) {
+      long[] stride, Output out, int item) {
     int rank = g.rank();
     int[] c = g.chunkShape;
     long[] shape = g.shape;
@@ -400,7 +401,7 @@ public final class SectionReader {
         }
 
         @Override
-        byte[] out() {
+        Output out() {
           return out;
         }
       };
@@ -473,7 +474,7 @@ public final class SectionReader {
   // ---------------------------------------------------------------- flat (C order) layout
 
   private static List<Task> flatTasks(ChunkedArray a, ChunkGrid.Flat g, long[] first, long[] count, long[] stride,
-      byte[] out, int item) {
+      Output out, int item) {
     int rank = g.rank();
     long[] shape = g.shape;
     long[] aStride = new long[rank];
@@ -545,7 +546,7 @@ public final class SectionReader {
         }
 
         @Override
-        byte[] out() {
+        Output out() {
           return out;
         }
       };

@@ -1,0 +1,178 @@
+package org.chunkcdm.nativeblosc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.chunkcdm.blosc.Blosc;
+import org.chunkcdm.blosc.BloscCompressor;
+import org.chunkcdm.blosc.BloscHeader;
+import org.chunkcdm.testkit.Fixtures;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Native c-blosc and the pure-Java decoder agree with the fixtures and with each other. */
+class NativeBloscTest {
+  static final ObjectMapper JSON = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+
+  /** One Blosc chunk of the fixtures: name, file bytes, offset, length, expected bytes (or null). */
+  static Stream<Arguments> blosc1Chunks() throws IOException {
+    List<Arguments> out = new ArrayList<>();
+    for (Fixtures.Dataset d : Fixtures.manifest("blosc2").datasets("chunk-blosc1")) {
+      byte[] f = Files.readAllBytes(d.file());
+      out.add(Arguments.of(d.path(), f, 0, f.length, d.variables().get(0).expected()));
+    }
+    for (Fixtures.Dataset d : Fixtures.manifest("bcolz").datasets()) {
+      try (Stream<Path> files = Files.walk(d.file())) {
+        for (Path p : (Iterable<Path>) files.filter(p -> p.getFileName().toString().matches("__\\d+\\.blp"))::iterator) {
+          byte[] f = Files.readAllBytes(p);
+          out.add(Arguments.of(d.file().relativize(p).toString() + "@" + d.path(), f, 16, f.length - 16, null));
+        }
+      }
+    }
+    for (Fixtures.Dataset d : Fixtures.manifest("bloscpack").datasets()) {
+      byte[] f = Files.readAllBytes(d.file());
+      int i = 0;
+      for (JsonNode c : d.json().path("observed").path("chunks")) {
+        out.add(Arguments.of(d.path() + "#" + i++, f, c.get(0).asInt(), c.get(2).asInt(), null));
+      }
+    }
+    return out.stream();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("blosc1Chunks")
+  void nativeEqualsJavaEqualsExpected(String name, byte[] buf, int off, int len, byte[] expected) throws Exception {
+    JnaBlosc nat = NativeRequired.binding();
+    BloscHeader h = BloscHeader.parse(buf, off, len);
+    byte[] java = new byte[h.nbytes()];
+    Blosc.decompress(buf, off, len, java, 0, Blosc.Impl.JAVA);
+    if (expected != null) {
+      assertArrayEquals(expected, java, name + " (java)");
+    }
+    if (h.version() <= 2) {
+      assertTrue(nat.canDecode(h), name);
+      byte[] viaNative = new byte[h.nbytes()];
+      Blosc.decompress(buf, off, len, viaNative, 0, Blosc.Impl.NATIVE);
+      assertArrayEquals(java, viaNative, name + " (native vs java)");
+    } else {
+      // c-blosc 1.x refuses format version 5 (c-blosc2's Blosc1-compatible chunks): AUTO falls back to Java
+      assertFalse(nat.canDecode(h), name);
+      byte[] auto = new byte[h.nbytes()];
+      Blosc.decompress(buf, off, len, auto, 0, Blosc.Impl.AUTO);
+      assertArrayEquals(java, auto, name + " (auto)");
+      assertThrows(IOException.class, () -> Blosc.decompress(buf, off, len, new byte[h.nbytes()], 0, Blosc.Impl.NATIVE));
+    }
+  }
+
+  @Test
+  void blosc2ChunksAreNeverHandedToCBlosc1() throws Exception {
+    JnaBlosc nat = NativeRequired.binding();
+    int n = 0;
+    for (Fixtures.Dataset d : Fixtures.manifest("blosc2").datasets("chunk-blosc2")) {
+      byte[] f = Files.readAllBytes(d.file());
+      BloscHeader h = BloscHeader.parse(f, 0, f.length);
+      assertFalse(nat.canDecode(h), d.path());
+      byte[] auto = new byte[h.nbytes()];
+      Blosc.decompress(f, 0, f.length, auto, 0, Blosc.Impl.AUTO);
+      n++;
+    }
+    assertTrue(n > 10);
+  }
+
+  /** Data shapes that exercise every stream kind: smooth, ramps, constant runs, noise. */
+  static byte[] data(int kind, int n, Random rnd) {
+    ByteBuffer b = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+    switch (kind) {
+      case 0:
+        for (int i = 0; b.remaining() >= 8; i++) {
+          b.putDouble(Math.sin(i * 0.001) * 100 + rnd.nextGaussian() * 0.01);
+        }
+        break;
+      case 1:
+        for (int i = 0; b.remaining() >= 4; i++) {
+          b.putInt(i * 3);
+        }
+        break;
+      case 2:
+        while (b.remaining() > 0) {
+          b.put((byte) 0x5a);
+        }
+        break;
+      default:
+        byte[] r = new byte[n];
+        rnd.nextBytes(r);
+        b.put(r);
+    }
+    return b.array();
+  }
+
+  @Test
+  void chunksCompressedByCBloscDecodeIdenticallyInJava() throws Exception {
+    JnaBlosc nat = NativeRequired.binding();
+    Random rnd = new Random(42);
+    int cases = 0;
+    for (BloscCompressor c : nat.codecs()) {
+      String cname = c == BloscCompressor.LZ4 ? "lz4" : c.cname();
+      for (String codec : c == BloscCompressor.LZ4 ? new String[] {"lz4", "lz4hc"} : new String[] {cname}) {
+        for (int shuffle = 0; shuffle <= 2; shuffle++) {
+          for (int ts : new int[] {1, 2, 4, 8, 3, 16}) {
+            for (int kind = 0; kind < 4; kind++) {
+              int n = new int[] {100_000, 65_536, 7_777, 300_001}[kind];
+              byte[] in = data(kind, n, rnd);
+              int clevel = 1 + rnd.nextInt(9);
+              int blocksize = rnd.nextBoolean() ? 0 : 4096 * (1 + rnd.nextInt(8));
+              byte[] chunk = nat.compress(in, clevel, shuffle, ts, codec, blocksize);
+              byte[] java = new byte[in.length];
+              Blosc.decompress(chunk, 0, chunk.length, java, 0, Blosc.Impl.JAVA);
+              assertArrayEquals(in, java, codec + " shuffle " + shuffle + " ts " + ts + " kind " + kind + " clevel " + clevel);
+              cases++;
+            }
+          }
+        }
+      }
+    }
+    assertTrue(cases >= 4 * 3 * 6 * 4, "cases " + cases);
+  }
+
+  @Test
+  void malformedChunksNeverReachNativeCode() throws Exception {
+    NativeRequired.binding();
+    Path p = Fixtures.family("blosc2").resolve("chunks/chunk_cblosc1_lz4hc_noshuffle_u1.chunk");
+    byte[] f = Files.readAllBytes(p);
+    for (int cut = 0; cut < f.length; cut += Math.max(1, f.length / 50)) {
+      int c = cut;
+      assertThrows(IOException.class, () -> Blosc.decompress(f, 0, c, new byte[1 << 20], 0, Blosc.Impl.NATIVE));
+    }
+    byte[] lying = f.clone();
+    lying[4] = (byte) 0xff; // nbytes far beyond the destination
+    lying[5] = (byte) 0xff;
+    lying[6] = (byte) 0xff;
+    lying[7] = (byte) 0x0f;
+    assertThrows(IOException.class, () -> Blosc.decompress(lying, 0, lying.length, new byte[100], 0, Blosc.Impl.NATIVE));
+  }
+
+  @Test
+  void facadeReportsTheLibrary() {
+    NativeRequired.binding();
+    assertTrue(Blosc.nativeVersion().startsWith("c-blosc 1."), Blosc.nativeVersion());
+    assertEquals(Blosc.Impl.AUTO, Blosc.configured());
+  }
+}
