@@ -337,12 +337,13 @@ final class Frame {
         if (e > 0xFFFFFFFFL) {
           throw new IOException("index entry " + e + " is not a chunk file number (8 hex digits)");
         }
+        // one file per chunk: read and closed at once, so thousands of chunk files never hold thousands of handles
         Path p = files.resolve(chunkFileName(e));
-        long n = files.size(p);
-        if (n < 16) {
-          throw new IOException(p.getFileName() + " has " + n + " bytes, less than a chunk header");
+        byte[] b = files.readOnce(p, limit > 0 ? limit : Long.MAX_VALUE, Integer.MAX_VALUE - 16);
+        if (b.length < 16) {
+          throw new IOException(p.getFileName() + " has " + b.length + " bytes, less than a chunk header");
         }
-        return files.read(p, 0, limit > 0 ? Math.min(limit, n) : n);
+        return b;
       }
       long sectionEnd = headerLen + cbytes;
       long pos = headerLen + e;

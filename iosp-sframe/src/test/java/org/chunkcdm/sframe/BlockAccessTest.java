@@ -90,6 +90,17 @@ class BlockAccessTest {
     }
   }
 
+  /** Reading a whole sparse frame keeps no chunk file open (one file per chunk: thousands would exhaust handles). */
+  @Test
+  void chunkFilesAreNotKeptOpen() throws IOException {
+    Fixtures.Dataset d = Fixtures.manifest("blosc2").dataset("sframe/sf_blosclz_shuffle_i4.b2frame");
+    try (NetcdfFile nc = NetcdfFiles.open(d.file().toString())) {
+      Variable v = Check.find(nc, d);
+      Check.assertWhole(Check.Expect.of(d.variables().get(0)), v);
+      assertTrue(((Blosc2FrameIosp) nc.getIosp()).handles().openCount() <= 1, "only chunks.b2frame may stay open");
+    }
+  }
+
   /** A sparse frame opens without any chunk file: opening works even with every chunk file removed. */
   @Test
   void sparseFrameOpensWithoutChunkFiles(@org.junit.jupiter.api.io.TempDir Path tmp) throws IOException {
