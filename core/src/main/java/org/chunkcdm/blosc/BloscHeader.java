@@ -285,7 +285,8 @@ public final class BloscHeader {
     return false;
   }
 
-  static String filterName(int f) {
+  /** Name of a Blosc2 filter id (e.g. {@code shuffle}). */
+  public static String filterName(int f) {
     switch (f) {
       case NOFILTER:
         return "none";

@@ -171,6 +171,32 @@ public final class FileHandles implements Closeable {
     return read(p, 0, size);
   }
 
+  /**
+   * Reads up to {@code maxPrefix} bytes from the start of a file (all of it when the file is shorter) through
+   * a channel that is closed again at once: for datasets made of very many small files (one per chunk), whose
+   * channels must not all stay open until {@link #close()}. The file size is checked against {@code maxBytes}
+   * before anything is allocated.
+   */
+  public byte[] readOnce(Path p, long maxPrefix, long maxBytes) throws IOException {
+    checkInside(p);
+    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+      long size = ch.size();
+      long n = Math.min(size, maxPrefix);
+      if (n > maxBytes || n > Integer.MAX_VALUE - 16) {
+        throw new IOException(p + ": " + size + " bytes, more than the " + maxBytes + " expected for this file");
+      }
+      ByteBuffer bb = ByteBuffer.allocate((int) n);
+      while (bb.hasRemaining()) {
+        if (ch.read(bb, bb.position()) < 0) {
+          throw new EOFException(p + ": file shrank to " + bb.position() + " bytes while being read");
+        }
+      }
+      return bb.array();
+    } catch (NoSuchFileException e) {
+      throw new IOException(p + ": file is missing", e);
+    }
+  }
+
   /** Closes every open channel; later reads reopen them. */
   @Override
   public void close() throws IOException {

@@ -1,0 +1,210 @@
+package org.chunkcdm.sframe;
+
+import java.io.IOException;
+import java.util.Arrays;
+import org.chunkcdm.chunk.ChunkData;
+import org.chunkcdm.chunk.DType;
+import org.msgpack.core.MessagePack;
+import org.msgpack.core.MessageUnpacker;
+
+/**
+ * The {@code b2nd} metalayer of a Blosc2 N-d array (msgpack {@code [version, ndim, shape, chunkshape,
+ * blockshape, dtype_format, dtype]}) and the chunk layout it implies: each stored chunk is an "extchunk"
+ * (chunkshape rounded up to whole blocks) made of blocks of blockshape in C order over the block grid, each
+ * block in C order. {@link #view(ChunkData)} presents such a chunk as its chunkshape in C order, reading only
+ * the blocks a byte range needs.
+ */
+final class B2nd {
+  final long[] shape;
+  final int[] chunkshape;
+  final int[] blockshape;
+  final int[] extchunkshape;
+  final String dtypeString;
+  final DType dtype;
+
+  private B2nd(long[] shape, int[] chunkshape, int[] blockshape, String dtypeString, DType dtype) {
+    this.shape = shape;
+    this.chunkshape = chunkshape;
+    this.blockshape = blockshape;
+    this.dtypeString = dtypeString;
+    this.dtype = dtype;
+    extchunkshape = new int[shape.length];
+    for (int d = 0; d < shape.length; d++) {
+      extchunkshape[d] = (chunkshape[d] + blockshape[d] - 1) / blockshape[d] * blockshape[d];
+    }
+  }
+
+  /** Parses and validates the metalayer content (IOException messages say what is wrong). */
+  static B2nd parse(byte[] meta) throws IOException {
+    long[] shape;
+    int[] chunks;
+    int[] blocks;
+    String dt;
+    try (MessageUnpacker u = MessagePack.newDefaultUnpacker(meta)) {
+      int n = u.unpackArrayHeader();
+      if (n < 7) {
+        throw new IOException("b2nd metalayer is a msgpack array of " + n + " items, 7 expected");
+      }
+      int version = u.unpackInt();
+      if (version != 0) {
+        throw new IOException("b2nd metalayer version " + version + " is not supported (0 expected)");
+      }
+      int ndim = u.unpackInt();
+      if (ndim < 0 || ndim > 32) {
+        throw new IOException("b2nd ndim " + ndim + " is not between 0 and 32");
+      }
+      shape = new long[ndim];
+      chunks = new int[ndim];
+      blocks = new int[ndim];
+      readDims(u, ndim, "shape", shape, null);
+      readDims(u, ndim, "chunkshape", null, chunks);
+      readDims(u, ndim, "blockshape", null, blocks);
+      int fmt = u.unpackInt();
+      if (fmt != 0) {
+        throw new IOException("b2nd dtype_format " + fmt + " is not supported (0 = NumPy expected)");
+      }
+      dt = u.unpackString();
+    } catch (IOException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new IOException("b2nd metalayer is not valid msgpack: " + e.getMessage(), e);
+    }
+    for (int d = 0; d < shape.length; d++) {
+      if (shape[d] < 0 || chunks[d] <= 0 || blocks[d] <= 0 || blocks[d] > chunks[d]) {
+        throw new IOException("b2nd shape " + Arrays.toString(shape) + ", chunkshape " + Arrays.toString(chunks)
+            + ", blockshape " + Arrays.toString(blocks) + " are inconsistent");
+      }
+    }
+    DType dtype = DType.parseNumpy(dt);
+    return new B2nd(shape, chunks, blocks, dt, dtype);
+  }
+
+  private static void readDims(MessageUnpacker u, int ndim, String what, long[] l, int[] i) throws IOException {
+    int n = u.unpackArrayHeader();
+    if (n != ndim) {
+      throw new IOException("b2nd " + what + " has " + n + " entries, ndim is " + ndim);
+    }
+    for (int d = 0; d < n; d++) {
+      if (l != null) {
+        l[d] = u.unpackLong();
+      } else {
+        i[d] = u.unpackInt();
+      }
+    }
+  }
+
+  /** Items of one stored (extended) chunk. */
+  long extItems() {
+    long n = 1;
+    for (int e : extchunkshape) {
+      n = Math.multiplyExact(n, e);
+    }
+    return n;
+  }
+
+  /** Items of one block. */
+  long blockItems() {
+    long n = 1;
+    for (int b : blockshape) {
+      n = Math.multiplyExact(n, b);
+    }
+    return n;
+  }
+
+  /**
+   * True when the block layout already is C order over chunkshape: no padding, and blocks are slabs along
+   * the first dimension (every other dimension whole).
+   */
+  boolean isPlainLayout() {
+    for (int d = 0; d < chunkshape.length; d++) {
+      if (extchunkshape[d] != chunkshape[d] || d > 0 && blockshape[d] != chunkshape[d]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A stored chunk (decoded size {@link #extItems()} * item size) seen as chunkshape in C order. */
+  ChunkData view(ChunkData stored) {
+    return isPlainLayout() ? stored : new Padded(stored);
+  }
+
+  /** Chunk content in C order over chunkshape, mapped onto the padded block layout. */
+  final class Padded implements ChunkData {
+    private final ChunkData stored;
+    private final int item = dtype.itemSize();
+    private final long size;
+    private final long blockBytes = blockItems() * dtype.itemSize();
+    private final int[] nblocks = new int[chunkshape.length];
+
+    Padded(ChunkData stored) {
+      this.stored = stored;
+      long n = item;
+      for (int d = 0; d < chunkshape.length; d++) {
+        n *= chunkshape[d];
+        nblocks[d] = extchunkshape[d] / blockshape[d];
+      }
+      size = n;
+    }
+
+    @Override
+    public long size() {
+      return size;
+    }
+
+    /** Target of one run: {@code len} bytes at {@code src} of the stored chunk go to {@code dst} of the output. */
+    private interface Sink {
+      void copy(long src, int dst, int len) throws IOException;
+    }
+
+    /**
+     * Splits the C-order byte range {@code [offset, offset+len)} into runs that are contiguous in the stored
+     * layout (at most to the end of a block row along the last dimension) and hands each to the sink.
+     */
+    private void runs(long offset, int len, Sink sink) throws IOException {
+      int rank = chunkshape.length;
+      int last = rank - 1;
+      long end = offset + len;
+      long o = offset;
+      long[] c = new long[rank];
+      while (o < end) {
+        long it = o / item;
+        int r = (int) (o % item);
+        long rem = it;
+        long blk = 0;
+        long pos = 0;
+        for (int d = last; d >= 0; d--) {
+          c[d] = rem % chunkshape[d];
+          rem /= chunkshape[d];
+        }
+        for (int d = 0; d < rank; d++) {
+          blk = blk * nblocks[d] + c[d] / blockshape[d];
+          pos = pos * blockshape[d] + c[d] % blockshape[d];
+        }
+        long runItems = Math.min(blockshape[last] - c[last] % blockshape[last], chunkshape[last] - c[last]);
+        int n = (int) Math.min(runItems * item - r, end - o);
+        sink.copy(blk * blockBytes + pos * item + r, (int) (o - offset), n);
+        o += n;
+      }
+    }
+
+    @Override
+    public void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
+      if (offset < 0 || len < 0 || offset > size - len) {
+        throw new IOException("b2nd chunk: read of " + len + " bytes at " + offset + " outside its " + size + " bytes");
+      }
+      runs(offset, len, (src, d, n) -> stored.read(src, dst, dstOff + d, n));
+    }
+
+    @Override
+    public byte[] readAll() throws IOException {
+      if (size > Integer.MAX_VALUE - 8) {
+        throw new IOException("b2nd chunk of " + size + " bytes is too large to decode in one piece");
+      }
+      byte[] all = stored.readAll();
+      byte[] out = new byte[(int) size];
+      runs(0, out.length, (src, d, n) -> System.arraycopy(all, (int) src, out, d, n));
+      return out;
+    }
+  }
+}

@@ -1,0 +1,487 @@
+package org.chunkcdm.sframe;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.chunkcdm.blosc.Blosc;
+import org.chunkcdm.blosc.BloscChunkData;
+import org.chunkcdm.blosc.BloscHeader;
+import org.chunkcdm.chunk.ChunkData;
+import org.chunkcdm.io.FileHandles;
+import org.msgpack.core.MessagePack;
+import org.msgpack.core.MessageUnpacker;
+import org.msgpack.value.ValueType;
+
+/**
+ * A Blosc2 frame: the msgpack header (with metalayers), the offsets index (a Blosc2 chunk of int64 entries,
+ * one per logical chunk) and the msgpack trailer (with vlmetalayers), of a contiguous frame ({@code .b2frame},
+ * {@code .b2f}, {@code .b2nd}) or of a sparse frame's {@code chunks.b2frame}. Layout facts: see
+ * ../shared/fixtures/blosc2/README.md. Opening reads only the header, the index and the trailer; chunks are
+ * located from the index when a read needs them ({@link #chunk(long)}).
+ *
+ * <p>Every size from the file is checked against the file size before it is used: a lying header, index or
+ * trailer is an IOException naming the file and what is wrong, never a read elsewhere or a huge allocation.
+ */
+final class Frame {
+  static final byte[] MAGIC = {(byte) 0x9e, (byte) 0xa8, 'b', '2', 'f', 'r', 'a', 'm', 'e', 0};
+  /** Fixed part of the header up to the metalayer section. */
+  static final int FIXED_HEADER = 87;
+  /** Largest offsets index accepted (decompressed bytes): 32 M chunks. */
+  static final int MAX_INDEX_BYTES = 256 << 20;
+  /** Largest header / trailer read in one piece. */
+  static final int MAX_META_BYTES = 256 << 20;
+
+  static final long SPECIAL_ZEROS = 1;
+  static final long SPECIAL_NAN = 2;
+  static final long SPECIAL_UNINIT = 4;
+
+  final Path file;
+  final FileHandles files;
+  final boolean sparse;
+  final int headerLen;
+  final long frameLen;
+  final int generalFlags;
+  final int codecFlags;
+  final int otherFlags;
+  final long nbytes;
+  final long cbytes;
+  final int typesize;
+  final int blocksize;
+  final int chunksize;
+  final int[] filters = new int[6];
+  final int[] filtersMeta = new int[6];
+  final int otherFlags2;
+  final Map<String, byte[]> metalayers;
+  final Map<String, byte[]> vlmetalayers; // decompressed content
+  final long trailerLen;
+  final long[] index;
+  /** Uncompressed bytes of each logical chunk. */
+  final long[] chunkBytes;
+
+  private Frame(Path file, FileHandles files) throws IOException {
+    this.file = file;
+    this.files = files;
+    long size = files.size(file);
+    if (size < FIXED_HEADER) {
+      throw error("the file has " + size + " bytes, less than a Blosc2 frame header (truncated?)");
+    }
+    byte[] fixed = files.read(file, 0, 24);
+    for (int i = 0; i < MAGIC.length; i++) {
+      if (fixed[i] != MAGIC[i]) {
+        throw error("no Blosc2 frame magic (0x9E 0xA8 'b2frame\\0') at the start");
+      }
+    }
+    if ((fixed[10] & 0xff) != 0xd2 || (fixed[15] & 0xff) != 0xcf) {
+      throw error("header_len / frame_len fields are not msgpack int32 / uint64");
+    }
+    long hl = be(fixed, 11, 4);
+    long fl = be(fixed, 16, 8);
+    if (hl < FIXED_HEADER || hl > size || hl > MAX_META_BYTES) {
+      throw error("header_len " + hl + " does not fit in the file's " + size + " bytes");
+    }
+    if (fl != size) {
+      throw error("frame_len in the header is " + Long.toUnsignedString(fl) + " but the file has " + size
+          + " bytes (truncated or not a frame)");
+    }
+    headerLen = (int) hl;
+    frameLen = fl;
+    byte[] h = files.read(file, 0, headerLen);
+    Map<String, byte[]> metas = new LinkedHashMap<>();
+    try (MessageUnpacker u = MessagePack.newDefaultUnpacker(h)) {
+      expect(u.unpackArrayHeader() == 14, "the header is not a msgpack array of 14 fields");
+      u.skipValue(); // magic, checked above
+      u.skipValue(); // header_len
+      u.skipValue(); // frame_len
+      expect(u.unpackRawStringHeader() == 4, "the flags field is not 4 bytes");
+      byte[] flags = u.readPayload(4);
+      generalFlags = flags[0] & 0xff;
+      int frameType = flags[1] & 0xff;
+      codecFlags = flags[2] & 0xff;
+      otherFlags = flags[3] & 0xff;
+      expect(frameType == 0 || frameType == 1, "frame type " + frameType + " is neither contiguous (0) nor sparse (1)");
+      sparse = frameType == 1;
+      nbytes = u.unpackLong();
+      cbytes = u.unpackLong();
+      typesize = u.unpackInt();
+      blocksize = u.unpackInt();
+      chunksize = u.unpackInt();
+      u.skipValue(); // compression threads
+      u.skipValue(); // decompression threads
+      u.unpackBoolean(); // has vlmetalayers (the trailer tells)
+      var ext = u.unpackExtensionTypeHeader();
+      expect(ext.getLength() == 16, "the filter field is not a 16-byte msgpack fixext");
+      byte[] f = u.readPayload(16);
+      for (int i = 0; i < 6; i++) {
+        filters[i] = f[i] & 0xff;
+        filtersMeta[i] = f[8 + i];
+      }
+      otherFlags2 = f[14] & 0xff;
+      readMetalayers(u, h.length, metas, "metalayer");
+    } catch (IOException | RuntimeException e) {
+      throw wrap("frame header", e);
+    }
+    metalayers = Collections.unmodifiableMap(metas);
+    if (nbytes < 0 || cbytes < 0) {
+      throw error("negative nbytes " + nbytes + " or cbytes " + cbytes + " in the header");
+    }
+    if (typesize <= 0 || typesize > 255) {
+      throw error("typesize " + typesize + " in the header is not between 1 and 255");
+    }
+    if (chunksize < 0) {
+      throw error("negative chunksize " + chunksize + " in the header");
+    }
+    if ((generalFlags & 0x80) != 0) {
+      throw error("variable-length-block chunks (general_flags bit 7) are not supported");
+    }
+    // trailer: its length is the uint32 at frame_len - 22, after 0xCE
+    if (frameLen - headerLen < 23) {
+      throw error("no room for a trailer after the " + headerLen + "-byte header");
+    }
+    byte[] tl = files.read(file, frameLen - 23, 5);
+    if ((tl[0] & 0xff) != 0xce) {
+      throw error("trailer length field (0xCE + uint32 at frame_len - 23) not found");
+    }
+    trailerLen = be(tl, 1, 4);
+    if (trailerLen < 23 || trailerLen > frameLen - headerLen || trailerLen > MAX_META_BYTES) {
+      throw error("trailer_len " + trailerLen + " lies past the file (" + frameLen + " bytes, header " + headerLen + ")");
+    }
+    long trailerPos = frameLen - trailerLen;
+    byte[] t = files.read(file, trailerPos, trailerLen);
+    Map<String, byte[]> vl = new LinkedHashMap<>();
+    try (MessageUnpacker u = MessagePack.newDefaultUnpacker(t)) {
+      expect(u.unpackArrayHeader() == 4, "the trailer is not a msgpack array of 4 fields");
+      u.skipValue(); // trailer version
+      readMetalayers(u, t.length, vl, "vlmetalayer");
+    } catch (IOException | RuntimeException e) {
+      throw wrap("frame trailer at offset " + trailerPos, e);
+    }
+    for (Map.Entry<String, byte[]> e : vl.entrySet()) {
+      byte[] c = e.getValue();
+      try {
+        e.setValue(Blosc.decompress(c, 0, c.length));
+      } catch (IOException ex) {
+        throw error("vlmetalayer '" + e.getKey() + "': " + ex.getMessage());
+      }
+    }
+    vlmetalayers = Collections.unmodifiableMap(vl);
+    // offsets index: right after the chunks section (contiguous) or the header (sparse)
+    long indexPos = sparse ? headerLen : headerLen + cbytes;
+    if (!sparse && (cbytes > frameLen || indexPos > trailerPos)) {
+      throw error("the header's cbytes " + cbytes + " puts the offsets index at " + indexPos
+          + ", past the trailer at " + trailerPos);
+    }
+    index = readIndex(indexPos, trailerPos);
+    chunkBytes = chunkSizes();
+  }
+
+  static Frame open(FileHandles files, Path file) throws IOException {
+    return new Frame(file, files);
+  }
+
+  /** The name/offset map and the value list of a (vl)metalayer section. */
+  private static void readMetalayers(MessageUnpacker u, int bufLen, Map<String, byte[]> out, String what)
+      throws IOException {
+    expect(u.unpackArrayHeader() == 3, what + " section is not a msgpack array of 3");
+    u.skipValue(); // section size
+    int n = u.unpackMapHeader();
+    expect(n <= bufLen - u.getTotalReadBytes(), what + " section claims " + n + " entries, more than its bytes");
+    String[] names = new String[n];
+    for (int i = 0; i < n; i++) {
+      names[i] = u.unpackString();
+      u.skipValue(); // offset of the value; the values follow in the same order
+    }
+    int m = u.unpackArrayHeader();
+    expect(m == n, what + " section lists " + n + " names but " + m + " values");
+    for (int i = 0; i < n; i++) {
+      expect(u.getNextFormat().getValueType() == ValueType.BINARY, what + " '" + names[i] + "' is not msgpack bin");
+      int len = u.unpackBinaryHeader();
+      expect(len >= 0 && len <= bufLen - u.getTotalReadBytes(), what + " '" + names[i] + "' length " + len + " lies past the section");
+      out.put(names[i], u.readPayload(len));
+    }
+  }
+
+  private long[] readIndex(long pos, long end) throws IOException {
+    long len = end - pos;
+    if (len == 0) {
+      if (nbytes != 0) {
+        throw error("no offsets index, but the header says " + nbytes + " bytes of data");
+      }
+      return new long[0];
+    }
+    byte[] c = files.read(file, pos, len);
+    BloscHeader h;
+    try {
+      h = BloscHeader.parse(c, 0, c.length);
+    } catch (IOException e) {
+      throw error("offsets index at " + pos + ": " + e.getMessage());
+    }
+    if (h.nbytes() % 8 != 0 || h.nbytes() > MAX_INDEX_BYTES) {
+      throw error("offsets index at " + pos + " holds " + h.nbytes() + " bytes, not a sane number of int64 entries");
+    }
+    if (chunksize > 0) {
+      long want = (nbytes + chunksize - 1) / chunksize;
+      if (h.nbytes() / 8 != want) {
+        throw error("offsets index has " + h.nbytes() / 8 + " entries, but nbytes " + nbytes + " / chunksize " + chunksize
+            + " makes " + want + " chunks");
+      }
+    }
+    byte[] d;
+    try {
+      d = Blosc.decompress(c, 0, c.length);
+    } catch (IOException e) {
+      throw error("offsets index at " + pos + ": " + e.getMessage());
+    }
+    long[] idx = new long[d.length / 8];
+    for (int i = 0; i < idx.length; i++) {
+      long v = 0;
+      for (int b = 7; b >= 0; b--) {
+        v = v << 8 | (d[8 * i + b] & 0xff);
+      }
+      idx[i] = v;
+    }
+    return idx;
+  }
+
+  /**
+   * Uncompressed size of every chunk: from chunksize when it is fixed; for variable chunk sizes the chunk
+   * headers are read (16 bytes each; for a sparse frame that opens every chunk file once).
+   */
+  private long[] chunkSizes() throws IOException {
+    long[] s = new long[index.length];
+    if (chunksize > 0) {
+      for (int k = 0; k < s.length; k++) {
+        s[k] = Math.min(chunksize, nbytes - (long) k * chunksize);
+      }
+      return s;
+    }
+    long total = 0;
+    for (int k = 0; k < s.length; k++) {
+      if (index[k] < 0) {
+        throw chunkError(k, "special index entry in a frame with variable chunk sizes: its size is unknown");
+      }
+      byte[] h = readChunkBytes(k, 16);
+      s[k] = le32(h, 4);
+      if (s[k] < 0) {
+        throw chunkError(k, "negative nbytes " + s[k] + " in the chunk header");
+      }
+      total += s[k];
+    }
+    if (total != nbytes) {
+      throw error("the chunks hold " + total + " bytes but the header says nbytes " + nbytes);
+    }
+    return s;
+  }
+
+  int nchunks() {
+    return index.length;
+  }
+
+  /** Kind of a special index entry (1 zeros, 2 NaN, 4 uninitialized), 0 for a stored chunk. */
+  static long special(long entry) {
+    return entry < 0 ? (entry >>> 56) & 0x07 : 0;
+  }
+
+  /** Where chunk k lives, for messages. */
+  String where(long k) {
+    long e = index[(int) k];
+    if (e < 0) {
+      return String.format("special index entry 0x%016X", e);
+    }
+    return sparse ? chunkFileName(e) : "offset " + (headerLen + e);
+  }
+
+  static String chunkFileName(long number) {
+    return String.format("%08X.chunk", number);
+  }
+
+  /**
+   * The decoded content of logical chunk k: null for zeros / uninitialized index entries (read as zeros), a
+   * NaN pattern for NaN entries, else the stored Blosc chunk (decoded lazily, block by block).
+   */
+  ChunkData chunk(long k) throws IOException {
+    long e = index[(int) k];
+    long size = chunkBytes[(int) k];
+    if (e < 0) {
+      long kind = special(e);
+      if (kind == SPECIAL_ZEROS || kind == SPECIAL_UNINIT) {
+        return null;
+      }
+      if (kind == SPECIAL_NAN) {
+        if (typesize != 4 && typesize != 8) {
+          throw chunkError(k, "NaN index entry with typesize " + typesize + " (4 or 8 expected)");
+        }
+        return new NanChunk(size, typesize);
+      }
+      throw chunkError(k, String.format("unknown special index entry 0x%016X", e));
+    }
+    byte[] c = readChunkBytes(k, -1);
+    BloscChunkData data;
+    try {
+      data = BloscChunkData.of(c, 0, c.length);
+    } catch (IOException ex) {
+      throw chunkError(k, ex.getMessage());
+    }
+    if (data.size() != size) {
+      throw chunkError(k, "the chunk holds " + data.size() + " bytes but the frame needs " + size);
+    }
+    return new Checked(data, this, k);
+  }
+
+  /** The stored bytes of chunk k ({@code limit} &gt; 0: only its first bytes). */
+  private byte[] readChunkBytes(long k, int limit) throws IOException {
+    long e = index[(int) k];
+    try {
+      if (sparse) {
+        if (e > 0xFFFFFFFFL) {
+          throw new IOException("index entry " + e + " is not a chunk file number (8 hex digits)");
+        }
+        // one file per chunk: read and closed at once, so thousands of chunk files never hold thousands of handles
+        Path p = files.resolve(chunkFileName(e));
+        byte[] b = files.readOnce(p, limit > 0 ? limit : Long.MAX_VALUE, Integer.MAX_VALUE - 16);
+        if (b.length < 16) {
+          throw new IOException(p.getFileName() + " has " + b.length + " bytes, less than a chunk header");
+        }
+        return b;
+      }
+      long sectionEnd = headerLen + cbytes;
+      long pos = headerLen + e;
+      if (e > cbytes - 16) {
+        throw new IOException("offset " + e + " lies outside the chunks section of " + cbytes + " bytes");
+      }
+      byte[] h = files.read(file, pos, 16);
+      long cb = le32(h, 12);
+      if (cb < 16 || cb > sectionEnd - pos) {
+        throw new IOException("chunk of " + cb + " bytes at offset " + pos + " runs past the chunks section (ends at "
+            + sectionEnd + ")");
+      }
+      return limit > 0 ? h : files.read(file, pos, cb);
+    } catch (IOException ex) {
+      throw chunkError(k, ex.getMessage());
+    }
+  }
+
+  IOException chunkError(long k, String msg) {
+    String w;
+    try {
+      w = where(k);
+    } catch (RuntimeException e) {
+      w = "?";
+    }
+    return new IOException(file + ": chunk " + k + " (" + w + "): " + msg);
+  }
+
+  IOException error(String msg) {
+    return new IOException(file + ": " + msg);
+  }
+
+  private IOException wrap(String what, Exception e) {
+    return new IOException(file + ": " + what + ": " + e.getMessage(), e);
+  }
+
+  private static void expect(boolean ok, String msg) throws IOException {
+    if (!ok) {
+      throw new IOException(msg);
+    }
+  }
+
+  static long be(byte[] b, int off, int n) {
+    long v = 0;
+    for (int i = 0; i < n; i++) {
+      v = v << 8 | (b[off + i] & 0xff);
+    }
+    return v;
+  }
+
+  static int le32(byte[] b, int p) {
+    return (b[p] & 0xff) | (b[p + 1] & 0xff) << 8 | (b[p + 2] & 0xff) << 16 | (b[p + 3] & 0xff) << 24;
+  }
+
+  private static final String[] CODECS = {"blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"};
+
+  /** e.g. "blosc2 zstd clevel 5; filters: delta, shuffle; typesize 8; blocksize 8192; dictionary". */
+  String compression() {
+    int codec = codecFlags & 0x0f;
+    StringBuilder sb = new StringBuilder("blosc2 ");
+    sb.append(codec < CODECS.length ? CODECS[codec] : "codec " + codec).append(" clevel ").append(codecFlags >> 4);
+    StringBuilder fs = new StringBuilder();
+    for (int i = 0; i < 6; i++) {
+      if (filters[i] != BloscHeader.NOFILTER) {
+        fs.append(fs.length() > 0 ? ", " : "").append(BloscHeader.filterName(filters[i]));
+        if (filtersMeta[i] != 0) {
+          fs.append('(').append(filtersMeta[i]).append(')');
+        }
+      }
+    }
+    sb.append("; filters: ").append(fs.length() > 0 ? fs : "none");
+    sb.append("; typesize ").append(typesize);
+    sb.append("; blocksize ").append(blocksize == 0 ? "automatic" : String.valueOf(blocksize));
+    if ((otherFlags2 & 0x01) != 0) {
+      sb.append("; zstd dictionary");
+    }
+    return sb.toString();
+  }
+
+  /** A chunk whose decode errors name the frame file and the chunk. */
+  private static final class Checked implements ChunkData {
+    final ChunkData data;
+    final Frame f;
+    final long k;
+
+    Checked(ChunkData data, Frame f, long k) {
+      this.data = data;
+      this.f = f;
+      this.k = k;
+    }
+
+    @Override
+    public long size() {
+      return data.size();
+    }
+
+    @Override
+    public void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
+      try {
+        data.read(offset, dst, dstOff, len);
+      } catch (IOException e) {
+        throw f.chunkError(k, e.getMessage());
+      }
+    }
+
+    @Override
+    public byte[] readAll() throws IOException {
+      try {
+        return data.readAll();
+      } catch (IOException e) {
+        throw f.chunkError(k, e.getMessage());
+      }
+    }
+  }
+
+  /** An index entry meaning "all NaN": float32 or float64 quiet NaNs, little-endian. */
+  static final class NanChunk implements ChunkData {
+    final long size;
+    final byte[] pattern;
+
+    NanChunk(long size, int typesize) {
+      this.size = size;
+      pattern = typesize == 4 ? new byte[] {0, 0, (byte) 0xc0, 0x7f} : new byte[] {0, 0, 0, 0, 0, 0, (byte) 0xf8, 0x7f};
+    }
+
+    @Override
+    public long size() {
+      return size;
+    }
+
+    @Override
+    public void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
+      if (offset < 0 || len < 0 || offset > size - len) {
+        throw new IOException("read of " + len + " bytes at " + offset + " outside a NaN chunk of " + size + " bytes");
+      }
+      for (int i = 0; i < len; i++) {
+        dst[dstOff + i] = pattern[(int) ((offset + i) % pattern.length)];
+      }
+    }
+  }
+}

@@ -1,0 +1,145 @@
+package org.chunkcdm.sframe;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.chunkcdm.cdm.CdmAttributes;
+import org.msgpack.core.MessagePack;
+import org.msgpack.core.MessageUnpacker;
+import org.msgpack.value.Value;
+import ucar.nc2.Attribute;
+
+/**
+ * Blosc2 metalayers and vlmetalayers as CDM attributes. Each value is decoded, in this order, as:
+ *
+ * <ol>
+ *   <li>exactly one msgpack value (the usual case) — converted to JSON and then to attributes by the shared
+ *       rules of {@link CdmAttributes} (maps flattened to dotted names, flat lists to array attributes);
+ *   <li>else JSON text (e.g. a vlmetalayer holding {@code {"title": ...}}) — same rules;
+ *   <li>else UTF-8 text — a string attribute;
+ *   <li>else the bytes as lower-case hex text, in an attribute named {@code <name>_hex}.
+ * </ol>
+ */
+final class MetaAttributes {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+  private MetaAttributes() {}
+
+  static List<Attribute> of(Map<String, byte[]> layers) {
+    List<Attribute> out = new ArrayList<>();
+    for (Map.Entry<String, byte[]> e : layers.entrySet()) {
+      out.addAll(of(e.getKey(), e.getValue()));
+    }
+    return out;
+  }
+
+  static List<Attribute> of(String name, byte[] value) {
+    JsonNode n = msgpack(value);
+    if (n == null) {
+      String text = utf8(value);
+      if (text != null) {
+        try {
+          n = JSON.readTree(text);
+        } catch (Exception e) {
+          n = null;
+        }
+        if (n == null || n.isMissingNode()) {
+          n = F.textNode(text);
+        }
+      }
+    }
+    if (n == null) {
+      List<Attribute> hex = new ArrayList<>();
+      hex.add(new Attribute(org.chunkcdm.cdm.CdmNames.valid(name + "_hex"), hex(value)));
+      return hex;
+    }
+    return CdmAttributes.fromJson(name, n);
+  }
+
+  /** The value as JSON when the bytes are exactly one msgpack value, else null. */
+  static JsonNode msgpack(byte[] b) {
+    if (b.length == 0) {
+      return null;
+    }
+    try (MessageUnpacker u = MessagePack.newDefaultUnpacker(b)) {
+      Value v = u.unpackValue();
+      if (u.hasNext()) {
+        return null;
+      }
+      return json(v);
+    } catch (Exception e) {
+      return null;
+    }
+  }
+
+  static JsonNode json(Value v) {
+    switch (v.getValueType()) {
+      case NIL:
+        return F.nullNode();
+      case BOOLEAN:
+        return F.booleanNode(v.asBooleanValue().getBoolean());
+      case INTEGER:
+        return F.numberNode(v.asIntegerValue().asBigInteger());
+      case FLOAT:
+        return F.numberNode(v.asFloatValue().toDouble());
+      case STRING: {
+        String s = utf8(v.asStringValue().asByteArray());
+        return F.textNode(s != null ? s : hex(v.asStringValue().asByteArray()));
+      }
+      case BINARY:
+        return F.textNode(hex(v.asBinaryValue().asByteArray()));
+      case ARRAY: {
+        ArrayNode a = F.arrayNode();
+        for (Value e : v.asArrayValue()) {
+          a.add(json(e));
+        }
+        return a;
+      }
+      case MAP: {
+        ObjectNode o = F.objectNode();
+        for (Map.Entry<Value, Value> e : v.asMapValue().entrySet()) {
+          Value k = e.getKey();
+          o.set(k.isStringValue() ? k.asStringValue().toString() : k.toJson(), json(e.getValue()));
+        }
+        return o;
+      }
+      default: // extension types
+        return F.textNode("ext(" + v.asExtensionValue().getType() + "):" + hex(v.asExtensionValue().getData()));
+    }
+  }
+
+  /** Strict UTF-8 text without control characters other than whitespace, else null. */
+  static String utf8(byte[] b) {
+    try {
+      String s = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b)).toString();
+      for (int i = 0; i < s.length(); i++) {
+        char c = s.charAt(i);
+        if (c < 0x20 && c != '\n' && c != '\r' && c != '\t') {
+          return null;
+        }
+      }
+      return s;
+    } catch (CharacterCodingException e) {
+      return null;
+    }
+  }
+
+  static String hex(byte[] b) {
+    StringBuilder sb = new StringBuilder(2 * b.length);
+    for (byte x : b) {
+      sb.append(Character.forDigit((x >> 4) & 0xf, 16)).append(Character.forDigit(x & 0xf, 16));
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,121 @@
+package org.chunkcdm.sframe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.chunkcdm.blosc.BloscStats;
+import org.chunkcdm.chunk.SectionReader;
+import org.chunkcdm.testkit.Fixtures;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import ucar.nc2.NetcdfFile;
+import ucar.nc2.NetcdfFiles;
+import ucar.nc2.Variable;
+
+/** Reads touch only what they need: b2nd sections decode only the blocks they intersect; opening reads no chunk. */
+class BlockAccessTest {
+  static Stream<String> b2nd() {
+    return Stream.of("b2nd/b2nd_2d_f4_sframe.b2frame", "b2nd/b2nd_3d_i2_cframe.b2nd", "b2nd/b2nd_3d_u1_sframe.b2frame",
+        "b2nd/b2nd_2d_f8_cframe.b2nd", "b2nd/b2nd_1d_i8_sframe.b2frame", "b2nd/b2nd_2d_f4_metas_cframe.b2nd");
+  }
+
+  /**
+   * A section of 2 items per dimension straddling the first block boundary of chunk 0 (and, in a second
+   * case, a single item) decodes exactly the blocks it intersects (plus block 0 when DELTA needs it).
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("b2nd")
+  void smallSectionDecodesOnlyIntersectingBlocks(String path) throws IOException {
+    Fixtures.Dataset d = Fixtures.manifest("blosc2").dataset(path);
+    Check.Expect exp = Check.Expect.of(d.variables().get(0));
+    boolean delta = d.json().path("cparams").path("filters").toString().contains("DELTA");
+    long[] shape = exp.shape();
+    int rank = shape.length;
+    try (NetcdfFile nc = NetcdfFiles.open(d.file().toString())) {
+      Variable v = Check.find(nc, d);
+      v.setCaching(false);
+      long[] first = new long[rank];
+      long[] count = new long[rank];
+      long[] stride = new long[rank];
+      long blocks = 1;
+      boolean touchesBlock0 = true;
+      for (int k = 0; k < rank; k++) {
+        long bs = exp.block()[k];
+        first[k] = bs - 1;
+        count[k] = Math.min(2, Math.min(shape[k], exp.chunk()[k]) - first[k]);
+        stride[k] = 1;
+        // blocks along this dimension: item bs-1 is in block 0, item bs (if read) in block 1
+        blocks *= count[k] == 2 ? 2 : 1;
+        touchesBlock0 &= first[k] < bs;
+      }
+      if (delta && !touchesBlock0) {
+        blocks++;
+      }
+      BloscStats.reset();
+      Check.assertSection(exp, v, first, count, stride);
+      assertEquals(blocks, BloscStats.blocksDecoded(), path + ": blocks decoded for a 2^rank straddling section");
+      assertEquals(0, BloscStats.chunksDecoded(), path + ": no whole chunk decoded");
+
+      long[] one = new long[rank];
+      for (int k = 0; k < rank; k++) {
+        one[k] = 1;
+        first[k] = Math.min(shape[k], exp.chunk()[k]) - 1; // last item of chunk 0: in its last block
+      }
+      BloscStats.reset();
+      Check.assertSection(exp, v, first, one, one);
+      assertEquals(delta ? 2 : 1, BloscStats.blocksDecoded(), path + ": blocks decoded for one item");
+    }
+  }
+
+  /** 2060 chunks: opening reads header, index and trailer only; a point read opens one chunk. */
+  @Test
+  void openingManyChunksTouchesNone() throws IOException {
+    Fixtures.Dataset d = Fixtures.manifest("blosc2").dataset("cframe/cf_many_chunks_i4.b2frame");
+    Check.Expect exp = Check.Expect.of(d.variables().get(0));
+    BloscStats.reset();
+    long touched = SectionReader.CHUNKS_TOUCHED.sum();
+    try (NetcdfFile nc = NetcdfFiles.open(d.file().toString())) {
+      assertEquals(1, BloscStats.chunksDecoded(), "opening decodes one Blosc chunk: the offsets index");
+      assertEquals(2, BloscStats.blocksDecoded(), "the offsets index of 2060 entries has 2 blocks");
+      assertEquals(touched, SectionReader.CHUNKS_TOUCHED.sum(), "no chunk read at open");
+      Variable v = Check.find(nc, d);
+      v.setCaching(false);
+      Check.assertSection(exp, v, new long[] {2059 * 32 + 5}, new long[] {3}, new long[] {1});
+      assertEquals(touched + 1, SectionReader.CHUNKS_TOUCHED.sum(), "a point read touches one chunk");
+    }
+  }
+
+  /** Reading a whole sparse frame keeps no chunk file open (one file per chunk: thousands would exhaust handles). */
+  @Test
+  void chunkFilesAreNotKeptOpen() throws IOException {
+    Fixtures.Dataset d = Fixtures.manifest("blosc2").dataset("sframe/sf_blosclz_shuffle_i4.b2frame");
+    try (NetcdfFile nc = NetcdfFiles.open(d.file().toString())) {
+      Variable v = Check.find(nc, d);
+      Check.assertWhole(Check.Expect.of(d.variables().get(0)), v);
+      assertTrue(((Blosc2FrameIosp) nc.getIosp()).handles().openCount() <= 1, "only chunks.b2frame may stay open");
+    }
+  }
+
+  /** A sparse frame opens without any chunk file: opening works even with every chunk file removed. */
+  @Test
+  void sparseFrameOpensWithoutChunkFiles(@org.junit.jupiter.api.io.TempDir Path tmp) throws IOException {
+    Fixtures.Dataset d = Fixtures.manifest("blosc2").dataset("sframe/sf_insert_i4.b2frame");
+    Path dir = TestFiles.copy(d.file(), tmp.resolve("x.b2frame"));
+    try (Stream<Path> s = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        if (p.getFileName().toString().endsWith(".chunk")) {
+          Files.delete(p);
+        }
+      }
+    }
+    try (NetcdfFile nc = NetcdfFiles.open(dir.toString())) {
+      assertEquals(1, nc.getVariables().size());
+      assertEquals(81920 / 4, nc.findVariable("x").getShape(0));
+    }
+  }
+}
