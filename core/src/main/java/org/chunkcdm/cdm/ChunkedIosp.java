@@ -25,8 +25,9 @@ import ucar.unidata.io.RandomAccessFile;
  * {@link #build(Path, Group.Builder)} and gives each variable a {@link ChunkedArray} (or a
  * {@link VariableReader} for variable-length data) as its SPobject, usually through {@link ChunkedVariables}.
  * Reads go through the shared {@link SectionReader}; file access goes through {@link #files()} (positional
- * reads, closed by {@link #release()}, reopened on demand), so the RandomAccessFile netcdf-java hands over is
- * closed once the header is read and reads never share a file pointer.
+ * reads, so reads never share a file pointer; closed by {@link #release()}, reopened on demand). A one-file
+ * dataset keeps the RandomAccessFile netcdf-java opened it with and reads through its channel; a directory
+ * dataset closes it once the metadata is read.
  */
 public abstract class ChunkedIosp extends AbstractIOServiceProvider {
   private volatile FileHandles files;
@@ -45,12 +46,31 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
   public final void build(RandomAccessFile raf, Group.Builder rootGroup, CancelTask cancelTask) throws IOException {
     this.location = raf.getLocation();
     Path entry = Paths.get(stripFileUrl(raf.getLocation())).toAbsolutePath().normalize();
+    boolean adopted = false;
     try {
-      files = new FileHandles(datasetRoot(entry));
+      Path root = datasetRoot(entry);
+      files = new FileHandles(root);
+      java.io.RandomAccessFile file = raf.getRandomAccessFile();
+      if (file != null && root.toAbsolutePath().normalize().equals(entry)) {
+        // a one-file dataset reads through the file netcdf-java already opened: no second open (a directory
+        // dataset closes its entry file below, so a parked dataset holds no handle)
+        files.adopt(entry, file.getChannel(), raf);
+        adopted = true;
+      }
       build(entry, rootGroup);
+    } catch (IOException | RuntimeException e) {
+      if (files != null) {
+        files.close();
+      }
+      if (!adopted) {
+        raf.close();
+      }
+      throw e;
     } finally {
-      raf.close();
       this.raf = null;
+    }
+    if (!adopted) {
+      raf.close();
     }
   }
 

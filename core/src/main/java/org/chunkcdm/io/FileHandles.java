@@ -23,13 +23,36 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class FileHandles implements Closeable {
   private final Path root;
-  private final Path realRoot;
+  private volatile Path realRoot; // resolved on first need: a one-file dataset never needs it
   private final ConcurrentHashMap<Path, FileChannel> open = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Path, Closeable> owners = new ConcurrentHashMap<>();
 
   /** Handles for files inside {@code root} (a directory, or a single file that is the whole dataset). */
   public FileHandles(Path root) throws IOException {
     this.root = root.toAbsolutePath().normalize();
-    this.realRoot = this.root.toRealPath();
+    if (!Files.exists(this.root)) {
+      throw new NoSuchFileException(this.root.toString());
+    }
+  }
+
+  private Path realRoot() throws IOException {
+    Path r = realRoot;
+    if (r == null) {
+      r = root.toRealPath();
+      realRoot = r;
+    }
+    return r;
+  }
+
+  /**
+   * Uses an already open channel for {@code p} (e.g. of the RandomAccessFile netcdf-java opened the dataset
+   * with) instead of opening the file again. {@link #close()} then closes {@code owner}, not the channel
+   * itself (the owner may be a cached file that netcdf-java hands out again).
+   */
+  public void adopt(Path p, FileChannel channel, Closeable owner) {
+    Path key = p.toAbsolutePath().normalize();
+    open.put(key, channel);
+    owners.put(key, owner);
   }
 
   public Path root() {
@@ -61,12 +84,15 @@ public final class FileHandles implements Closeable {
   /** Throws unless {@code p} (resolving links when it exists) lies inside the root. */
   public void checkInside(Path p) throws IOException {
     Path abs = p.toAbsolutePath().normalize();
+    if (abs.equals(root)) {
+      return;
+    }
     if (!abs.startsWith(root)) {
       throw new IOException(root + ": '" + p + "' is outside the dataset directory");
     }
     if (Files.exists(abs, LinkOption.NOFOLLOW_LINKS)) {
       Path real = abs.toRealPath();
-      if (!real.startsWith(realRoot)) {
+      if (!real.startsWith(realRoot())) {
         throw new IOException(root + ": '" + p + "' links to '" + real + "', outside the dataset directory");
       }
     }
@@ -177,9 +203,14 @@ public final class FileHandles implements Closeable {
     IOException first = null;
     for (Path p : open.keySet()) {
       FileChannel ch = open.remove(p);
-      if (ch != null) {
+      Closeable owner = owners.remove(p);
+      if (ch != null || owner != null) {
         try {
-          ch.close();
+          if (owner != null) {
+            owner.close();
+          } else {
+            ch.close();
+          }
         } catch (IOException e) {
           first = first == null ? e : first;
         }
