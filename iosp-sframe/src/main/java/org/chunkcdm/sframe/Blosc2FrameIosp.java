@@ -94,10 +94,10 @@ public class Blosc2FrameIosp extends ChunkedIosp {
     String name = CdmNames.fromFileName(named.getFileName().toString());
     byte[] b2ndMeta = f.metalayers.get("b2nd");
     Variable.Builder<?> v;
-    if (b2ndMeta != null) {
-      v = addB2nd(root, name, f, b2ndMeta);
-    } else {
-      v = addPlain(root, name, f);
+    try {
+      v = b2ndMeta != null ? addB2nd(root, name, f, b2ndMeta) : addPlain(root, name, f);
+    } catch (ArithmeticException e) {
+      throw f.error("array sizes overflow: " + e.getMessage());
     }
     v.addAttribute(new Attribute("compression", f.compression()));
     Set<String> taken = new HashSet<>();

@@ -160,6 +160,9 @@ final class Frame {
     for (Map.Entry<String, byte[]> e : vl.entrySet()) {
       byte[] c = e.getValue();
       try {
+        if (BloscHeader.parse(c, 0, c.length).nbytes() > MAX_META_BYTES) {
+          throw new IOException("decompresses to more than " + MAX_META_BYTES + " bytes");
+        }
         e.setValue(Blosc.decompress(c, 0, c.length));
       } catch (IOException ex) {
         throw error("vlmetalayer '" + e.getKey() + "': " + ex.getMessage());

@@ -201,6 +201,18 @@ class MalformedTest {
     assertMentions(openFails(f), f.toString(), "needs 15 chunks but the offsets index has 9");
   }
 
+  /** A b2nd shape whose element count overflows a long is an IOException, not an arithmetic error. */
+  @Test
+  void absurdB2ndShape() throws IOException {
+    String path = "b2nd/b2nd_2d_f8_cframe.b2nd";
+    Path f = copy(path);
+    byte[] b = Files.readAllBytes(f);
+    int at = indexOf(b, TestFiles.be(120, 8));
+    TestFiles.patch(f, at, TestFiles.be(Long.MAX_VALUE / 2, 8));
+    TestFiles.patch(f, at + 9, TestFiles.be(Long.MAX_VALUE / 2, 8));
+    assertMentions(openFails(f), f.toString(), "overflow");
+  }
+
   static int indexOf(byte[] hay, byte[] needle) {
     outer:
     for (int i = 0; i + needle.length <= hay.length; i++) {
