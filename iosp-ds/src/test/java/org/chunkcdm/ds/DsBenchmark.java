@@ -1,6 +1,5 @@
 package org.chunkcdm.ds;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -45,9 +44,7 @@ public final class DsBenchmark {
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
     int largeMb = args.length > 3 ? Integer.parseInt(args[3]) : 512;
     Files.createDirectories(dir);
-    String xml = "<nj22Config><ioServiceProvider class=\"org.chunkcdm.ds.DsIosp\"/></nj22Config>";
-    StringBuilder errlog = new StringBuilder();
-    RuntimeConfigParser.read(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), errlog);
+    String errlog = org.chunkcdm.testkit.NetcdfChecks.registerLikeThreddsConfig(org.chunkcdm.ds.DsIosp.class);
     if (!NetcdfFile.iospRegistered(DsIosp.class)) {
       throw new IllegalStateException("registration failed: " + errlog);
     }

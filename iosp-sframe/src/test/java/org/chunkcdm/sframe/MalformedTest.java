@@ -1,5 +1,6 @@
 package org.chunkcdm.sframe;
 
+import org.chunkcdm.testkit.TestFiles;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,13 +51,7 @@ class MalformedTest {
   }
 
   static void assertMentions(Throwable e, String... parts) {
-    String m = String.valueOf(e.getMessage());
-    for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
-      m += " | " + c.getMessage();
-    }
-    for (String p : parts) {
-      assertTrue(m.contains(p), "message should mention '" + p + "': " + m);
-    }
+    org.chunkcdm.testkit.NetcdfChecks.assertMentions(e, parts);
   }
 
   /** Byte position of index entry k (the small indexes here are memcpyed chunks: 32-byte header, raw int64s). */
