@@ -170,13 +170,12 @@ public class DsIosp extends ChunkedIosp {
     DsArray array = new DsArray(body, what, dt, isBool, shape, blockPos, len, masked, noData, fill);
     Variable.Builder<?> v;
     try {
-      v = ChunkedVariables.add(root, cdmName, array, dims);
+      // a .ds variable is one contiguous block, not chunked storage: no _ChunkSizes (a NetCDF-4 writer would take
+      // it as the chunk shape)
+      v = ChunkedVariables.add(root, cdmName, array, dims, false);
     } catch (IOException e) {
       throw new IOException(file + ": " + e.getMessage(), e);
     }
-    // a .ds variable is one contiguous block, not chunked storage: no _ChunkSizes (a NetCDF-4 writer would take it
-    // as the chunk shape)
-    v.getAttributeContainer().removeAttribute("_ChunkSizes");
     if (isString) {
       v.setSPobject(new DsStrings(body, what, cdmShape(shape), type.equals("str"), order, blockPos, len, masked,
           noData));
