@@ -98,10 +98,19 @@ final class DsHeader {
     return n >= 3 && b[0] == 'd' && b[1] == 's' && b[2] == '-';
   }
 
-  static DsHeader read(FileHandles files, Path file) throws IOException {
-    long size = files.size(file);
+  /**
+   * Reads the version line and the header. {@code raf} (the file netcdf-java opened, or null) serves the first
+   * read: its buffer already holds the file's first bytes, which netcdf-java read to ask the IOSPs.
+   */
+  static DsHeader read(FileHandles files, Path file, ucar.unidata.io.RandomAccessFile raf) throws IOException {
+    long size = raf != null ? raf.length() : files.size(file);
     byte[] buf = new byte[(int) Math.min(size, FIRST_READ)];
-    files.readFully(file, 0, buf, 0, buf.length);
+    if (raf != null) {
+      raf.seek(0);
+      raf.readFully(buf);
+    } else {
+      files.readFully(file, 0, buf, 0, buf.length);
+    }
     int have = buf.length;
     if (have == 0) {
       throw new IOException(file + ": empty file, not a ds file");

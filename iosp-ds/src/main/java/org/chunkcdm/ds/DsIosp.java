@@ -72,7 +72,7 @@ public class DsIosp extends ChunkedIosp {
 
   @Override
   protected void build(Path file, Group.Builder root) throws IOException {
-    DsHeader h = DsHeader.read(files(), file);
+    DsHeader h = DsHeader.read(files(), file, openingFile());
     DsFile body = new DsFile(files(), file, h.prefix);
     long bodySize = h.fileSize - h.bodyStart;
     Set<String> names = new HashSet<>();
