@@ -70,7 +70,7 @@ public final class DsBenchmark {
     List<List<Path>> sets = List.of(ds, nc3, nc4, floor);
     int nf = names.length;
     double[][] t = new double[nf][rounds];
-    for (int w = 0; w < 3; w++) {
+    for (int w = 0; w < 8; w++) { // the .ds and NetCDF code paths need several passes until the JIT is done
       for (int f = 0; f < nf; f++) {
         openReadAll(sets.get(f)); // warm-up (JIT, page cache)
       }
