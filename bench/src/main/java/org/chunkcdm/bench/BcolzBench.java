@@ -69,7 +69,7 @@ public final class BcolzBench {
 
     for (String impl : new String[] {"java", "auto"}) {
       System.setProperty("chunkcdm.blosc", impl);
-      double t = best(3, () -> {
+      double t = best(7, () -> { // the first rounds warm up the JIT (several seconds for the pure-Java decoder)
         try (NetcdfFile nc = NetcdfFiles.open(dir.toString())) {
           Variable v = nc.findVariable("big_float64");
           v.setCaching(false);

@@ -123,7 +123,7 @@ public final class Blosc {
       }
       if (use == Impl.NATIVE) {
         throw new IOException(n == null ? "native Blosc requested but unavailable: " + nativeProblem
-            : "native c-blosc " + n.version() + " cannot decode this chunk (" + h + ")");
+            : "native " + n.version() + " cannot decode this chunk (" + h + ")");
       }
     }
     JavaBlosc.decodeAll(h, src, off, dst, dstOff);

@@ -1,5 +1,7 @@
 package org.chunkcdm.chunk;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Arrays;
 
 /**
@@ -128,17 +130,44 @@ public abstract class ChunkGrid {
     }
   }
 
+  /** Computes chunk starts on first use (e.g. from chunk headers that opening a dataset should not read). */
+  public interface StartsSource {
+    /** One entry per chunk plus the total element count, non-decreasing from 0. */
+    long[] starts() throws IOException;
+  }
+
+  /**
+   * Flat layout with variable chunk sizes known only later: {@code source} is asked once, on the first
+   * read that needs chunk boundaries; its result is checked like {@link #flat(long[], long[], boolean)}'s.
+   */
+  public static Flat flat(long[] shape, long chunks, StartsSource source) {
+    return new Flat(shape, chunks, source);
+  }
+
   /** The flattened array cut into consecutive item ranges. */
   public static final class Flat extends ChunkGrid {
     final long chunkItems; // > 0 for equal chunks
-    final long[] starts; // non-null for variable chunks
+    private volatile long[] starts; // variable chunks (null until known for a lazy grid)
+    private final StartsSource source; // lazy variable chunks
+    private final long lazyCount;
     final boolean fortran;
     final long total;
+
+    Flat(long[] shape, long chunks, StartsSource source) {
+      super(shape);
+      this.fortran = false;
+      this.total = size();
+      this.chunkItems = 0;
+      this.source = source;
+      this.lazyCount = chunks;
+    }
 
     Flat(long[] shape, long chunkItems, long[] starts, boolean fortran) {
       super(shape);
       this.fortran = fortran;
       this.total = size();
+      this.source = null;
+      this.lazyCount = -1;
       if (starts == null) {
         if (chunkItems <= 0 && total > 0) {
           throw new IllegalArgumentException("chunk item count must be positive");
@@ -159,13 +188,41 @@ public abstract class ChunkGrid {
       }
     }
 
+    /** The variable chunk starts, asking the lazy source on first use (IOExceptions become unchecked). */
+    long[] starts() {
+      long[] s = starts;
+      if (s == null && source != null) {
+        synchronized (this) {
+          s = starts;
+          if (s == null) {
+            try {
+              s = source.starts();
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+            if (s.length != lazyCount + 1 || s[0] != 0 || s[s.length - 1] != total) {
+              throw new UncheckedIOException(new IOException("chunk sizes add up to " + s[s.length - 1] + " elements in "
+                  + (s.length - 1) + " chunks, but the array has " + total + " in " + lazyCount));
+            }
+            for (int i = 1; i < s.length; i++) {
+              if (s[i] < s[i - 1]) {
+                throw new UncheckedIOException(new IOException("chunk starts decrease at chunk " + i));
+              }
+            }
+            starts = s;
+          }
+        }
+      }
+      return s;
+    }
+
     public boolean fortranOrder() {
       return fortran;
     }
 
     /** True when every chunk but the last holds {@link #chunkItems()} elements. */
     public boolean isEqualChunks() {
-      return starts == null;
+      return starts == null && source == null;
     }
 
     /** Elements per chunk for equal chunks, else 0. */
@@ -175,6 +232,9 @@ public abstract class ChunkGrid {
 
     @Override
     public long chunkCount() {
+      if (source != null) {
+        return lazyCount;
+      }
       if (starts != null) {
         return starts.length - 1;
       }
@@ -183,17 +243,18 @@ public abstract class ChunkGrid {
 
     /** First element (in storage order) of chunk k; {@code start(chunkCount())} is the total. */
     public long start(long k) {
-      if (starts != null) {
-        return starts[(int) k];
+      if (!isEqualChunks()) {
+        return starts()[(int) k];
       }
       return Math.min(total, k * chunkItems);
     }
 
     /** The chunk holding element {@code item} (storage order). */
     public long chunkOf(long item) {
-      if (starts == null) {
+      if (isEqualChunks()) {
         return item / chunkItems;
       }
+      long[] starts = starts();
       int i = Arrays.binarySearch(starts, item);
       if (i >= 0) {
         while (i + 1 < starts.length && starts[i + 1] == item) {
@@ -206,7 +267,7 @@ public abstract class ChunkGrid {
 
     @Override
     public String toString() {
-      return "Flat" + Arrays.toString(shape) + (starts == null ? " chunks of " + chunkItems : " " + (starts.length - 1) + " chunks")
+      return "Flat" + Arrays.toString(shape) + (isEqualChunks() ? " chunks of " + chunkItems : " " + chunkCount() + " chunks")
           + (fortran ? " F" : "");
     }
   }

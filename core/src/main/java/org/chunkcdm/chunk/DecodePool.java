@@ -4,11 +4,12 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
-import java.util.concurrent.Future;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The decode threads shared by section assembly (several chunks at once) and the codec (several blocks of
@@ -49,50 +50,83 @@ public final class DecodePool {
     void run() throws IOException;
   }
 
-  /** Runs the jobs on the decode threads and waits for all; the first failure is rethrown. */
+  /**
+   * Runs the jobs on the decode threads and waits for all; the first failure is rethrown. A calling thread
+   * from outside the pool works on the jobs too (it never just waits while the pool is busy with other
+   * callers' work); a call from a decode thread forks and helps.
+   */
   public static void runAll(List<? extends Job> jobs) throws IOException {
-    if (jobs.size() == 1 || THREADS < 2) {
+    int n = jobs.size();
+    if (n == 1 || THREADS < 2) {
       for (Job j : jobs) {
         j.run();
       }
       return;
     }
     ForkJoinPool p = pool();
-    List<Callable<Void>> calls = new ArrayList<>(jobs.size());
-    for (Job j : jobs) {
-      calls.add(() -> {
-        j.run();
-        return null;
-      });
-    }
-    List<? extends Future<Void>> futures;
     if (ForkJoinTask.getPool() == p) {
-      // already on a decode thread: fork and help instead of blocking a worker
-      List<ForkJoinTask<Void>> tasks = new ArrayList<>();
-      for (Callable<Void> c : calls) {
-        tasks.add(ForkJoinTask.adapt(c));
+      List<ForkJoinTask<Void>> tasks = new ArrayList<>(n);
+      for (Job j : jobs) {
+        tasks.add(ForkJoinTask.adapt(() -> {
+          j.run();
+          return null;
+        }));
       }
       ForkJoinTask.invokeAll(tasks);
-      futures = tasks;
-    } else {
-      futures = p.invokeAll(calls);
-    }
-    IOException failure = null;
-    for (Future<Void> f : futures) {
-      try {
-        f.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("decode interrupted");
-      } catch (ExecutionException e) {
-        Throwable c = e.getCause();
-        if (failure == null) {
-          failure = c instanceof IOException ? (IOException) c : new IOException(String.valueOf(c.getMessage()), c);
+      IOException failure = null;
+      for (ForkJoinTask<Void> t : tasks) {
+        try {
+          t.get();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("decode interrupted");
+        } catch (ExecutionException e) {
+          failure = failure != null ? failure : asIOException(e.getCause());
         }
       }
+      if (failure != null) {
+        throw failure;
+      }
+      return;
     }
-    if (failure != null) {
-      throw failure;
+    AtomicInteger next = new AtomicInteger();
+    CountDownLatch done = new CountDownLatch(n);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    Runnable worker = () -> {
+      for (int i; (i = next.getAndIncrement()) < n; ) {
+        try {
+          if (failure.get() == null) {
+            jobs.get(i).run();
+          }
+        } catch (Throwable t) {
+          failure.compareAndSet(null, t);
+        } finally {
+          done.countDown();
+        }
+      }
+    };
+    for (int h = 0; h < Math.min(THREADS, n - 1); h++) {
+      p.execute(worker);
     }
+    worker.run(); // the caller works too; helpers that start late find nothing left
+    try {
+      done.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("decode interrupted");
+    }
+    if (failure.get() != null) {
+      throw asIOException(failure.get());
+    }
+  }
+
+  private static IOException asIOException(Throwable c) {
+    if (c instanceof IOException) {
+      return (IOException) c;
+    }
+    if (c instanceof Error) {
+      throw (Error) c;
+    }
+    return new IOException(String.valueOf(c.getMessage()), c);
   }
 }

@@ -30,6 +30,14 @@ public final class SectionReader {
    * and opaque types, the extra last dimension of {@link DType#extraDim()}); null means everything.
    */
   public static Array read(ChunkedArray a, Section section) throws IOException {
+    try {
+      return readChecked(a, section);
+    } catch (java.io.UncheckedIOException e) { // a lazy grid failed to learn its chunk boundaries
+      throw e.getCause();
+    }
+  }
+
+  private static Array readChecked(ChunkedArray a, Section section) throws IOException {
     DType dt = a.dtype();
     long[] shape = a.grid().shape();
     int rank = shape.length;
@@ -122,7 +130,11 @@ public final class SectionReader {
       throw new IOException("section of " + total + " bytes is too large for one read; read it in pieces");
     }
     byte[] out = new byte[(int) total];
-    collect(a, first, count, stride, new Output.Bytes(out));
+    try {
+      collect(a, first, count, stride, new Output.Bytes(out));
+    } catch (java.io.UncheckedIOException e) { // a lazy grid failed to learn its chunk boundaries
+      throw e.getCause();
+    }
     return out;
   }
 
@@ -150,7 +162,7 @@ public final class SectionReader {
       // Fortran order = C order of the reversed shape: read the reversed selection, then transpose.
       ChunkGrid.Flat f = (ChunkGrid.Flat) g;
       long[] rshape = reverse(f.shape());
-      ChunkGrid.Flat rg = f.isEqualChunks() ? ChunkGrid.flat(rshape, f.chunkItems(), false) : ChunkGrid.flat(rshape, f.starts, false);
+      ChunkGrid.Flat rg = f.isEqualChunks() ? ChunkGrid.flat(rshape, f.chunkItems(), false) : ChunkGrid.flat(rshape, f.starts(), false);
       byte[] rev = new byte[(int) (n * item)];
       run(a, flatTasks(a, rg, reverse(first), reverse(count), reverse(stride), new Output.Bytes(rev), item));
       byte[] t = new byte[rev.length];

@@ -214,6 +214,23 @@ class SectionReaderTest {
   }
 
   @Test
+  void lazyChunkBoundariesAreLearnedOnFirstReadAndTheirErrorsAreIOExceptions() throws Exception {
+    int[] asked = new int[1];
+    check(new Model(ChunkGrid.flat(new long[] {20, 3}, 5, () -> {
+      asked[0]++;
+      return new long[] {0, 7, 7, 30, 31, 60};
+    }), ByteOrder.LITTLE_ENDIAN, Set.of(3L)), 200, 9);
+    assertEquals(1, asked[0], "the starts are computed once");
+    Model broken = new Model(ChunkGrid.flat(new long[] {10}, 2, () -> {
+      throw new IOException("chunk 1 header is unreadable");
+    }), ByteOrder.LITTLE_ENDIAN, Set.of());
+    IOException e = assertThrows(IOException.class, () -> SectionReader.read(broken, null));
+    assertEquals("chunk 1 header is unreadable", e.getMessage());
+    Model lying = new Model(ChunkGrid.flat(new long[] {10}, 2, () -> new long[] {0, 4, 9}), ByteOrder.LITTLE_ENDIAN, Set.of());
+    assertThrows(IOException.class, () -> SectionReader.read(lying, null));
+  }
+
+  @Test
   void scalarAndEmpty() throws Exception {
     Model scalar = new Model(ChunkGrid.flat(new long[] {}, 1, false), ByteOrder.LITTLE_ENDIAN, Set.of());
     Array a = SectionReader.read(scalar, null);

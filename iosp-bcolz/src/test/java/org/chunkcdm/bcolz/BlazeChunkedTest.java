@@ -1,5 +1,6 @@
 package org.chunkcdm.bcolz;
 
+import org.chunkcdm.testkit.TestFiles;
 import static org.chunkcdm.bcolz.MalformedTest.assertMentions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,8 +1,8 @@
 package org.chunkcdm.bcolz;
 
+import org.chunkcdm.testkit.TestFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -36,13 +36,7 @@ class MalformedTest {
   }
 
   static void assertMentions(Throwable e, String... parts) {
-    String m = String.valueOf(e.getMessage());
-    for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
-      m += " | " + c.getMessage();
-    }
-    for (String p : parts) {
-      assertTrue(m.contains(p), "message should mention '" + p + "': " + m);
-    }
+    org.chunkcdm.testkit.NetcdfChecks.assertMentions(e, parts);
   }
 
   @Test

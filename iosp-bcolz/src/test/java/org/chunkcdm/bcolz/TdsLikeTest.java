@@ -1,23 +1,18 @@
 package org.chunkcdm.bcolz;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import org.chunkcdm.testkit.TestFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.chunkcdm.testkit.Fixtures;
 import org.junit.jupiter.api.Test;
@@ -25,7 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import ucar.ma2.Array;
 import ucar.ma2.Range;
 import ucar.ma2.Section;
 import ucar.nc2.NetcdfFile;
@@ -33,7 +27,6 @@ import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 import ucar.nc2.dataset.DatasetUrl;
 import ucar.nc2.dataset.NetcdfDatasets;
-import ucar.nc2.util.xml.RuntimeConfigParser;
 
 /** What THREDDS does with an IOSP: threddsConfig.xml registration, the file cache, many reader threads. */
 class TdsLikeTest {
@@ -42,9 +35,7 @@ class TdsLikeTest {
 
   @Test
   void runtimeConfigRegistration() throws IOException {
-    String xml = "<nj22Config><ioServiceProvider class=\"org.chunkcdm.bcolz.BcolzIosp\"/></nj22Config>";
-    StringBuilder errlog = new StringBuilder();
-    RuntimeConfigParser.read(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), errlog);
+    String errlog = org.chunkcdm.testkit.NetcdfChecks.registerLikeThreddsConfig(org.chunkcdm.bcolz.BcolzIosp.class);
     assertTrue(NetcdfFile.iospRegistered(BcolzIosp.class), "registered: " + errlog);
     try {
       Fixtures.Dataset blp = Fixtures.manifest("bloscpack").dataset("bytes/clevel0_lz4_ts8.blp");
@@ -127,7 +118,7 @@ class TdsLikeTest {
         vars.add(v);
       }
       Random rnd = new Random(42);
-      List<Object[]> jobs = new ArrayList<>(); // {variable, section, single-thread result}
+      List<org.chunkcdm.testkit.NetcdfChecks.Read> jobs = new ArrayList<>(); // {variable, section, single-thread result}
       for (int i = 0; i < 400; i++) {
         Variable v = vars.get(rnd.nextInt(vars.size()));
         List<Range> ranges = new ArrayList<>();
@@ -137,41 +128,9 @@ class TdsLikeTest {
           ranges.add(new Range(a, b, 1 + rnd.nextInt(3)));
         }
         Section s = new Section(ranges);
-        jobs.add(new Object[] {v, s, v.read(s)});
+        jobs.add(new org.chunkcdm.testkit.NetcdfChecks.Read(v, s, v.read(s)));
       }
-      ExecutorService pool = Executors.newFixedThreadPool(16);
-      try {
-        List<Future<?>> fs = new ArrayList<>();
-        for (int t = 0; t < 16; t++) {
-          int seed = t;
-          fs.add(pool.submit(() -> {
-            Random r = new Random(seed);
-            for (int k = 0; k < 200; k++) {
-              Object[] j = jobs.get(r.nextInt(jobs.size()));
-              Array got = ((Variable) j[0]).read((Section) j[1]);
-              assertSameArray((Array) j[2], got, j[0] + " " + j[1]);
-            }
-            return null;
-          }));
-        }
-        for (Future<?> f : fs) {
-          f.get();
-        }
-      } finally {
-        pool.shutdownNow();
-      }
-    }
-  }
-
-  static void assertSameArray(Array want, Array got, String what) {
-    assertEquals(want.getDataType(), got.getDataType(), what);
-    assertArrayEquals(want.getShape(), got.getShape(), what);
-    if (want.getDataType().isString() || want.getDataType() == ucar.ma2.DataType.CHAR) {
-      for (int i = 0; i < want.getSize(); i++) {
-        assertEquals(want.getObject(i), got.getObject(i), what);
-      }
-    } else {
-      assertArrayEquals(Check.littleEndian(want), Check.littleEndian(got), what);
+      org.chunkcdm.testkit.NetcdfChecks.assertConcurrentReads(jobs, 16, 200);
     }
   }
 }

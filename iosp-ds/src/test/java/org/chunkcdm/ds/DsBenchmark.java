@@ -1,6 +1,5 @@
 package org.chunkcdm.ds;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -24,7 +23,6 @@ import ucar.nc2.Dimension;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
-import ucar.nc2.util.xml.RuntimeConfigParser;
 import ucar.nc2.write.NetcdfFormatWriter;
 
 /**
@@ -45,10 +43,8 @@ public final class DsBenchmark {
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
     int largeMb = args.length > 3 ? Integer.parseInt(args[3]) : 512;
     Files.createDirectories(dir);
-    String xml = "<nj22Config><ioServiceProvider class=\"org.chunkcdm.ds.DsIosp\"/>"
-        + "<ioServiceProvider class=\"org.chunkcdm.ds.DsBenchmark$NullIosp\"/></nj22Config>";
-    StringBuilder errlog = new StringBuilder();
-    RuntimeConfigParser.read(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), errlog);
+    String errlog = org.chunkcdm.testkit.NetcdfChecks.registerLikeThreddsConfig(DsIosp.class)
+        + org.chunkcdm.testkit.NetcdfChecks.registerLikeThreddsConfig(NullIosp.class);
     if (!NetcdfFile.iospRegistered(DsIosp.class) || !NetcdfFile.iospRegistered(NullIosp.class)) {
       throw new IllegalStateException("registration failed: " + errlog);
     }

@@ -408,38 +408,7 @@ final class Expect {
   }
 
   static byte[] littleEndian(Array a) {
-    DataType t = a.getDataType();
-    ByteBuffer bb = ByteBuffer.allocate((int) a.getSize() * t.getSize()).order(ByteOrder.LITTLE_ENDIAN);
-    IndexIterator it = a.getIndexIterator();
-    while (it.hasNext()) {
-      switch (t) {
-        case BYTE:
-        case UBYTE:
-          bb.put(it.getByteNext());
-          break;
-        case SHORT:
-        case USHORT:
-          bb.putShort(it.getShortNext());
-          break;
-        case INT:
-        case UINT:
-          bb.putInt(it.getIntNext());
-          break;
-        case LONG:
-        case ULONG:
-          bb.putLong(it.getLongNext());
-          break;
-        case FLOAT:
-          bb.putInt(Float.floatToRawIntBits(it.getFloatNext()));
-          break;
-        case DOUBLE:
-          bb.putLong(Double.doubleToRawLongBits(it.getDoubleNext()));
-          break;
-        default:
-          throw new AssertionError("unexpected type " + t);
-      }
-    }
-    return bb.array();
+    return org.chunkcdm.testkit.CdmArrays.littleEndian(a);
   }
 
   @Override

@@ -22,13 +22,7 @@ class MalformedTest {
   Path tmp;
 
   static void assertMentions(Throwable e, String... parts) {
-    String m = String.valueOf(e.getMessage());
-    for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
-      m += " | " + c.getMessage();
-    }
-    for (String p : parts) {
-      assertTrue(m.contains(p), "message should mention '" + p + "': " + m);
-    }
+    org.chunkcdm.testkit.NetcdfChecks.assertMentions(e, parts);
   }
 
   static IOException openFails(Path p) {

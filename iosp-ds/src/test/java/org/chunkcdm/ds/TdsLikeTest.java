@@ -1,15 +1,12 @@
 package org.chunkcdm.ds;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -17,15 +14,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.ServiceLoader;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.chunkcdm.testkit.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import ucar.ma2.Array;
 import ucar.ma2.Range;
 import ucar.ma2.Section;
 import ucar.nc2.NetcdfFile;
@@ -34,7 +27,6 @@ import ucar.nc2.Variable;
 import ucar.nc2.dataset.DatasetUrl;
 import ucar.nc2.dataset.NetcdfDatasets;
 import ucar.nc2.iosp.IOServiceProvider;
-import ucar.nc2.util.xml.RuntimeConfigParser;
 
 /** What THREDDS does with an IOSP: both registrations, the file cache, many reader threads. */
 class TdsLikeTest {
@@ -60,9 +52,7 @@ class TdsLikeTest {
 
   @Test
   void runtimeConfigRegistration() throws IOException {
-    String xml = "<nj22Config><ioServiceProvider class=\"org.chunkcdm.ds.DsIosp\"/></nj22Config>";
-    StringBuilder errlog = new StringBuilder();
-    RuntimeConfigParser.read(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), errlog);
+    String errlog = org.chunkcdm.testkit.NetcdfChecks.registerLikeThreddsConfig(org.chunkcdm.ds.DsIosp.class);
     assertTrue(NetcdfFile.iospRegistered(DsIosp.class), "registered: " + errlog);
     try {
       for (Fixtures.Dataset d : Fixtures.manifest("ds").datasets()) {
@@ -144,7 +134,7 @@ class TdsLikeTest {
         }
       }
       Random rnd = new Random(42);
-      List<Object[]> jobs = new ArrayList<>();
+      List<org.chunkcdm.testkit.NetcdfChecks.Read> jobs = new ArrayList<>();
       for (int i = 0; i < 300; i++) {
         Variable v = vars.get(rnd.nextInt(vars.size()));
         List<Range> ranges = new ArrayList<>();
@@ -154,38 +144,9 @@ class TdsLikeTest {
           ranges.add(new Range(a, b, 1 + rnd.nextInt(3)));
         }
         Section s = new Section(ranges);
-        jobs.add(new Object[] {v, s, v.read(s)});
+        jobs.add(new org.chunkcdm.testkit.NetcdfChecks.Read(v, s, v.read(s)));
       }
-      ExecutorService pool = Executors.newFixedThreadPool(16);
-      try {
-        List<Future<?>> fs = new ArrayList<>();
-        for (int t = 0; t < 16; t++) {
-          int seed = t;
-          fs.add(pool.submit(() -> {
-            Random r = new Random(seed);
-            for (int k = 0; k < 150; k++) {
-              Object[] j = jobs.get(r.nextInt(jobs.size()));
-              Array got = ((Variable) j[0]).read((Section) j[1]);
-              Array want = (Array) j[2];
-              String what = j[0] + " " + j[1];
-              assertArrayEquals(want.getShape(), got.getShape(), what);
-              if (want.getDataType().isString()) {
-                for (int i = 0; i < want.getSize(); i++) {
-                  assertEquals(want.getObject(i), got.getObject(i), what);
-                }
-              } else {
-                assertArrayEquals(Expect.littleEndian(want), Expect.littleEndian(got), what);
-              }
-            }
-            return null;
-          }));
-        }
-        for (Future<?> f : fs) {
-          f.get();
-        }
-      } finally {
-        pool.shutdownNow();
-      }
+      org.chunkcdm.testkit.NetcdfChecks.assertConcurrentReads(jobs, 16, 150);
     }
   }
 }

@@ -36,8 +36,8 @@ import ucar.unidata.io.RandomAccessFile;
  * small section decodes only the blocks it intersects ({@link B2nd}). Metalayers and vlmetalayers become
  * attributes of the variable ({@link MetaAttributes}).
  *
- * <p>Opening reads the frame header, the offsets index and the trailer only (for frames with variable chunk
- * sizes also each chunk's 16-byte header, since the chunk boundaries come from there).
+ * <p>Opening reads the frame header, the offsets index and the trailer only (frames with variable chunk sizes
+ * learn their chunk boundaries from the chunks' 16-byte headers on the first read that needs them).
  */
 public class Blosc2FrameIosp extends ChunkedIosp {
   static final String INDEX_FILE = "chunks.b2frame";
@@ -94,10 +94,10 @@ public class Blosc2FrameIosp extends ChunkedIosp {
     String name = CdmNames.fromFileName(named.getFileName().toString());
     byte[] b2ndMeta = f.metalayers.get("b2nd");
     Variable.Builder<?> v;
-    if (b2ndMeta != null) {
-      v = addB2nd(root, name, f, b2ndMeta);
-    } else {
-      v = addPlain(root, name, f);
+    try {
+      v = b2ndMeta != null ? addB2nd(root, name, f, b2ndMeta) : addPlain(root, name, f);
+    } catch (ArithmeticException e) {
+      throw f.error("array sizes overflow: " + e.getMessage());
     }
     v.addAttribute(new Attribute("compression", f.compression()));
     Set<String> taken = new HashSet<>();
@@ -126,24 +126,23 @@ public class Blosc2FrameIosp extends ChunkedIosp {
       }
       grid = ChunkGrid.flat(shape, f.chunksize / ts, false);
     } else {
-      long[] starts = new long[f.nchunks() + 1];
-      for (int k = 0; k < f.nchunks(); k++) {
-        if (f.chunkBytes[k] % ts != 0) {
-          throw f.chunkError(k, "holds " + f.chunkBytes[k] + " bytes, not a multiple of typesize " + ts);
+      // variable chunk sizes live in the chunk headers: learn them on the first read, not at open
+      grid = ChunkGrid.flat(shape, f.nchunks(), () -> {
+        long[] bytes = f.chunkBytes();
+        long[] starts = new long[bytes.length + 1];
+        for (int k = 0; k < bytes.length; k++) {
+          if (bytes[k] % ts != 0) {
+            throw f.chunkError(k, "holds " + bytes[k] + " bytes, not a multiple of typesize " + ts);
+          }
+          starts[k + 1] = starts[k] + bytes[k] / ts;
         }
-        starts[k + 1] = starts[k] + f.chunkBytes[k] / ts;
-      }
-      grid = ChunkGrid.flat(shape, starts, false);
+        return starts;
+      });
     }
     Variable.Builder<?> v = ChunkedVariables.add(root, name, new FrameArray(f, dt, grid, null), null);
     v.addAttribute(new Attribute("blosc2_typesize", ts));
     if (f.chunksize == 0) {
-      long[] items = new long[f.nchunks()];
-      for (int k = 0; k < items.length; k++) {
-        items[k] = f.chunkBytes[k] / ts;
-      }
-      v.addAttribute(Attribute.builder("blosc2_chunk_items")
-          .setValues(Array.factory(DataType.LONG, new int[] {items.length}, items)).build());
+      v.addAttribute(new Attribute("blosc2_chunk_sizes", "variable (read from the chunk headers when first needed)"));
     }
     return v;
   }
@@ -171,8 +170,8 @@ public class Blosc2FrameIosp extends ChunkedIosp {
           + " needs " + grid.chunkCount() + " chunks but the offsets index has " + f.nchunks());
     }
     for (int k = 0; k < f.nchunks(); k++) {
-      if (f.chunkBytes[k] != extBytes) {
-        throw f.chunkError(k, "holds " + f.chunkBytes[k] + " bytes, but a b2nd chunk of extchunkshape "
+      if (f.chunkBytes()[k] != extBytes) {
+        throw f.chunkError(k, "holds " + f.chunkBytes()[k] + " bytes, but a b2nd chunk of extchunkshape "
             + Arrays.toString(nd.extchunkshape) + " needs " + extBytes);
       }
     }

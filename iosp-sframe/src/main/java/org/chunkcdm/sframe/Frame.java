@@ -58,7 +58,7 @@ final class Frame {
   final long trailerLen;
   final long[] index;
   /** Uncompressed bytes of each logical chunk. */
-  final long[] chunkBytes;
+  private volatile long[] chunkBytes; // uncompressed size per chunk; from chunk headers only when first needed
 
   private Frame(Path file, FileHandles files) throws IOException {
     this.file = file;
@@ -160,6 +160,9 @@ final class Frame {
     for (Map.Entry<String, byte[]> e : vl.entrySet()) {
       byte[] c = e.getValue();
       try {
+        if (BloscHeader.parse(c, 0, c.length).nbytes() > MAX_META_BYTES) {
+          throw new IOException("decompresses to more than " + MAX_META_BYTES + " bytes");
+        }
         e.setValue(Blosc.decompress(c, 0, c.length));
       } catch (IOException ex) {
         throw error("vlmetalayer '" + e.getKey() + "': " + ex.getMessage());
@@ -173,7 +176,9 @@ final class Frame {
           + ", past the trailer at " + trailerPos);
     }
     index = readIndex(indexPos, trailerPos);
-    chunkBytes = chunkSizes();
+    if (chunksize > 0) {
+      chunkBytes = chunkSizes();
+    }
   }
 
   static Frame open(FileHandles files, Path file) throws IOException {
@@ -248,6 +253,24 @@ final class Frame {
    * Uncompressed size of every chunk: from chunksize when it is fixed; for variable chunk sizes the chunk
    * headers are read (16 bytes each; for a sparse frame that opens every chunk file once).
    */
+  /**
+   * Uncompressed size of every chunk. With a fixed chunksize this costs nothing; with variable chunk sizes
+   * the chunk headers are read on the first call (a read), never when the frame is opened.
+   */
+  long[] chunkBytes() throws IOException {
+    long[] s = chunkBytes;
+    if (s == null) {
+      synchronized (this) {
+        s = chunkBytes;
+        if (s == null) {
+          s = chunkSizes();
+          chunkBytes = s;
+        }
+      }
+    }
+    return s;
+  }
+
   private long[] chunkSizes() throws IOException {
     long[] s = new long[index.length];
     if (chunksize > 0) {
@@ -302,7 +325,7 @@ final class Frame {
    */
   ChunkData chunk(long k) throws IOException {
     long e = index[(int) k];
-    long size = chunkBytes[(int) k];
+    long size = chunkBytes()[(int) k];
     if (e < 0) {
       long kind = special(e);
       if (kind == SPECIAL_ZEROS || kind == SPECIAL_UNINIT) {

@@ -159,19 +159,37 @@ class AttributesTest {
     }
   }
 
-  /** Variable chunk sizes are listed (no _ChunkSizes: the chunks are not equal). */
+  /**
+   * Variable chunk sizes: no _ChunkSizes (the chunks are not equal) and an attribute saying so; the sizes
+   * live in the chunk headers, which opening does not read: the frame opens with its chunk files gone, and
+   * only a read needs them (a clear IOException naming a chunk file).
+   */
   @Test
-  void variableChunkSizes() throws IOException {
+  void variableChunkSizesAreLearnedOnTheFirstRead(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+      throws Exception {
     Fixtures.Dataset d = Fixtures.manifest("blosc2").dataset("sframe/sf_variable_chunks_i4.b2frame");
     try (NetcdfFile nc = NetcdfFiles.open(d.file().toString())) {
       Variable v = Check.find(nc, d);
-      Attribute a = attr(v, "blosc2_chunk_items");
-      JsonNode sizes = d.json().path("chunk_nbytes");
-      assertEquals(sizes.size(), a.getLength());
-      for (int i = 0; i < sizes.size(); i++) {
-        assertEquals(sizes.get(i).asLong() / 4, a.getNumericValue(i).longValue());
-      }
+      assertEquals("variable (read from the chunk headers when first needed)", attr(v, "blosc2_chunk_sizes").getStringValue());
       assertEquals(null, v.findAttribute("_ChunkSizes"));
+    }
+    java.nio.file.Path copy = org.chunkcdm.testkit.TestFiles.copy(d.file(), tmp.resolve("sf_variable_chunks_i4.b2frame"));
+    long total = 0;
+    for (JsonNode n : d.json().path("chunk_nbytes")) {
+      total += n.asLong();
+    }
+    try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(copy)) {
+      for (java.nio.file.Path f : (Iterable<java.nio.file.Path>) files::iterator) {
+        if (f.getFileName().toString().endsWith(".chunk")) {
+          java.nio.file.Files.delete(f);
+        }
+      }
+    }
+    try (NetcdfFile nc = NetcdfFiles.open(copy.toString())) {
+      Variable v = nc.getVariables().get(0);
+      assertEquals(total / 4, v.getSize(), "the shape comes from the frame header alone");
+      java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class, v::read);
+      org.chunkcdm.testkit.NetcdfChecks.assertMentions(e, ".chunk");
     }
   }
 }

@@ -1,5 +1,6 @@
 package org.chunkcdm.sframe;
 
+import org.chunkcdm.testkit.TestFiles;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -1,5 +1,6 @@
 package org.chunkcdm.sframe;
 
+import org.chunkcdm.testkit.TestFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -87,6 +88,67 @@ class BlockAccessTest {
       v.setCaching(false);
       Check.assertSection(exp, v, new long[] {2059 * 32 + 5}, new long[] {3}, new long[] {1});
       assertEquals(touched + 1, SectionReader.CHUNKS_TOUCHED.sum(), "a point read touches one chunk");
+    }
+  }
+
+  /**
+   * A sparse frame of 2060 chunk files, made from the contiguous cf_many_chunks fixture (its chunks copied to
+   * {@code %08X.chunk} files, header frame_type 1, an index of file numbers in reverse file order so that
+   * logical order and file names differ): opens with no chunk file present, then reads right with them.
+   */
+  @Test
+  void sparseFrameOfThousandsOfChunkFiles(@org.junit.jupiter.api.io.TempDir Path tmp) throws IOException {
+    Fixtures.Dataset d = Fixtures.manifest("blosc2").dataset("cframe/cf_many_chunks_i4.b2frame");
+    com.fasterxml.jackson.databind.JsonNode layout = d.json().path("layout");
+    byte[] cf = Files.readAllBytes(d.file());
+    int headerLen = layout.path("header_len").asInt();
+    int trailerLen = layout.path("trailer_len").asInt();
+    java.util.List<String> idx = new java.util.ArrayList<>();
+    d.json().path("index_entries_hex").forEach(e -> idx.add(e.asText()));
+    int n = idx.size();
+    Path dir = Files.createDirectories(tmp.resolve("many.b2frame"));
+    java.nio.ByteBuffer index = java.nio.ByteBuffer.allocate(32 + 8 * n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    index.put(new byte[] {5, 1, 0x07, 8}).putInt(8 * n).putInt(8 * n).putInt(32 + 8 * n).put(new byte[16]);
+    for (int k = 0; k < n; k++) {
+      int off = headerLen + (int) Long.parseLong(idx.get(k), 16);
+      int cbytes = java.nio.ByteBuffer.wrap(cf, off + 12, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+      long fileNo = n - 1 - k;
+      Files.write(dir.resolve(String.format("%08X.chunk", fileNo)), java.util.Arrays.copyOfRange(cf, off, off + cbytes));
+      index.putLong(fileNo);
+    }
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    byte[] header = java.util.Arrays.copyOf(cf, headerLen);
+    header[26] = 1; // sparse
+    long frameLen = headerLen + index.capacity() + trailerLen;
+    System.arraycopy(TestFiles.be(frameLen, 8), 0, header, 16, 8);
+    out.write(header);
+    out.write(index.array());
+    out.write(cf, cf.length - trailerLen, trailerLen);
+    Path indexFile = dir.resolve("chunks.b2frame");
+    Files.write(indexFile, out.toByteArray());
+
+    Path moved = Files.createDirectories(tmp.resolve("away"));
+    try (Stream<Path> s = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        if (!p.equals(indexFile)) {
+          Files.move(p, moved.resolve(p.getFileName()));
+        }
+      }
+    }
+    Check.Expect exp = Check.Expect.of(d.variables().get(0));
+    try (NetcdfFile nc = NetcdfFiles.open(dir.toString())) { // no chunk file at all
+      assertEquals(exp.shape()[0], nc.findVariable("many").getShape(0));
+    }
+    try (Stream<Path> s = Files.list(moved)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        Files.move(p, dir.resolve(p.getFileName()));
+      }
+    }
+    try (NetcdfFile nc = NetcdfFiles.open(dir.toString())) {
+      Variable v = nc.findVariable("many");
+      Check.assertWhole(exp, v);
+      Check.assertSections(exp, v);
+      assertTrue(((Blosc2FrameIosp) nc.getIosp()).handles().openCount() <= 1, "chunk files are not kept open");
     }
   }
 

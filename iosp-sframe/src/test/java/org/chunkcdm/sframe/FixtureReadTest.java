@@ -1,5 +1,6 @@
 package org.chunkcdm.sframe;
 
+import org.chunkcdm.testkit.TestFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -77,6 +78,23 @@ class FixtureReadTest {
         return NetcdfDatasets.openDataset(abs);
       default:
         throw new AssertionError(h);
+    }
+  }
+
+  /** The short extension {@code .b2f} names the variable the same way; NetcdfDatasets opens it too. */
+  @org.junit.jupiter.api.Test
+  void b2fExtension(@org.junit.jupiter.api.io.TempDir Path tmp) throws IOException {
+    Fixtures.Dataset d = Fixtures.manifest("blosc2").dataset("cframe/cf_insert_i4.b2frame");
+    Path f = TestFiles.copy(d.file(), tmp.resolve("short.b2f"));
+    for (How h : List.of(How.FILES_FILE, How.DATASETS_FILE)) {
+      try (NetcdfFile nc = open(f, h)) {
+        Variable v = nc.findVariable("short");
+        assertNotNull(v, nc.getVariables().toString());
+        if (v instanceof VariableDS && ((VariableDS) v).getOriginalVariable() != null) {
+          v = ((VariableDS) v).getOriginalVariable();
+        }
+        Check.assertWhole(Check.Expect.of(d.variables().get(0)), v);
+      }
     }
   }
 

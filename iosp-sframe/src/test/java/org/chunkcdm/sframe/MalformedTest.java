@@ -1,5 +1,6 @@
 package org.chunkcdm.sframe;
 
+import org.chunkcdm.testkit.TestFiles;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,13 +51,7 @@ class MalformedTest {
   }
 
   static void assertMentions(Throwable e, String... parts) {
-    String m = String.valueOf(e.getMessage());
-    for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
-      m += " | " + c.getMessage();
-    }
-    for (String p : parts) {
-      assertTrue(m.contains(p), "message should mention '" + p + "': " + m);
-    }
+    org.chunkcdm.testkit.NetcdfChecks.assertMentions(e, parts);
   }
 
   /** Byte position of index entry k (the small indexes here are memcpyed chunks: 32-byte header, raw int64s). */
@@ -199,6 +194,18 @@ class MalformedTest {
     at = indexOf(b, TestFiles.be(120, 8));
     TestFiles.patch(f, at, TestFiles.be(220, 8));
     assertMentions(openFails(f), f.toString(), "needs 15 chunks but the offsets index has 9");
+  }
+
+  /** A b2nd shape whose element count overflows a long is an IOException, not an arithmetic error. */
+  @Test
+  void absurdB2ndShape() throws IOException {
+    String path = "b2nd/b2nd_2d_f8_cframe.b2nd";
+    Path f = copy(path);
+    byte[] b = Files.readAllBytes(f);
+    int at = indexOf(b, TestFiles.be(120, 8));
+    TestFiles.patch(f, at, TestFiles.be(Long.MAX_VALUE / 2, 8));
+    TestFiles.patch(f, at + 9, TestFiles.be(Long.MAX_VALUE / 2, 8));
+    assertMentions(openFails(f), f.toString(), "overflow");
   }
 
   static int indexOf(byte[] hay, byte[] needle) {

@@ -1,23 +1,18 @@
 package org.chunkcdm.sframe;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import org.chunkcdm.testkit.TestFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.chunkcdm.testkit.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +26,6 @@ import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 import ucar.nc2.dataset.DatasetUrl;
 import ucar.nc2.dataset.NetcdfDatasets;
-import ucar.nc2.util.xml.RuntimeConfigParser;
 
 /** What THREDDS does with an IOSP: threddsConfig.xml registration, the file cache, many reader threads. */
 class TdsLikeTest {
@@ -40,9 +34,7 @@ class TdsLikeTest {
 
   @Test
   void runtimeConfigRegistration() throws IOException {
-    String xml = "<nj22Config><ioServiceProvider class=\"org.chunkcdm.sframe.Blosc2FrameIosp\"/></nj22Config>";
-    StringBuilder errlog = new StringBuilder();
-    RuntimeConfigParser.read(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), errlog);
+    String errlog = org.chunkcdm.testkit.NetcdfChecks.registerLikeThreddsConfig(org.chunkcdm.sframe.Blosc2FrameIosp.class);
     assertTrue(NetcdfFile.iospRegistered(Blosc2FrameIosp.class), "registered: " + errlog);
     try {
       for (String path : List.of("sframe/sf_insert_i4.b2frame", "cframe/cf_insert_i4.b2frame", "b2nd/b2nd_3d_i2_cframe.b2nd",
@@ -114,7 +106,7 @@ class TdsLikeTest {
       Variable v = Check.find(nc, d);
       v.setCaching(false);
       Random rnd = new Random(42);
-      List<Object[]> jobs = new ArrayList<>(); // {section, single-thread result}
+      List<org.chunkcdm.testkit.NetcdfChecks.Read> jobs = new ArrayList<>(); // {section, single-thread result}
       int rank = exp.shape().length;
       for (int i = 0; i < 300; i++) {
         List<Range> ranges = new ArrayList<>();
@@ -138,31 +130,9 @@ class TdsLikeTest {
           stride[k] = ranges.get(k).stride();
         }
         Check.compare(exp, first, count, stride, single); // the single-thread result is itself right
-        jobs.add(new Object[] {s, single});
+        jobs.add(new org.chunkcdm.testkit.NetcdfChecks.Read(v, s, single));
       }
-      ExecutorService pool = Executors.newFixedThreadPool(16);
-      try {
-        List<Future<?>> fs = new ArrayList<>();
-        for (int t = 0; t < 16; t++) {
-          int seed = t;
-          fs.add(pool.submit(() -> {
-            Random r = new Random(seed);
-            for (int k = 0; k < 150; k++) {
-              Object[] j = jobs.get(r.nextInt(jobs.size()));
-              Array got = v.read((Section) j[0]);
-              Array want = (Array) j[1];
-              assertArrayEquals(want.getShape(), got.getShape(), j[0].toString());
-              assertArrayEquals(Check.littleEndian(want), Check.littleEndian(got), path + " " + j[0]);
-            }
-            return null;
-          }));
-        }
-        for (Future<?> f : fs) {
-          f.get();
-        }
-      } finally {
-        pool.shutdownNow();
-      }
+      org.chunkcdm.testkit.NetcdfChecks.assertConcurrentReads(jobs, 16, 150);
     }
   }
 }

@@ -1,4 +1,4 @@
-package org.chunkcdm.bcolz;
+package org.chunkcdm.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,11 +7,11 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 
 /** Copies fixtures into temporary directories so tests can damage or extend them. */
-final class TestFiles {
+public final class TestFiles {
   private TestFiles() {}
 
   /** Copies a file or a directory tree to {@code dst} (which must not exist). */
-  static Path copy(Path src, Path dst) throws IOException {
+  public static Path copy(Path src, Path dst) throws IOException {
     try (Stream<Path> s = Files.walk(src)) {
       s.forEach(p -> {
         Path t = dst.resolve(src.relativize(p).toString());
@@ -30,20 +30,45 @@ final class TestFiles {
     return dst;
   }
 
-  static void write(Path p, String text) throws IOException {
+  public static void write(Path p, String text) throws IOException {
     Files.createDirectories(p.getParent());
     Files.writeString(p, text);
   }
 
   /** Flips all bits of the byte at {@code pos}. */
-  static void flip(Path p, long pos) throws IOException {
+  public static void flip(Path p, long pos) throws IOException {
     byte[] b = Files.readAllBytes(p);
     b[(int) pos] ^= (byte) 0xff;
     Files.write(p, b);
   }
 
-  static void truncate(Path p, long len) throws IOException {
+  public static void truncate(Path p, long len) throws IOException {
     byte[] b = Files.readAllBytes(p);
     Files.write(p, java.util.Arrays.copyOf(b, (int) len));
+  }
+
+  /** Overwrites bytes at {@code pos}. */
+  public static void patch(Path p, long pos, byte[] bytes) throws IOException {
+    byte[] b = Files.readAllBytes(p);
+    System.arraycopy(bytes, 0, b, (int) pos, bytes.length);
+    Files.write(p, b);
+  }
+
+  /** {@code n} bytes of {@code v}, big-endian. */
+  public static byte[] be(long v, int n) {
+    byte[] b = new byte[n];
+    for (int i = n - 1; i >= 0; i--, v >>>= 8) {
+      b[i] = (byte) v;
+    }
+    return b;
+  }
+
+  /** {@code n} bytes of {@code v}, little-endian. */
+  public static byte[] le(long v, int n) {
+    byte[] b = new byte[n];
+    for (int i = 0; i < n; i++, v >>>= 8) {
+      b[i] = (byte) v;
+    }
+    return b;
   }
 }
