@@ -107,7 +107,11 @@ final class DsHeader {
     byte[] buf = new byte[(int) Math.min(size, FIRST_READ)];
     if (raf != null) {
       raf.seek(0);
-      raf.readFully(buf);
+      try {
+        raf.readFully(buf);
+      } catch (java.io.EOFException e) {
+        throw new IOException(file + ": file ended within its first " + buf.length + " bytes while being read", e);
+      }
     } else {
       files.readFully(file, 0, buf, 0, buf.length);
     }
