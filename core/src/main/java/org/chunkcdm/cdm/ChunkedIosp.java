@@ -31,6 +31,7 @@ import ucar.unidata.io.RandomAccessFile;
  */
 public abstract class ChunkedIosp extends AbstractIOServiceProvider {
   private volatile FileHandles files;
+  private RandomAccessFile opening; // the file netcdf-java opened, during build(Path, Group.Builder) only
 
   /** Reads a variable whose values are not a fixed-size chunked array (e.g. strings). */
   public interface VariableReader {
@@ -57,6 +58,7 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
         files.adopt(entry, file.getChannel(), raf);
         adopted = true;
       }
+      opening = raf;
       build(entry, rootGroup);
     } catch (IOException | RuntimeException e) {
       if (files != null) {
@@ -68,6 +70,7 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
       throw e;
     } finally {
       this.raf = null;
+      opening = null;
     }
     if (!adopted) {
       raf.close();
@@ -82,6 +85,16 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
 
   /** Parses the dataset whose entry file (the file netcdf-java opened) is given. */
   protected abstract void build(Path entryFile, Group.Builder root) throws IOException;
+
+  /**
+   * The RandomAccessFile netcdf-java opened the entry file with, while {@link #build(Path, Group.Builder)} runs
+   * (null afterwards). Its buffer usually already holds the file's first bytes (netcdf-java read them for
+   * {@code isValidFile}), so a format can read its header from it without another system call. Not thread-safe:
+   * use it only inside build.
+   */
+  protected RandomAccessFile openingFile() {
+    return opening;
+  }
 
   /** Positional file access inside the dataset root. */
   protected FileHandles files() {

@@ -3,7 +3,6 @@ package org.chunkcdm.cdm;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.DType;
@@ -28,6 +27,15 @@ public final class ChunkedVariables {
    */
   public static Variable.Builder<?> add(Group.Builder g, String name, ChunkedArray a, List<String> dimNames)
       throws IOException {
+    return add(g, name, a, dimNames, true);
+  }
+
+  /**
+   * As {@link #add(Group.Builder, String, ChunkedArray, List)}; {@code chunkSizes} false leaves out
+   * {@code _ChunkSizes} (for storage that is not chunked, e.g. a {@code .ds} variable's one contiguous block).
+   */
+  public static Variable.Builder<?> add(Group.Builder g, String name, ChunkedArray a, List<String> dimNames,
+      boolean chunkSizes) throws IOException {
     DType dt = a.dtype();
     long[] shape = a.grid().shape();
     int[] cdm;
@@ -47,10 +55,10 @@ public final class ChunkedVariables {
     }
     Variable.Builder<?> v = Variable.builder().setName(name).setDataType(dt.cdmType()).setDimensions(dims);
     v.setSPobject(a);
-    int[] chunkSizes = chunkSizes(a.grid());
-    if (chunkSizes != null) {
+    int[] cs = chunkSizes ? chunkSizes(a.grid()) : null;
+    if (cs != null) {
       v.addAttribute(Attribute.builder("_ChunkSizes")
-          .setValues(Array.factory(DataType.INT, new int[] {chunkSizes.length}, chunkSizes)).build());
+          .setValues(Array.factory(DataType.INT, new int[] {cs.length}, cs)).build());
     }
     if (dt.kind() == DType.Kind.BOOL) {
       v.addAttribute(Attribute.builder("flag_values")
@@ -63,13 +71,14 @@ public final class ChunkedVariables {
 
   private static Dimension sharedDim(Group.Builder g, String dn, int len, String var) throws IOException {
     String valid = CdmNames.valid(dn);
-    Optional<Dimension> have = g.findDimensionLocal(valid);
-    if (have.isPresent()) {
-      if (have.get().getLength() != len) {
-        throw new IOException("variable " + var + ": dimension " + valid + " has length " + have.get().getLength()
-            + " elsewhere but " + len + " here");
+    for (Dimension have : g.getDimensions()) { // a loop, not findDimensionLocal's stream: opening many small files
+      if (have.getShortName().equals(valid)) {
+        if (have.getLength() != len) {
+          throw new IOException("variable " + var + ": dimension " + valid + " has length " + have.getLength()
+              + " elsewhere but " + len + " here");
+        }
+        return have;
       }
-      return have.get();
     }
     // netcdf-java accepts a zero length only on an unlimited dimension
     Dimension d = Dimension.builder().setName(valid).setIsUnlimited(len == 0).setLength(len).build();

@@ -1,19 +1,40 @@
 package org.chunkcdm.ds;
 
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BigIntegerNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.AbstractMap;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import org.chunkcdm.io.FileHandles;
 
 /**
  * The start of a {@code .ds} file: the version line {@code ds-<major>.<minor>\n} (absent in the pre-1.0
  * experimental layout, whose header starts the file), then one line of JSON. Reading stops at the header's
  * {@code \n}: the body is never touched when a file is opened.
+ *
+ * <p>The JSON is read with Jackson's streaming parser straight into {@link Member}s (the format's dot-keys as
+ * fields, user attributes as small trees): building a whole JSON tree of the header first cost about half of
+ * the header's share of a small-file open.
  */
 final class DsHeader {
   /** Largest header accepted (a 200-variable header is 45 kB). */
@@ -21,23 +42,53 @@ final class DsHeader {
   /** First read: enough for the header of every ordinary file. */
   static final int FIRST_READ = 16 << 10;
 
-  // Python's json writes dicts, so keys are unique: no duplicate detection (it costs ~15% of a small open)
-  private static final ObjectReader READER =
-      JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build().reader();
+  // bare NaN / Infinity / -Infinity as Python's json writes them; integers of any size come as BigInteger
+  private static final JsonFactory JSON =
+      JsonFactory.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /**
+   * One member of the header object other than {@code "."}: a variable's escaped key, the values of the
+   * format's dot-keys it uses (null when absent), and its user attributes in file order.
+   */
+  static final class Member {
+    final String key;
+    /** The member's value when it is not a JSON object (an error the IOSP reports), else null. */
+    JsonNode notAnObject;
+    JsonNode size;
+    JsonNode type;
+    JsonNode offset;
+    JsonNode len;
+    JsonNode missing;
+    JsonNode endian;
+    JsonNode dims;
+    JsonNode time;
+    JsonNode dsize;
+    final List<Map.Entry<String, JsonNode>> attributes = new ArrayList<>(4);
+
+    Member(String key) {
+      this.key = key;
+    }
+  }
 
   /** The version line without its newline, or null for the experimental layout. */
   final String version;
-  final JsonNode json;
+  /** Variable members in header order (keys starting with "." other than "." itself are skipped). */
+  final List<Member> members;
+  /** The {@code "."} member (dataset attributes), or null when absent. */
+  final JsonNode dataset;
   /** File position of the body's first byte. */
   final long bodyStart;
   final long fileSize;
   /** The file's first bytes as read to find the header (kept by {@link DsFile} when small). */
   final byte[] prefix;
 
-  private DsHeader(String version, JsonNode json, long bodyStart, long fileSize, byte[] prefix) {
+  private DsHeader(String version, List<Member> members, JsonNode dataset, long bodyStart, long fileSize,
+      byte[] prefix) {
     this.prefix = prefix;
     this.version = version;
-    this.json = json;
+    this.members = members;
+    this.dataset = dataset;
     this.bodyStart = bodyStart;
     this.fileSize = fileSize;
   }
@@ -47,10 +98,23 @@ final class DsHeader {
     return n >= 3 && b[0] == 'd' && b[1] == 's' && b[2] == '-';
   }
 
-  static DsHeader read(FileHandles files, Path file) throws IOException {
-    long size = files.size(file);
+  /**
+   * Reads the version line and the header. {@code raf} (the file netcdf-java opened, or null) serves the first
+   * read: its buffer already holds the file's first bytes, which netcdf-java read to ask the IOSPs.
+   */
+  static DsHeader read(FileHandles files, Path file, ucar.unidata.io.RandomAccessFile raf) throws IOException {
+    long size = raf != null ? raf.length() : files.size(file);
     byte[] buf = new byte[(int) Math.min(size, FIRST_READ)];
-    files.readFully(file, 0, buf, 0, buf.length);
+    if (raf != null) {
+      raf.seek(0);
+      try {
+        raf.readFully(buf);
+      } catch (java.io.EOFException e) {
+        throw new IOException(file + ": file ended within its first " + buf.length + " bytes while being read", e);
+      }
+    } else {
+      files.readFully(file, 0, buf, 0, buf.length);
+    }
     int have = buf.length;
     if (have == 0) {
       throw new IOException(file + ": empty file, not a ds file");
@@ -91,16 +155,128 @@ final class DsHeader {
       files.readFully(file, have, buf, have, next - have);
       have = next;
     }
-    JsonNode json;
-    try {
-      json = READER.readTree(buf, headerStart, end - headerStart);
-    } catch (com.fasterxml.jackson.core.JacksonException e) {
+    List<Member> members = new ArrayList<>();
+    JsonNode dataset = null;
+    try (JsonParser p = JSON.createParser(buf, headerStart, end - headerStart)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        p.skipChildren(); // a syntax error in there is reported as such
+        p.nextToken();
+        throw new IOException(file + ": header is not a JSON object");
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String key = p.currentName();
+        p.nextToken();
+        if (key.equals(".")) {
+          dataset = tree(p);
+        } else if (key.startsWith(".")) {
+          p.skipChildren(); // reserved metadata key, not a variable
+        } else {
+          members.add(member(key, p));
+        }
+      }
+      if (p.nextToken() != null) {
+        throw new IOException(file + ": header is not valid JSON: content after the header object");
+      }
+    } catch (JacksonException e) {
       throw new IOException(file + ": header is not valid JSON: " + e.getOriginalMessage(), e);
     }
-    if (json == null || !json.isObject()) {
-      throw new IOException(file + ": header is not a JSON object");
+    return new DsHeader(version, members, dataset, end + 1L, size, buf.length <= FIRST_READ ? buf : new byte[0]);
+  }
+
+  /** A variable member; the parser is at its value. */
+  private static Member member(String key, JsonParser p) throws IOException {
+    Member m = new Member(key);
+    if (p.currentToken() != JsonToken.START_OBJECT) {
+      m.notAnObject = tree(p);
+      return m;
     }
-    return new DsHeader(version, json, end + 1L, size, buf.length <= FIRST_READ ? buf : new byte[0]);
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String k = p.currentName();
+      p.nextToken();
+      if (!k.startsWith(".")) {
+        m.attributes.add(new AbstractMap.SimpleImmutableEntry<>(k, tree(p)));
+        continue;
+      }
+      switch (k) {
+        case ".size":
+          m.size = tree(p);
+          break;
+        case ".type":
+          m.type = tree(p);
+          break;
+        case ".offset":
+          m.offset = tree(p);
+          break;
+        case ".len":
+          m.len = tree(p);
+          break;
+        case ".missing":
+          m.missing = tree(p);
+          break;
+        case ".endian":
+          m.endian = tree(p);
+          break;
+        case ".dims":
+          m.dims = tree(p);
+          break;
+        case ".time":
+          m.time = tree(p);
+          break;
+        case ".dsize":
+          m.dsize = tree(p);
+          break;
+        default:
+          p.skipChildren(); // other format metadata: neither used nor an attribute
+      }
+    }
+    return m;
+  }
+
+  /** The JSON value the parser is at, as a tree (Jackson's own tree types, numbers as Jackson reads them). */
+  private static JsonNode tree(JsonParser p) throws IOException {
+    JsonToken t = p.currentToken();
+    if (t == null) {
+      throw new JsonParseException(p, "unexpected end of the header");
+    }
+    switch (t) {
+      case START_OBJECT: {
+        ObjectNode o = NODES.objectNode();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String k = p.currentName();
+          p.nextToken();
+          o.set(k, tree(p));
+        }
+        return o;
+      }
+      case START_ARRAY: {
+        ArrayNode a = NODES.arrayNode();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+          a.add(tree(p));
+        }
+        return a;
+      }
+      case VALUE_STRING:
+        return TextNode.valueOf(p.getText());
+      case VALUE_NUMBER_INT:
+        switch (p.getNumberType()) {
+          case INT:
+            return IntNode.valueOf(p.getIntValue());
+          case LONG:
+            return LongNode.valueOf(p.getLongValue());
+          default:
+            return BigIntegerNode.valueOf(p.getBigIntegerValue());
+        }
+      case VALUE_NUMBER_FLOAT:
+        return DoubleNode.valueOf(p.getDoubleValue());
+      case VALUE_TRUE:
+        return BooleanNode.TRUE;
+      case VALUE_FALSE:
+        return BooleanNode.FALSE;
+      case VALUE_NULL:
+        return NullNode.instance;
+      default:
+        throw new JsonParseException(p, "unexpected JSON token " + t);
+    }
   }
 
   /** {@code ds-1.<digits>}. */

@@ -8,7 +8,6 @@ import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -73,82 +72,67 @@ public class DsIosp extends ChunkedIosp {
 
   @Override
   protected void build(Path file, Group.Builder root) throws IOException {
-    DsHeader h = DsHeader.read(files(), file);
+    DsHeader h = DsHeader.read(files(), file, openingFile());
     DsFile body = new DsFile(files(), file, h.prefix);
     long bodySize = h.fileSize - h.bodyStart;
     Set<String> names = new HashSet<>();
-    Iterator<Map.Entry<String, JsonNode>> it = h.json.fields();
-    JsonNode dataset = null;
-    while (it.hasNext()) {
-      Map.Entry<String, JsonNode> e = it.next();
-      String key = e.getKey();
-      if (key.equals(".")) {
-        dataset = e.getValue();
-        continue;
-      }
-      if (key.startsWith(".")) {
-        continue; // reserved metadata key, not a variable
-      }
+    String fileName = file.toString();
+    for (DsHeader.Member m : h.members) {
+      String key = m.key;
       String name = key.startsWith("\\.") || key.startsWith("\\\\") ? key.substring(1) : key;
-      String what = file + ": variable '" + name + "'";
-      if (!e.getValue().isObject()) {
+      String what = fileName + ": variable '" + name + "'";
+      if (m.notAnObject != null) {
         throw new IOException(what + ": metadata is not a JSON object");
       }
       String cdmName = CdmNames.valid(name);
       if (!names.add(cdmName)) {
         throw new IOException(what + ": two variables have the CDM name '" + cdmName + "'");
       }
-      addVariable(root, file, body, name, cdmName, e.getValue(), h, bodySize, what);
+      addVariable(root, file, body, name, cdmName, m, h, bodySize, what);
     }
-    if (dataset != null) {
-      if (!dataset.isObject()) {
+    if (h.dataset != null) {
+      if (!h.dataset.isObject()) {
         throw new IOException(file + ": dataset metadata '.' is not a JSON object");
       }
-      for (Attribute a : CdmAttributes.fromJson(dataset)) {
+      for (Attribute a : CdmAttributes.fromJson(h.dataset)) {
         root.addAttribute(a);
       }
     }
   }
 
-  private void addVariable(Group.Builder root, Path file, DsFile body, String name, String cdmName, JsonNode meta, DsHeader h,
-      long bodySize, String what) throws IOException {
-    JsonNode sizeNode = meta.get(".size");
-    boolean noData = sizeNode == null || sizeNode.isNull();
-    long[] shape = noData ? new long[0] : shape(sizeNode, what);
+  private void addVariable(Group.Builder root, Path file, DsFile body, String name, String cdmName, DsHeader.Member m,
+      DsHeader h, long bodySize, String what) throws IOException {
+    boolean noData = m.size == null || m.size.isNull();
+    long[] shape = noData ? new long[0] : shape(m.size, what);
     long n;
     try {
       n = DsArray.count(shape);
     } catch (ArithmeticException e) {
-      throw new IOException(what + ": .size " + sizeNode + " has more elements than a long can count");
+      throw new IOException(what + ": .size " + m.size + " has more elements than a long can count");
     }
-    String type = dsType(meta, what, noData);
+    String type = dsType(m, what, noData);
     boolean isString = type.equals("str") || type.equals("unicode");
-    ByteOrder order = byteOrder(meta, what);
-    boolean masked = !noData && bool(meta, ".missing", what);
-    long offset = noData ? 0 : integer(meta, ".offset", what);
-    long len = noData ? 0 : integer(meta, ".len", what);
+    boolean isBool = type.equals("bool");
+    ByteOrder order = byteOrder(m.endian, what);
+    // bool is read as uint8 0/1 (not DType BOOL, which would turn a masked cell's fill 255 into 1)
+    DType dt = isString ? DType.of(DType.Kind.UNICODE, 4, order)
+        : isBool ? DType.of(DType.Kind.UINT, 1, order) : DType.parseNumpy(type).withOrder(order);
+    boolean masked = !noData && bool(m.missing, ".missing", what);
+    long offset = noData ? 0 : integer(m.offset, ".offset", what);
+    long len = noData ? 0 : integer(m.len, ".len", what);
     if (!noData) {
       if (offset > bodySize || len > bodySize - offset) {
         throw new IOException(what + ": .offset " + offset + " + .len " + len + " lies past the end of the body ("
             + bodySize + " bytes; file truncated?)");
       }
-      checkLen(what, type, n, len, masked);
+      checkLen(what, type, isString ? 8 : dt.itemSize(), n, len, masked);
     }
-    List<String> dims = dimNames(meta, name, shape.length, what);
+    List<String> dims = dimNames(m.dims, name, shape.length, what);
     long blockPos = h.bodyStart + offset;
-    boolean isBool = type.equals("bool");
-    // bool is read as uint8 0/1 (not DType BOOL, which would turn a masked cell's fill 255 into 1)
-    DType dt = isString ? DType.of(DType.Kind.UNICODE, 4, order)
-        : isBool ? DType.of(DType.Kind.UINT, 1, order) : DType.parseNumpy(type).withOrder(order);
     byte[] fill = null;
     List<Attribute> attrs = new ArrayList<>();
-    Iterator<Map.Entry<String, JsonNode>> fields = meta.fields();
     JsonNode fileFill = null;
-    while (fields.hasNext()) {
-      Map.Entry<String, JsonNode> f = fields.next();
-      if (f.getKey().startsWith(".")) {
-        continue;
-      }
+    for (Map.Entry<String, JsonNode> f : m.attributes) {
       if (f.getKey().equals("_FillValue") && !isString) {
         fileFill = f.getValue();
         continue;
@@ -178,7 +162,7 @@ public class DsIosp extends ChunkedIosp {
           .setValues(Array.factory(DataType.UBYTE, new int[] {2}, new byte[] {0, 1})).build());
       attrs.add(new Attribute("flag_meanings", "false true"));
     }
-    if (meta.path(".time").asBoolean(false)) {
+    if (m.time != null && m.time.asBoolean(false)) {
       attrs.removeIf(a -> a.getShortName().equals("units") || a.getShortName().equals("calendar"));
       attrs.add(new Attribute("units", JULIAN_DATE_UNITS));
       attrs.add(new Attribute("calendar", JULIAN_DATE_CALENDAR));
@@ -186,13 +170,12 @@ public class DsIosp extends ChunkedIosp {
     DsArray array = new DsArray(body, what, dt, isBool, shape, blockPos, len, masked, noData, fill);
     Variable.Builder<?> v;
     try {
-      v = ChunkedVariables.add(root, cdmName, array, dims);
+      // a .ds variable is one contiguous block, not chunked storage: no _ChunkSizes (a NetCDF-4 writer would take
+      // it as the chunk shape)
+      v = ChunkedVariables.add(root, cdmName, array, dims, false);
     } catch (IOException e) {
       throw new IOException(file + ": " + e.getMessage(), e);
     }
-    // a .ds variable is one contiguous block, not chunked storage: no _ChunkSizes (a NetCDF-4 writer would take it
-    // as the chunk shape)
-    v.getAttributeContainer().removeAttribute("_ChunkSizes");
     if (isString) {
       v.setSPobject(new DsStrings(body, what, cdmShape(shape), type.equals("str"), order, blockPos, len, masked,
           noData));
@@ -237,8 +220,8 @@ public class DsIosp extends ChunkedIosp {
    * {@code .type}; the experimental layout's {@code float/int/uint} with {@code .dsize} (bits) maps to the
    * sized names. A variable without data and without type reads as an int8 scalar fill value.
    */
-  private static String dsType(JsonNode meta, String what, boolean noData) throws IOException {
-    JsonNode t = meta.get(".type");
+  private static String dsType(DsHeader.Member meta, String what, boolean noData) throws IOException {
+    JsonNode t = meta.type;
     if (t == null || t.isNull()) {
       if (noData) {
         return "int8";
@@ -250,19 +233,18 @@ public class DsIosp extends ChunkedIosp {
       return s;
     }
     if (s.equals("float") || s.equals("int") || s.equals("uint")) {
-      JsonNode bits = meta.get(".dsize");
+      JsonNode bits = meta.dsize;
       String sized = bits != null && bits.isIntegralNumber() ? s + bits.asInt() : null;
       if (sized != null && TYPES.contains(sized)) {
         return sized;
       }
-      throw new IOException(what + ": .type '" + s + "' with .dsize " + meta.get(".dsize") + " is not a known type");
+      throw new IOException(what + ": .type '" + s + "' with .dsize " + meta.dsize + " is not a known type");
     }
     throw new IOException(what + ": unknown .type '" + s + "' (known: " + new java.util.TreeSet<>(TYPES) + ")");
   }
 
   /** {@code .endian}: "b" or "l"; absent means "b" (as the reference reader does; bool has none). */
-  private static ByteOrder byteOrder(JsonNode meta, String what) throws IOException {
-    JsonNode e = meta.get(".endian");
+  private static ByteOrder byteOrder(JsonNode e, String what) throws IOException {
     if (e == null || e.isNull()) {
       return ByteOrder.BIG_ENDIAN;
     }
@@ -276,8 +258,7 @@ public class DsIosp extends ChunkedIosp {
     }
   }
 
-  private static boolean bool(JsonNode meta, String key, String what) throws IOException {
-    JsonNode b = meta.get(key);
+  private static boolean bool(JsonNode b, String key, String what) throws IOException {
     if (b == null || b.isNull()) {
       return false;
     }
@@ -287,8 +268,7 @@ public class DsIosp extends ChunkedIosp {
     return b.booleanValue();
   }
 
-  private static long integer(JsonNode meta, String key, String what) throws IOException {
-    JsonNode v = meta.get(key);
+  private static long integer(JsonNode v, String key, String what) throws IOException {
     if (v == null || !v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() < 0) {
       throw new IOException(what + ": " + key + " must be a non-negative integer, not " + v);
     }
@@ -296,13 +276,14 @@ public class DsIosp extends ChunkedIosp {
   }
 
   /** {@code .len} against what {@code .size} and {@code .type} need (masked: the bounds the bitmask allows). */
-  private static void checkLen(String what, String type, long n, long len, boolean masked) throws IOException {
+  private static void checkLen(String what, String type, int itemSize, long n, long len, boolean masked)
+      throws IOException {
     long maskBytes = masked ? Bitmask.bytes(n) : 0;
     boolean strings = type.equals("str") || type.equals("unicode");
     boolean bits = type.equals("bool");
     long full; // bytes of all values (strings: of all lengths); MAX_VALUE when beyond a long, hence beyond any file
     try {
-      full = bits ? Bitmask.bytes(n) : Math.multiplyExact(n, strings ? 8 : DType.parseNumpy(type).itemSize());
+      full = bits ? Bitmask.bytes(n) : Math.multiplyExact(n, itemSize);
     } catch (ArithmeticException e) {
       full = Long.MAX_VALUE;
     }
@@ -313,7 +294,7 @@ public class DsIosp extends ChunkedIosp {
       need = masked ? "at least the " + maskBytes + "-byte bitmask" : "at least " + full + " bytes of string lengths";
     } else if (masked) {
       long rest = len - maskBytes;
-      ok = rest >= 0 && rest <= full && (bits || rest % DType.parseNumpy(type).itemSize() == 0);
+      ok = rest >= 0 && rest <= full && (bits || rest % itemSize == 0);
       need = "a " + maskBytes + "-byte bitmask plus up to " + full + " bytes of values";
     } else {
       ok = len == full;
@@ -326,8 +307,7 @@ public class DsIosp extends ChunkedIosp {
   }
 
   /** Invented names {@code <var>_1, <var>_2, ...} (as the ds-format API does) when {@code .dims} is absent. */
-  private static List<String> dimNames(JsonNode meta, String name, int rank, String what) throws IOException {
-    JsonNode d = meta.get(".dims");
+  private static List<String> dimNames(JsonNode d, String name, int rank, String what) throws IOException {
     List<String> out = new ArrayList<>();
     if (d == null || d.isNull()) {
       for (int i = 1; i <= rank; i++) {

@@ -31,6 +31,11 @@ class MalformedTest {
 
   /** A fixture's bytes with its header text edited ({@code from} → {@code to}). */
   Path edited(String fixture, String name, String from, String to) throws IOException {
+    return edited(tmp, fixture, name, from, to);
+  }
+
+  /** A fixture's bytes with its header text edited ({@code from} → {@code to}), written to {@code dir/name}. */
+  static Path edited(Path tmp, String fixture, String name, String from, String to) throws IOException {
     String s = new String(Fixtures.bytes(Fixtures.manifest("ds").dataset(fixture).file()), StandardCharsets.ISO_8859_1);
     int headerEnd = s.indexOf('\n', s.indexOf('\n') + 1);
     String header = s.substring(0, headerEnd);
@@ -54,6 +59,11 @@ class MalformedTest {
     assertMentions(openFails(edited("small.ds", "nj.ds", "{\"x\": {", "{\"x\" {")), "nj.ds", "not valid JSON");
     assertMentions(openFails(edited("small.ds", "arr.ds", "{\"x\": {\".size\": [1000]", "[{\".size\": [1000]")),
         "arr.ds", "not valid JSON");
+    assertMentions(openFails(edited("small.ds", "trail.ds", "\".\": {}}", "\".\": {}} {}")), "trail.ds",
+        "not valid JSON", "after the header object");
+    assertMentions(openFails(edited("small.ds", "open.ds", "\".\": {}}", "\".\": {}")), "open.ds", "not valid JSON");
+    assertMentions(openFails(edited("small.ds", "deep.ds", "\".\": {}}", "\".\": {\"a\": " + "[".repeat(5000)
+        + "]".repeat(5000) + "}}")), "deep.ds", "not valid JSON");
     Path list = tmp.resolve("list.ds");
     Files.writeString(list, "ds-1.0\n[1, 2]\n");
     assertMentions(openFails(list), "list.ds", "not a JSON object");
