@@ -73,6 +73,7 @@ public final class SectionReader {
       outShape[d] = (int) count[d];
       n *= count[d];
     }
+    checkHeap(n, dt.itemSize());
     Array arr;
     boolean fortran = a.grid() instanceof ChunkGrid.Flat && ((ChunkGrid.Flat) a.grid()).fortranOrder();
     Output typed = fortran || n > Integer.MAX_VALUE - 16 ? null : Output.of(dt, (int) n);
@@ -99,6 +100,19 @@ public final class SectionReader {
       }
     }
     return arr;
+  }
+
+  /**
+   * Refuses a section whose result cannot fit in this JVM's heap with an IOException (never an
+   * OutOfMemoryError): shapes come from file headers, which may claim far more than the files hold.
+   */
+  static void checkHeap(long elements, int itemSize) throws IOException {
+    long bytes = elements * Math.max(1, itemSize);
+    long limit = Runtime.getRuntime().maxMemory() / 2;
+    if (elements < 0 || bytes < 0 || bytes > limit) {
+      throw new IOException("a section of " + elements + " elements (" + bytes + " bytes) is more than half of this JVM's "
+          + "heap (" + Runtime.getRuntime().maxMemory() + " bytes, -Xmx): read it in pieces");
+    }
   }
 
   /** The CDM shape of an array of logical {@code shape} whose type adds {@code extra} (0 = none). */
@@ -129,6 +143,7 @@ public final class SectionReader {
     if (total > Integer.MAX_VALUE - 16) {
       throw new IOException("section of " + total + " bytes is too large for one read; read it in pieces");
     }
+    checkHeap(n, a.dtype().itemSize());
     byte[] out = new byte[(int) total];
     try {
       collect(a, first, count, stride, new Output.Bytes(out));

@@ -3,6 +3,7 @@ package org.chunkcdm.chunk;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -265,6 +266,16 @@ class SectionReaderTest {
     Model m = new Model(ChunkGrid.regular(new long[] {512, 1024}, new int[] {64, 128}), ByteOrder.LITTLE_ENDIAN, Set.of(5L));
     Array a = SectionReader.read(m, null);
     assertArrayEquals(expected(m, new Section(new int[] {512, 1024})), (int[]) a.copyTo1DJavaArray());
+  }
+
+  @Test
+  void sectionsLargerThanTheHeapAreIOExceptionsNotOutOfMemory() {
+    long rows = Runtime.getRuntime().maxMemory() / 4 + 1; // int32: more than the heap, fewer than 2^31 elements
+    Model huge = new Model(ChunkGrid.regular(new long[] {Math.min(rows, Integer.MAX_VALUE - 64)}, new int[] {1 << 20}),
+        ByteOrder.LITTLE_ENDIAN, Set.of());
+    IOException e = assertThrows(IOException.class, () -> SectionReader.read(huge, null));
+    assertTrue(e.getMessage().contains("heap"), e.getMessage());
+    assertEquals(0, huge.opened.get(), "refused before any chunk was read");
   }
 
   @Test
