@@ -21,7 +21,7 @@ public final class BloscStats {
     return BLOCKS.sum();
   }
 
-  /** Decoded bytes produced. */
+  /** Decoded bytes produced (whole chunks and single blocks alike). */
   public static long bytesDecoded() {
     return BYTES.sum();
   }

@@ -59,8 +59,7 @@ final class JavaBlosc {
         decodeBlock(h, src, off, b, dst, dp + b * h.blocksize(), dst, dp, dict);
       }
     }
-    BloscStats.CHUNKS.increment();
-    BloscStats.BYTES.add(n);
+    BloscStats.CHUNKS.increment(); // the blocks counted their bytes
   }
 
   /**
@@ -231,6 +230,7 @@ final class JavaBlosc {
       }
     }
     BloscStats.BLOCKS.increment();
+    BloscStats.BYTES.add(bsize);
     if (ops == 0) {
       return;
     }
