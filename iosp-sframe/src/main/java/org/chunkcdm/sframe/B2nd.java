@@ -30,12 +30,12 @@ final class B2nd {
     this.dtype = dtype;
     extchunkshape = new int[shape.length];
     for (int d = 0; d < shape.length; d++) {
-      extchunkshape[d] = (chunkshape[d] + blockshape[d] - 1) / blockshape[d] * blockshape[d];
+      extchunkshape[d] = blockshape[d] == 0 ? 0 : (chunkshape[d] + blockshape[d] - 1) / blockshape[d] * blockshape[d];
     }
   }
 
   /** Parses and validates the metalayer content (IOException messages say what is wrong). */
-  static B2nd parse(byte[] meta) throws IOException {
+  static B2nd parse(byte[] meta, int typesize) throws IOException {
     long[] shape;
     int[] chunks;
     int[] blocks;
@@ -70,13 +70,32 @@ final class B2nd {
       throw new IOException("b2nd metalayer is not valid msgpack: " + e.getMessage(), e);
     }
     for (int d = 0; d < shape.length; d++) {
-      if (shape[d] < 0 || chunks[d] <= 0 || blocks[d] <= 0 || blocks[d] > chunks[d]) {
+      // c-blosc2 writes chunkshape and blockshape 0 for a dimension of length 0
+      boolean empty = shape[d] == 0 && chunks[d] == 0 && blocks[d] == 0;
+      if (!empty && (shape[d] < 0 || chunks[d] <= 0 || blocks[d] <= 0 || blocks[d] > chunks[d])) {
         throw new IOException("b2nd shape " + Arrays.toString(shape) + ", chunkshape " + Arrays.toString(chunks)
             + ", blockshape " + Arrays.toString(blocks) + " are inconsistent");
       }
     }
-    DType dtype = DType.parseNumpy(dt);
-    return new B2nd(shape, chunks, blocks, dt, dtype);
+    return new B2nd(shape, chunks, blocks, dt, dtype(dt, typesize));
+  }
+
+  /**
+   * The element type of a numpy dtype string. A dtype this reader has no CDM type for (a structured dtype
+   * such as {@code [('f0', 'V7')]}, which python-blosc2 writes for void items) is read as opaque records of
+   * the frame's typesize (UBYTE with an extra last dimension), the dtype string staying in the
+   * {@code numpy_dtype} attribute; Python objects ({@code O}) are refused.
+   */
+  static DType dtype(String dt, int typesize) throws IOException {
+    try {
+      return DType.parseNumpy(dt);
+    } catch (IOException e) {
+      String t = dt.trim();
+      if (t.matches("[<>|=]?O\\d*")) {
+        throw new IOException("b2nd dtype '" + dt + "' holds Python objects, which cannot be read");
+      }
+      return DType.of(DType.Kind.OPAQUE, typesize, null);
+    }
   }
 
   private static void readDims(MessageUnpacker u, int ndim, String what, long[] l, int[] i) throws IOException {
@@ -91,6 +110,15 @@ final class B2nd {
         i[d] = u.unpackInt();
       }
     }
+  }
+
+  /** The chunk shape for the chunk grid: a dimension of length 0 (chunkshape 0) counts as 1. */
+  int[] gridChunkshape() {
+    int[] c = chunkshape.clone();
+    for (int d = 0; d < c.length; d++) {
+      c[d] = Math.max(1, c[d]);
+    }
+    return c;
   }
 
   /** Items of one stored (extended) chunk. */

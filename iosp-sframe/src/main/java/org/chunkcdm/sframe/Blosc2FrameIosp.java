@@ -150,7 +150,7 @@ public class Blosc2FrameIosp extends ChunkedIosp {
   private Variable.Builder<?> addB2nd(Group.Builder root, String name, Frame f, byte[] meta) throws IOException {
     B2nd nd;
     try {
-      nd = B2nd.parse(meta);
+      nd = B2nd.parse(meta, f.typesize);
     } catch (IOException e) {
       throw f.error(e.getMessage());
     }
@@ -160,7 +160,7 @@ public class Blosc2FrameIosp extends ChunkedIosp {
     }
     ChunkGrid.Regular grid;
     try {
-      grid = ChunkGrid.regular(nd.shape, nd.chunkshape);
+      grid = ChunkGrid.regular(nd.shape, nd.gridChunkshape());
     } catch (IllegalArgumentException e) {
       throw f.error("b2nd: " + e.getMessage());
     }

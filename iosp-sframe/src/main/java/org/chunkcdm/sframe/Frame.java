@@ -32,6 +32,11 @@ final class Frame {
   static final int MAX_INDEX_BYTES = 256 << 20;
   /** Largest header / trailer read in one piece. */
   static final int MAX_META_BYTES = 256 << 20;
+  /**
+   * Largest item size accepted. The frame header keeps the writer's typesize as an int32 even above 255
+   * (e.g. b2nd {@code |S300} or {@code <U70}); c-blosc2 then compresses the chunks as 1-byte items.
+   */
+  static final int MAX_TYPESIZE = 1 << 24;
 
   static final long SPECIAL_ZEROS = 1;
   static final long SPECIAL_NAN = 2;
@@ -126,8 +131,8 @@ final class Frame {
     if (nbytes < 0 || cbytes < 0) {
       throw error("negative nbytes " + nbytes + " or cbytes " + cbytes + " in the header");
     }
-    if (typesize <= 0 || typesize > 255) {
-      throw error("typesize " + typesize + " in the header is not between 1 and 255");
+    if (typesize <= 0 || typesize > MAX_TYPESIZE) {
+      throw error("typesize " + typesize + " in the header is not between 1 and " + MAX_TYPESIZE);
     }
     if (chunksize < 0) {
       throw error("negative chunksize " + chunksize + " in the header");
