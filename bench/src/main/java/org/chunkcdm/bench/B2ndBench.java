@@ -1,4 +1,4 @@
-package org.chunkcdm.sframe;
+package org.chunkcdm.bench;
 
 import com.github.luben.zstd.Zstd;
 import java.io.IOException;
@@ -33,18 +33,18 @@ import ucar.nc2.Variable;
  * {@code [64, 128, 256]} (8 MiB) and blockshape {@code [16, 32, 64]} (128 KiB): each block byte-shuffled and
  * its 4 byte planes compressed with zstd level 1 through zstd-jni (a minimal Blosc2 chunk writer that exists
  * only here: 32-byte header, bstarts, split streams). Then, through {@code NetcdfFiles.open} and
- * {@link Blosc2FrameIosp}: a whole read of the variable, and small 3-D sub-sections, reporting time,
+ * {@code org.chunkcdm.sframe.Blosc2FrameIosp}: a whole read of the variable, and small 3-D sub-sections, reporting time,
  * throughput, chunks and blocks decoded, and bytes decoded against the bytes requested rounded up to blocks.
  *
  * <p>Arguments: output directory (default {@code bench-out/sframe}), rounds (default 3).
  */
-public final class B2ndBenchmark {
+public final class B2ndBench {
   static final long[] SHAPE = {512, 512, 1024};
   static final int[] CHUNK = {64, 128, 256};
   static final int[] BLOCK = {16, 32, 64};
   static final int ITEM = 4;
 
-  private B2ndBenchmark() {}
+  private B2ndBench() {}
 
   /** The array's value at (x, y, z): smooth plus a little structure, so zstd has something to do. */
   static float value(long x, long y, long z) {
