@@ -1,7 +1,7 @@
 """Writes the Blosc2 files of this folder with the real library (python-blosc2 4.12.0, c-blosc2 3.3.3 inside).
 
 Cases the shared fixtures do not cover: item sizes above 255 (the frame header keeps the typesize, the chunks
-are compressed as 1-byte items), a structured dtype, a dimension of length 0, and a plain super-chunk of
+are compressed as 1-byte items), a structured dtype, a dimension of length 0, a 0-d array, and a plain super-chunk of
 300-byte items. Each dataset gets NAME.raw (what a reader must return: the array in C order, or the
 decompressed chunks in index order) and an entry in extra.json. Run: python3 generate.py <this folder>.
 """
@@ -34,6 +34,7 @@ rng = np.random.default_rng(3)
 b2nd("void7_2d", np.frombuffer(rng.integers(0, 256, 9 * 11 * 7, dtype=np.uint8).tobytes(), dtype="V7").reshape(9, 11),
      sparse=False, chunks=(4, 5), blocks=(2, 3))
 b2nd("empty_0x5", np.zeros((0, 5), dtype="<i4"), sparse=False)
+b2nd("scalar_f8", np.array(-2.5e-3, dtype="<f8"), sparse=False)
 
 path = os.path.join(out, "plain_ts300.b2frame")
 shutil.rmtree(path, ignore_errors=True)

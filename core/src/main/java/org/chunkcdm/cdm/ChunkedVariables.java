@@ -23,7 +23,8 @@ public final class ChunkedVariables {
    * shared dimension name per logical dimension (null: {@code <name>_dim0, ...}); a dimension name already in
    * the group with another length is an IOException. Types adding a last dimension (S&lt;n&gt;, complex,
    * opaque) get a private one named {@code <name>_strlen}, {@code <name>_complex} or {@code <name>_bytes}.
-   * Adds {@code _ChunkSizes} when the chunks are N-d boxes, and the bool flag attributes.
+   * Adds {@code _ChunkSizes} when the chunks are N-d boxes (one entry per CDM dimension, the added last one
+   * included), and the bool flag attributes.
    */
   public static Variable.Builder<?> add(Group.Builder g, String name, ChunkedArray a, List<String> dimNames)
       throws IOException {
@@ -56,6 +57,10 @@ public final class ChunkedVariables {
     Variable.Builder<?> v = Variable.builder().setName(name).setDataType(dt.cdmType()).setDimensions(dims);
     v.setSPobject(a);
     int[] cs = chunkSizes ? chunkSizes(a.grid()) : null;
+    if (cs != null && dt.extraDim() > 0) { // the added last dimension is never split across chunks
+      cs = java.util.Arrays.copyOf(cs, cs.length + 1);
+      cs[cs.length - 1] = dt.extraDim();
+    }
     if (cs != null) {
       v.addAttribute(Attribute.builder("_ChunkSizes")
           .setValues(Array.factory(DataType.INT, new int[] {cs.length}, cs)).build());

@@ -46,10 +46,14 @@ class AttributesTest {
         assertTrue(comp.startsWith("blosc " + cp.path("cname").asText() + " clevel " + cp.path("clevel").asInt()), comp);
         assertTrue(comp.contains(new String[] {"no shuffle", "byte shuffle", "bit shuffle"}[cp.path("shuffle").asInt()]), comp);
         long[] shape = fv.shape();
-        int[] cs = new int[shape.length];
+        int extra = Check.dtype(fv).extraDim(); // S<n>, complex: the added last dimension is a whole chunk dimension
+        int[] cs = new int[shape.length + (extra > 0 ? 1 : 0)];
         cs[0] = info.path("chunklen").asInt();
         for (int k = 1; k < shape.length; k++) {
           cs[k] = (int) shape[k];
+        }
+        if (extra > 0) {
+          cs[shape.length] = extra;
         }
         assertArrayEquals(cs, (int[]) v.findAttribute("_ChunkSizes").getValues().get1DJavaArray(DataType.INT));
         assertEquals(info.path("storage_dtype").asText(), v.findAttribute("bcolz_dtype").getStringValue());

@@ -30,7 +30,7 @@ import ucar.nc2.Variable;
  * Files written by the real library (python-blosc2 4.12.0 with c-blosc2 3.3.3, see
  * src/test/resources/blosc2-extra/generate.py) for cases the shared fixtures lack: item sizes above 255
  * ({@code |S300}, {@code <U70}, a plain frame of 300-byte items: the frame header keeps the typesize while
- * the chunks say 1), a structured dtype (read as opaque records), and a dimension of length 0.
+ * the chunks say 1), a structured dtype (read as opaque records), a dimension of length 0 and a 0-d array.
  */
 class ExtraFilesTest {
   static Path dir() {
@@ -116,6 +116,14 @@ class ExtraFilesTest {
         }
         return;
       }
+      if (shape.length == 0) { // a 0-d array: a CDM scalar, no chunk shape to report
+        assertEquals(DataType.DOUBLE, v.getDataType(), path);
+        assertEquals(0, v.getRank(), path);
+        assertEquals(ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN).getDouble(), a.getDouble(0), 0.0, path);
+        assertEquals(1, a.getSize());
+        assertEquals(null, v.findAttribute("_ChunkSizes"), path);
+        return;
+      }
       if (dtype.equals("<i4")) { // the empty array
         assertEquals(DataType.INT, v.getDataType());
         assertArrayEquals(shape, v.getShape(), path);
@@ -148,6 +156,9 @@ class ExtraFilesTest {
         }
       }
       assertEquals(k, got.length);
+      // chunks (10, 2) of 300-byte strings: the string length is the chunk's last CDM dimension
+      assertArrayEquals(new int[] {10, 2, 300},
+          (int[]) v.findAttribute("_ChunkSizes").getValues().get1DJavaArray(ucar.ma2.DataType.INT));
     }
   }
 
