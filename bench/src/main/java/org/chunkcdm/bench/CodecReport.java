@@ -20,9 +20,10 @@ public final class CodecReport {
 
   public static void main(String[] args) throws Exception {
     int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 3;
-    Map<String, double[]> rows = new LinkedHashMap<>(); // data/codec/threads -> {java, native}
+    Map<String, double[]> rows = new LinkedHashMap<>(); // data/codec/threads -> {java, java-scalar, native}
     for (int threads : new int[] {1, 2}) {
       Options opt = new OptionsBuilder().include(CodecBench.class.getSimpleName()).threads(threads).forks(1)
+          .jvmArgsAppend("--add-modules=jdk.incubator.vector")
           .warmupIterations(2).warmupTime(TimeValue.seconds(1)).measurementIterations(iterations)
           .measurementTime(TimeValue.seconds(1)).build();
       Collection<RunResult> results = new Runner(opt).run();
@@ -33,7 +34,8 @@ public final class CodecReport {
         }
         double mbps = r.getPrimaryResult().getScore() * CodecBench.CHUNKS * CodecBench.CHUNK_BYTES / 1e6;
         String key = p.get("data") + " | " + p.get("codec") + " | " + threads;
-        rows.computeIfAbsent(key, k -> new double[2])[p.get("impl").equals("java") ? 0 : 1] = mbps;
+        String impl = p.get("impl");
+        rows.computeIfAbsent(key, k -> new double[3])[impl.equals("java") ? 0 : impl.equals("java-scalar") ? 1 : 2] = mbps;
       }
     }
     JnaBlosc nat = new JnaBlosc();
@@ -41,13 +43,15 @@ public final class CodecReport {
     System.out.println("Native: " + nat.version() + "; JVM: " + System.getProperty("java.vm.name") + " "
         + System.getProperty("java.version") + "; cores: " + Runtime.getRuntime().availableProcessors());
     System.out.println();
-    System.out.println("| data | codec | threads | compression ratio | pure Java MB/s | native c-blosc MB/s | java/native |");
-    System.out.println("|---|---|---|---|---|---|---|");
+    System.out.println("| data | codec | threads | compression ratio | pure Java MB/s | pure Java, no vector API, MB/s"
+        + " | native c-blosc MB/s | java/native | java without vector API/native |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|");
     for (Map.Entry<String, double[]> e : rows.entrySet()) {
       String[] k = e.getKey().split(" \\| ");
       double ratio = compressionRatio(nat, k[0], k[1]);
       double[] v = e.getValue();
-      System.out.printf("| %s | %s | %s | %.1f | %.0f | %.0f | %.2f |%n", k[0], k[1], k[2], ratio, v[0], v[1], v[0] / v[1]);
+      System.out.printf("| %s | %s | %s | %.1f | %.0f | %.0f | %.0f | %.2f | %.2f |%n", k[0], k[1], k[2], ratio, v[0], v[1], v[2],
+          v[0] / v[2], v[1] / v[2]);
     }
   }
 

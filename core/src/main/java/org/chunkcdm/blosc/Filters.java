@@ -18,19 +18,11 @@ final class Filters {
       System.arraycopy(src, sp, dst, dp, len);
       return;
     }
-    int done = 0; // items handled by the 8-at-a-time paths
-    switch (ts) {
-      case 2:
-        done = unshuffle2(src, sp, dst, dp, n);
-        break;
-      case 4:
-        done = unshuffle4(src, sp, dst, dp, n);
-        break;
-      case 8:
-        done = unshuffle8(src, sp, dst, dp, n);
-        break;
-      default:
-        break;
+    int done = 0; // items handled by the vector or 8-at-a-time paths
+    if (VECTOR && n >= 64 && VectorUnshuffle.handles(ts)) {
+      done = VectorUnshuffle.unshuffle(ts, src, sp, dst, dp, n);
+    } else {
+      done = unshuffleSwar(ts, src, sp, dst, dp, n);
     }
     for (int j = 0; j < ts; j++) {
       int s = sp + j * n;
@@ -41,6 +33,39 @@ final class Filters {
     int tail = len - n * ts;
     if (tail > 0) {
       System.arraycopy(src, sp + n * ts, dst, dp + n * ts, tail);
+    }
+  }
+
+  /** The 8-items-at-a-time register paths for item sizes 2, 4 and 8; returns the items done. */
+  static int unshuffleSwar(int ts, byte[] src, int sp, byte[] dst, int dp, int n) {
+    switch (ts) {
+      case 2:
+        return unshuffle2(src, sp, dst, dp, n);
+      case 4:
+        return unshuffle4(src, sp, dst, dp, n);
+      case 8:
+        return unshuffle8(src, sp, dst, dp, n);
+      default:
+        return 0;
+    }
+  }
+
+  /**
+   * Whether byte unshuffle uses {@link VectorUnshuffle}: the JVM must have {@code jdk.incubator.vector}
+   * ({@code --add-modules jdk.incubator.vector}), the path must agree with the scalar code, and
+   * {@code -Dchunkcdm.blosc.vector=false} turns it off.
+   */
+  static final boolean VECTOR = vectorUsable();
+
+  private static boolean vectorUsable() {
+    if (!Boolean.parseBoolean(System.getProperty("chunkcdm.blosc.vector", "true"))
+        || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+      return false;
+    }
+    try {
+      return VectorUnshuffle.selfCheck();
+    } catch (LinkageError | RuntimeException e) { // an incubator API that changed in a later JDK
+      return false;
     }
   }
 

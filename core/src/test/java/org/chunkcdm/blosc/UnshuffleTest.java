@@ -1,0 +1,74 @@
+package org.chunkcdm.blosc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The three byte-unshuffle paths (Vector API, 64-bit registers, byte loop) against the definition: byte j of
+ * item i is byte {@code i} of plane {@code j}; the last {@code len % ts} bytes are copied. core's tests run
+ * with {@code --add-modules jdk.incubator.vector} (core/pom.xml), so the vector path is on here.
+ */
+class UnshuffleTest {
+  static byte[] definition(int ts, byte[] src, int sp, int len) {
+    int n = len / ts;
+    byte[] out = new byte[len];
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < ts; j++) {
+        out[i * ts + j] = src[sp + j * n + i];
+      }
+    }
+    System.arraycopy(src, sp + n * ts, out, n * ts, len - n * ts);
+    return out;
+  }
+
+  @Test
+  void vectorPathIsOnUnderTheTestJvm() {
+    assertTrue(ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent(), "surefire argLine lost --add-modules");
+    assertTrue(Filters.VECTOR, "the Vector API unshuffle did not pass its self-check");
+    assertTrue(VectorUnshuffle.handles(2) && VectorUnshuffle.handles(4), "no 256-bit vectors on this machine");
+  }
+
+  @Test
+  void everyPathAgreesWithTheDefinition() {
+    Random rnd = new Random(5);
+    int[] lens = {0, 1, 2, 3, 7, 8, 15, 16, 31, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 1000, 1023, 1024,
+        4096, 4097, 4103, 65536, 65541, 262144 + 12};
+    for (int ts = 1; ts <= 17; ts++) {
+      for (int len : lens) {
+        int sp = rnd.nextInt(9);
+        int dp = rnd.nextInt(9);
+        byte[] src = new byte[sp + len + 3];
+        rnd.nextBytes(src);
+        byte[] want = definition(ts, src, sp, len);
+        byte[] dst = new byte[dp + len + 5];
+        rnd.nextBytes(dst);
+        byte[] guard = dst.clone();
+        Filters.unshuffle(ts, src, sp, dst, dp, len);
+        assertArrayEquals(want, java.util.Arrays.copyOfRange(dst, dp, dp + len), "ts " + ts + " len " + len);
+        // nothing outside [dp, dp+len) is written
+        assertArrayEquals(java.util.Arrays.copyOf(guard, dp), java.util.Arrays.copyOf(dst, dp));
+        assertArrayEquals(java.util.Arrays.copyOfRange(guard, dp + len, guard.length),
+            java.util.Arrays.copyOfRange(dst, dp + len, dst.length));
+        int n = len / ts;
+        if (ts == 2 || ts == 4 || ts == 8) {
+          byte[] swar = new byte[dp + len];
+          int done = Filters.unshuffleSwar(ts, src, sp, swar, dp, n);
+          assertEquals(n - n % 8, done);
+          assertArrayEquals(java.util.Arrays.copyOf(want, done * ts), java.util.Arrays.copyOfRange(swar, dp, dp + done * ts),
+              "64-bit path, ts " + ts + " len " + len);
+          if (VectorUnshuffle.handles(ts)) {
+            byte[] vec = new byte[dp + len];
+            int vd = VectorUnshuffle.unshuffle(ts, src, sp, vec, dp, n);
+            assertTrue(vd <= n && n - vd < 64, "vector path left " + (n - vd) + " of " + n + " items");
+            assertArrayEquals(java.util.Arrays.copyOf(want, vd * ts), java.util.Arrays.copyOfRange(vec, dp, dp + vd * ts),
+                "vector path, ts " + ts + " len " + len);
+          }
+        }
+      }
+    }
+  }
+}
