@@ -53,7 +53,8 @@ public final class DecodePool {
   /**
    * Runs the jobs on the decode threads and waits for all; the first failure is rethrown. A calling thread
    * from outside the pool works on the jobs too (it never just waits while the pool is busy with other
-   * callers' work); a call from a decode thread forks and helps.
+   * callers' work) and gets help only from decode threads that are idle: when every core is already busy
+   * with callers, it runs its jobs itself. A call from a decode thread forks and helps.
    */
   public static void runAll(List<? extends Job> jobs) throws IOException {
     int n = jobs.size();
@@ -89,6 +90,28 @@ public final class DecodePool {
       }
       return;
     }
+    // callers from outside the pool work on their jobs themselves; ask only for the decode threads that no
+    // other caller or job is using, so that busy cores are not shared by more threads than they can run
+    int callers = CALLERS.incrementAndGet();
+    try {
+      int helpers = Math.min(n - 1, THREADS - callers - p.getActiveThreadCount());
+      if (helpers <= 0) {
+        for (Job j : jobs) {
+          j.run();
+        }
+        return;
+      }
+      runWithHelpers(p, jobs, helpers);
+    } finally {
+      CALLERS.decrementAndGet();
+    }
+  }
+
+  /** Threads from outside the pool currently inside {@link #runAll}. */
+  private static final AtomicInteger CALLERS = new AtomicInteger();
+
+  private static void runWithHelpers(ForkJoinPool p, List<? extends Job> jobs, int helpers) throws IOException {
+    int n = jobs.size();
     AtomicInteger next = new AtomicInteger();
     CountDownLatch done = new CountDownLatch(n);
     AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -105,7 +128,7 @@ public final class DecodePool {
         }
       }
     };
-    for (int h = 0; h < Math.min(THREADS, n - 1); h++) {
+    for (int h = 0; h < helpers; h++) {
       p.execute(worker);
     }
     worker.run(); // the caller works too; helpers that start late find nothing left
