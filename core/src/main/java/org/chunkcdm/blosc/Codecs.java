@@ -1,6 +1,5 @@
 package org.chunkcdm.blosc;
 
-import io.airlift.compress.lz4.Lz4Decompressor;
 import io.airlift.compress.snappy.SnappyDecompressor;
 import io.airlift.compress.zstd.ZstdDecompressor;
 import java.io.IOException;
@@ -9,7 +8,6 @@ import java.util.zip.Inflater;
 
 /** One stream of codec output to exactly the expected number of bytes. */
 final class Codecs {
-  private static final ThreadLocal<Lz4Decompressor> LZ4 = ThreadLocal.withInitial(Lz4Decompressor::new);
   private static final ThreadLocal<SnappyDecompressor> SNAPPY = ThreadLocal.withInitial(SnappyDecompressor::new);
   private static final ThreadLocal<ZstdDecompressor> ZSTD = ThreadLocal.withInitial(ZstdDecompressor::new);
   private static final ThreadLocal<Inflater> INFLATER = ThreadLocal.withInitial(Inflater::new);
@@ -28,9 +26,9 @@ final class Codecs {
         case BLOSCLZ:
           BloscLZ.decode(in, ip, inLen, out, op, outLen);
           return;
-        case LZ4:
-          n = LZ4.get().decompress(in, ip, inLen, out, op, outLen);
-          break;
+        case LZ4: // a c-blosc2 chunk's dictionary is the LZ4 stream's prefix dictionary
+          Lz4.decode(in, ip, inLen, out, op, outLen, dict);
+          return;
         case SNAPPY:
           n = SNAPPY.get().decompress(in, ip, inLen, out, op, outLen);
           break;

@@ -1,0 +1,162 @@
+package org.chunkcdm.blosc;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * LZ4 block decoder (the raw block format, no LZ4 frame) with an optional prefix dictionary, as c-blosc2 uses
+ * it for LZ4 and LZ4HC streams. A block is a sequence of sequences: a token (high nibble literal count, low
+ * nibble match length - 4; 15 means "add the following bytes up to and including the first one that is not
+ * 255"), the literals, then a 2-byte little-endian match offset (never 0). The last sequence has literals only.
+ * A match may reach back past the start of the output into the end of the dictionary.
+ */
+final class Lz4 {
+  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /** Literal runs and matches up to this length are copied 8 bytes at a time, longer ones by arraycopy. */
+  private static final int WILD = 64;
+
+  /** For offsets 1..7: the smallest multiple of the offset that is at least 8. */
+  private static final int[] PERIOD = {0, 8, 8, 9, 8, 10, 12, 14};
+
+  private Lz4() {}
+
+  /**
+   * Decodes {@code in[ip0..ip0+inLen)} into exactly {@code outLen} bytes at {@code out[op0..]}; {@code dict}
+   * (may be null) is the history that precedes the output. Never writes outside {@code out[op0..op0+outLen)}.
+   */
+  static void decode(byte[] in, int ip0, int inLen, byte[] out, int op0, int outLen, byte[] dict) throws IOException {
+    int ip = ip0;
+    final int ipEnd = ip0 + inLen;
+    int op = op0;
+    final int opEnd = op0 + outLen;
+    while (true) {
+      if (ip >= ipEnd) {
+        throw new IOException("LZ4 stream ends before its last literals (" + (op - op0) + " of " + outLen + " bytes decoded)");
+      }
+      int token = in[ip++] & 0xff;
+      int lit = token >>> 4;
+      if (lit == 15) {
+        int b;
+        do {
+          if (ip >= ipEnd) {
+            throw new IOException("LZ4 stream: literal length passes the end of the input");
+          }
+          b = in[ip++] & 0xff;
+          lit += b;
+        } while (b == 255 && lit <= outLen);
+      }
+      if (lit <= WILD && lit <= ipEnd - 8 - ip && lit <= opEnd - 8 - op) {
+        // 8 bytes at a time, up to 7 bytes past the literals: still inside the input and the output
+        int i = 0;
+        do {
+          LONG.set(out, op + i, (long) LONG.get(in, ip + i));
+          i += 8;
+        } while (i < lit);
+      } else {
+        if (lit > ipEnd - ip) {
+          throw new IOException("LZ4 stream: " + lit + " literals pass the end of the input");
+        }
+        if (lit > opEnd - op) {
+          throw new IOException("LZ4 stream decodes to more than the expected " + outLen + " bytes");
+        }
+        System.arraycopy(in, ip, out, op, lit);
+      }
+      ip += lit;
+      op += lit;
+      if (ip == ipEnd) {
+        break;
+      }
+      if (ip > ipEnd - 2) {
+        throw new IOException("LZ4 stream: match offset passes the end of the input");
+      }
+      int offset = (in[ip] & 0xff) | (in[ip + 1] & 0xff) << 8;
+      ip += 2;
+      int len = token & 15;
+      if (len == 15) {
+        int b;
+        do {
+          if (ip >= ipEnd) {
+            throw new IOException("LZ4 stream: match length passes the end of the input");
+          }
+          b = in[ip++] & 0xff;
+          len += b;
+        } while (b == 255 && len <= outLen);
+      }
+      len += 4;
+      if (offset == 0) {
+        throw new IOException("LZ4 stream: match offset 0 at output byte " + (op - op0));
+      }
+      if (len > opEnd - op) {
+        throw new IOException("LZ4 stream decodes to more than the expected " + outLen + " bytes");
+      }
+      int back = op - op0;
+      if (offset > back) { // the match starts in the dictionary
+        int fromDict = offset - back;
+        if (dict == null || fromDict > dict.length) {
+          throw new IOException("LZ4 stream: match offset " + offset + " at output byte " + back
+              + " reaches before the start of the output" + (dict == null ? "" : " and its " + dict.length + "-byte dictionary"));
+        }
+        int n = Math.min(len, fromDict);
+        System.arraycopy(dict, dict.length - fromDict, out, op, n);
+        op += n;
+        len -= n;
+        if (len > 0) {
+          copyMatch(out, op0, op, len);
+          op += len;
+        }
+      } else if (offset >= 8 && len <= WILD && len <= opEnd - 8 - op) {
+        // 8 bytes at a time (each read lies in bytes already final), up to 7 bytes past the match
+        int ref = op - offset;
+        int i = 0;
+        do {
+          LONG.set(out, op + i, (long) LONG.get(out, ref + i));
+          i += 8;
+        } while (i < len);
+        op += len;
+      } else if (offset < 8 && len <= WILD && len <= opEnd - 16 - op) {
+        // a short period: bytes one by one until a whole multiple of the period lies 8 bytes back, then 8 at a time
+        int period = PERIOD[offset];
+        int ref = op - offset;
+        int first = period - offset;
+        for (int i = 0; i < first; i++) {
+          out[op + i] = out[ref + i];
+        }
+        for (int i = first; i < len; i += 8) {
+          LONG.set(out, op + i, (long) LONG.get(out, op + i - period));
+        }
+        op += len;
+      } else {
+        copyMatch(out, op - offset, op, len);
+        op += len;
+      }
+    }
+    if (op != opEnd) {
+      throw new IOException("LZ4 stream decoded to " + (op - op0) + " bytes, expected " + outLen);
+    }
+  }
+
+  /** Copies {@code len} bytes from {@code ref} to {@code op > ref} with LZ semantics (the source may overlap). */
+  private static void copyMatch(byte[] out, int ref, int op, int len) {
+    int dist = op - ref;
+    if (dist >= len) {
+      System.arraycopy(out, ref, out, op, len);
+    } else if (dist == 1) {
+      java.util.Arrays.fill(out, op, op + len, out[ref]);
+    } else if (len < 32) {
+      for (int i = 0; i < len; i++) {
+        out[op + i] = out[ref + i];
+      }
+    } else {
+      // the output repeats with period dist: each copy may take everything written so far, doubling the span
+      int done = 0;
+      while (done < len) {
+        int n = Math.min(len - done, dist + done);
+        System.arraycopy(out, ref, out, op + done, n);
+        done += n;
+      }
+    }
+  }
+}
