@@ -198,4 +198,82 @@ class Lz4Test {
     run[0] = (byte) 0xf0;
     assertThrows(IOException.class, () -> Lz4.decode(run, 0, run.length, new byte[100], 0, 100, null));
   }
+
+  /**
+   * A Blosc2 chunk laid out as c-blosc2 writes one with a dictionary (blosc2_flags bit 0; the dictionary after
+   * the block offsets), LZ4 streams made by liblz4 with that dictionary loaded: decodes through Blosc.
+   */
+  @Test
+  void blosc2ChunkWithLz4Dictionary() throws IOException {
+    Random r = new Random(11);
+    int ts = 4;
+    int blocksize = 4096;
+    int nbytes = 3 * blocksize + 1000; // a short last block
+    byte[] data = new byte[nbytes];
+    int v = 0;
+    for (int i = 0; i < nbytes / ts; i++) {
+      v += r.nextInt(3);
+      data[i * ts] = (byte) v;
+      data[i * ts + 1] = (byte) (v >>> 8);
+    }
+    int nblocks = 4;
+    byte[][] shuffled = new byte[nblocks][];
+    for (int b = 0; b < nblocks; b++) {
+      int from = b * blocksize;
+      int len = Math.min(blocksize, nbytes - from);
+      shuffled[b] = new byte[len];
+      int n = len / ts;
+      for (int i = 0; i < n; i++) {
+        for (int j = 0; j < ts; j++) {
+          shuffled[b][j * n + i] = data[from + i * ts + j];
+        }
+      }
+      System.arraycopy(data, from + n * ts, shuffled[b], n * ts, len - n * ts);
+    }
+    byte[] dict = shuffled[0].clone(); // as if trained on this data: block 0 is one long match into it
+    java.io.ByteArrayOutputStream blocks = new java.io.ByteArrayOutputStream();
+    int[] bstarts = new int[nblocks];
+    int dataStart = 32 + 4 * nblocks + 4 + dict.length;
+    for (int b = 0; b < nblocks; b++) {
+      byte[] c = LibLz4.compress(shuffled[b], 0, dict);
+      if (b == 0) {
+        assertTrue(c.length < 100, "block 0 refers to the dictionary: " + c.length + " bytes");
+        assertThrows(IOException.class, () -> Lz4.decode(c, 0, c.length, new byte[blocksize], 0, blocksize, null));
+      }
+      bstarts[b] = dataStart + blocks.size();
+      blocks.write(le(c.length), 0, 4);
+      blocks.write(c, 0, c.length);
+    }
+    byte[] chunk = new byte[dataStart + blocks.size()];
+    chunk[0] = 5; // format version
+    chunk[1] = 1;
+    chunk[2] = 0x05 | 0x10 | (1 << 5); // extended header, one stream per block, LZ4
+    chunk[3] = (byte) ts;
+    System.arraycopy(le(nbytes), 0, chunk, 4, 4);
+    System.arraycopy(le(blocksize), 0, chunk, 8, 4);
+    System.arraycopy(le(chunk.length), 0, chunk, 12, 4);
+    chunk[16 + 5] = 1; // SHUFFLE in the last filter slot
+    chunk[22] = 1; // codec id LZ4
+    chunk[31] = 0x01; // a dictionary follows the block offsets
+    for (int b = 0; b < nblocks; b++) {
+      System.arraycopy(le(bstarts[b]), 0, chunk, 32 + 4 * b, 4);
+    }
+    System.arraycopy(le(dict.length), 0, chunk, 32 + 4 * nblocks, 4);
+    System.arraycopy(dict, 0, chunk, 32 + 4 * nblocks + 4, dict.length);
+    System.arraycopy(blocks.toByteArray(), 0, chunk, dataStart, blocks.size());
+
+    BloscHeader h = BloscHeader.parse(chunk, 0, chunk.length);
+    assertTrue(h.hasDictionary());
+    byte[] out = new byte[nbytes];
+    Blosc.decompress(h, chunk, 0, out, 0, Blosc.Impl.JAVA);
+    assertArrayEquals(data, out);
+    // a block read alone (partial decode) also finds the dictionary
+    byte[] part = new byte[100];
+    Blosc.decompressRange(chunk, 0, chunk.length, 2 * blocksize + 50, 100, part, 0);
+    assertArrayEquals(Arrays.copyOfRange(data, 2 * blocksize + 50, 2 * blocksize + 150), part);
+  }
+
+  private static byte[] le(int v) {
+    return new byte[] {(byte) v, (byte) (v >>> 8), (byte) (v >>> 16), (byte) (v >>> 24)};
+  }
 }
