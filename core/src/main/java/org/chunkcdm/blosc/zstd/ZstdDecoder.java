@@ -546,7 +546,6 @@ public final class ZstdDecoder {
     int lp = litPos;
     final int le = litEnd;
     final int litWild = la.length - 16;
-    final int dictLen = dictContent.length;
     final int wildEnd = olimit - WILD;
     for (int left = nbSeq; left > 0; left--) {
       // refill
@@ -630,47 +629,22 @@ public final class ZstdDecoder {
         ofState = (int) (ofE >>> 48) + (int) ((c << k) >>> 1 >>> (63 - nb));
         k += nb;
       }
-      // execute: literals, then the match
-      if (ll > le - lp) {
-        throw new IOException("sequence " + (nbSeq - left) + ": literal length " + ll + " with only " + (le - lp)
-            + " literals left");
-      }
-      if (ml > olimit - o - ll) {
-        throw new IOException("sequence " + (nbSeq - left) + ": " + ll + " literals and a match of " + ml
-            + " bytes overrun the " + (olimit - o) + " bytes left of the output");
-      }
-      int hist = o + ll - frameStart;
-      if (offset > hist) {
-        if (offset < 1 || offset - hist > dictLen) {
-          throw new IOException("sequence " + (nbSeq - left) + ": offset " + offset + " points before the start of "
-              + "the data (" + hist + " bytes decoded" + (dictLen > 0 ? ", " + dictLen + " of dictionary" : "") + ")");
-        }
-        o = copyFromDictionary(la, lp, ll, out, o, offset, ml, frameStart);
-        lp += ll;
-        continue;
-      }
-      if (offset < 1) {
-        throw new IOException("sequence " + (nbSeq - left) + ": offset 0");
-      }
-      if (o + ll + ml > wildEnd) { // near the end of the output: exact copies
-        System.arraycopy(la, lp, out, o, ll);
-        lp += ll;
-        o += ll;
-        int from = o - offset;
-        if (offset >= ml) {
-          System.arraycopy(out, from, out, o, ml);
+      // execute: literals, then the match. Fast path: everything in range and room for 8- and 16-byte copies
+      final int hist = o + ll - frameStart;
+      if ((ll <= le - lp) & (ml <= wildEnd - o - ll) & (offset - 1 + Integer.MIN_VALUE < hist + Integer.MIN_VALUE)
+          & (lp <= litWild)) {
+        if (ll <= 8) {
+          LONG.set(out, o, (long) LONG.get(la, lp));
+        } else if (ll <= 16) {
+          LONG.set(out, o, (long) LONG.get(la, lp));
+          LONG.set(out, o + 8, (long) LONG.get(la, lp + 8));
         } else {
-          periodicCopy(out, o, offset, ml);
+          System.arraycopy(la, lp, out, o, ll);
         }
-        o += ml;
-        continue;
-      }
-      // literals: 16 bytes at a time for short runs (the output has room, the source has slack)
-      if (ll <= 16 && lp <= litWild) {
-        LONG.set(out, o, (long) LONG.get(la, lp));
-        LONG.set(out, o + 8, (long) LONG.get(la, lp + 8));
       } else {
-        System.arraycopy(la, lp, out, o, ll);
+        o = execute(la, lp, le, ll, out, o, olimit, offset, ml, frameStart, nbSeq - left);
+        lp += ll;
+        continue;
       }
       lp += ll;
       o += ll;
@@ -723,6 +697,37 @@ public final class ZstdDecoder {
     }
     litPos = lp;
     return copyLastLiterals(out, o, olimit);
+  }
+
+  /** One sequence with every check and exact copies: near the end of the output, from the dictionary, or in error. */
+  private int execute(byte[] la, int lp, int le, int ll, byte[] out, int o, int olimit, int offset, int ml,
+      int frameStart, int seq) throws IOException {
+    if (ll > le - lp) {
+      throw new IOException("sequence " + seq + ": literal length " + ll + " with only " + (le - lp)
+          + " literals left");
+    }
+    if (ml > olimit - o - ll) {
+      throw new IOException("sequence " + seq + ": " + ll + " literals and a match of " + ml
+          + " bytes overrun the " + (olimit - o) + " bytes left of the output");
+    }
+    int hist = o + ll - frameStart;
+    int dictLen = dictContent.length;
+    if (offset < 1 || offset > hist && offset - hist > dictLen) {
+      throw new IOException("sequence " + seq + ": offset " + offset + " points before the start of the data ("
+          + hist + " bytes decoded" + (dictLen > 0 ? ", " + dictLen + " of dictionary" : "") + ")");
+    }
+    if (offset > hist) {
+      return copyFromDictionary(la, lp, ll, out, o, offset, ml, frameStart);
+    }
+    System.arraycopy(la, lp, out, o, ll);
+    o += ll;
+    int from = o - offset;
+    if (offset >= ml) {
+      System.arraycopy(out, from, out, o, ml);
+    } else {
+      periodicCopy(out, o, offset, ml);
+    }
+    return o + ml;
   }
 
   /** For offsets 1..7: the smallest multiple of the offset that is at least 8. */
