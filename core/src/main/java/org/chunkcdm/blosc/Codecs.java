@@ -6,21 +6,25 @@ import io.airlift.compress.zstd.ZstdDecompressor;
 import java.io.IOException;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
+import org.chunkcdm.blosc.zstd.ZstdDecoder;
+import org.chunkcdm.blosc.zstd.ZstdDictionary;
 
 /** One stream of codec output to exactly the expected number of bytes. */
 final class Codecs {
   private static final ThreadLocal<Lz4Decompressor> LZ4 = ThreadLocal.withInitial(Lz4Decompressor::new);
   private static final ThreadLocal<SnappyDecompressor> SNAPPY = ThreadLocal.withInitial(SnappyDecompressor::new);
   private static final ThreadLocal<ZstdDecompressor> ZSTD = ThreadLocal.withInitial(ZstdDecompressor::new);
+  /** Our own pure-Java zstd decoder: frames that need the chunk's dictionary (aircompressor has no dictionaries). */
+  private static final ThreadLocal<ZstdDecoder> ZSTD_DICT = ThreadLocal.withInitial(ZstdDecoder::new);
   private static final ThreadLocal<Inflater> INFLATER = ThreadLocal.withInitial(Inflater::new);
 
   private Codecs() {}
 
   /**
    * Decodes {@code in[ip..ip+inLen)} with {@code c} into exactly {@code outLen} bytes at {@code out[op..]}.
-   * {@code dict} (may be null) is the chunk's zstd dictionary.
+   * {@code dict} (may be null) is the chunk's zstd dictionary, parsed once per chunk.
    */
-  static void decode(BloscCompressor c, byte[] in, int ip, int inLen, byte[] out, int op, int outLen, byte[] dict)
+  static void decode(BloscCompressor c, byte[] in, int ip, int inLen, byte[] out, int op, int outLen, ZstdDictionary dict)
       throws IOException {
     int n;
     try {
@@ -35,7 +39,7 @@ final class Codecs {
           n = SNAPPY.get().decompress(in, ip, inLen, out, op, outLen);
           break;
         case ZSTD:
-          n = dict != null ? ZstdDict.decode(in, ip, inLen, out, op, outLen, dict)
+          n = dict != null ? ZSTD_DICT.get().decompress(in, ip, inLen, out, op, outLen, dict)
               : ZSTD.get().decompress(in, ip, inLen, out, op, outLen);
           break;
         case ZLIB:
@@ -83,23 +87,5 @@ final class Codecs {
       throw new IOException("zlib stream is corrupt: " + e.getMessage(), e);
     }
     return n;
-  }
-
-  /** zstd frames that need the chunk's dictionary go through zstd-jni (aircompressor has no dictionaries). */
-  static final class ZstdDict {
-    private ZstdDict() {}
-
-    static int decode(byte[] in, int ip, int inLen, byte[] out, int op, int outLen, byte[] dict) throws IOException {
-      try {
-        try (com.github.luben.zstd.ZstdDecompressCtx ctx = new com.github.luben.zstd.ZstdDecompressCtx()) {
-          ctx.loadDict(dict);
-          return ctx.decompressByteArray(out, op, outLen, in, ip, inLen);
-        }
-      } catch (LinkageError e) {
-        throw new IOException("zstd chunks with a dictionary need zstd-jni's native library, which did not load: " + e, e);
-      } catch (RuntimeException e) {
-        throw new IOException("zstd stream (with dictionary) is corrupt: " + e.getMessage(), e);
-      }
-    }
   }
 }
