@@ -67,9 +67,14 @@ final class Fse {
     }
   }
 
-  static final long[] LL_PREDEFINED = predefined(LL_DEFAULT, LL_DEFAULT_LOG, LL_BASE, LL_BITS);
-  static final long[] ML_PREDEFINED = predefined(ML_DEFAULT, ML_DEFAULT_LOG, ML_BASE, ML_BITS);
-  static final long[] OF_PREDEFINED = predefined(OF_DEFAULT, OF_DEFAULT_LOG, OF_BASE, OF_BITS);
+  /** Per code: value base | extra bits << 32 (the symbol part of a sequence table entry). */
+  static final long[] LL_SYM = symbols(LL_BASE, LL_BITS);
+  static final long[] ML_SYM = symbols(ML_BASE, ML_BITS);
+  static final long[] OF_SYM = symbols(OF_BASE, OF_BITS);
+
+  static final long[] LL_PREDEFINED = predefined(LL_DEFAULT, LL_DEFAULT_LOG, LL_SYM);
+  static final long[] ML_PREDEFINED = predefined(ML_DEFAULT, ML_DEFAULT_LOG, ML_SYM);
+  static final long[] OF_PREDEFINED = predefined(OF_DEFAULT, OF_DEFAULT_LOG, OF_SYM);
 
   // scratch, reused by one decoder
   final short[] norm = new short[256];
@@ -79,14 +84,22 @@ final class Fse {
   private final int[] next = new int[256];
   private final byte[] spread = new byte[1 << LL_MAX_LOG];
 
-  private static long[] predefined(short[] dist, int log, int[] base, int[] bits) {
+  private static long[] symbols(int[] base, int[] bits) {
+    long[] s = new long[base.length];
+    for (int c = 0; c < s.length; c++) {
+      s[c] = (base[c] & 0xFFFFFFFFL) | (long) bits[c] << 32;
+    }
+    return s;
+  }
+
+  private static long[] predefined(short[] dist, int log, long[] sym) {
     Fse f = new Fse();
     System.arraycopy(dist, 0, f.norm, 0, dist.length);
     f.log = log;
     f.symbols = dist.length;
     long[] t = new long[1 << log];
     try {
-      f.buildSequenceTable(t, base, bits, "predefined table");
+      f.buildSequenceTable(t, sym, "predefined table");
     } catch (IOException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -208,12 +221,21 @@ final class Fse {
     final int mask = size - 1;
     final int step = (size >>> 1) + (size >>> 3) + 3;
     int pos = 0;
-    for (int s = 0; s < symbols; s++) {
-      for (int i = norm[s]; i > 0; i--) {
-        spread[pos] = (byte) s;
-        do {
+    if (high == size - 1) { // no "less than 1" symbols: every position is free
+      for (int s = 0; s < symbols; s++) {
+        for (int i = norm[s]; i > 0; i--) {
+          spread[pos] = (byte) s;
           pos = (pos + step) & mask;
-        } while (pos > high);
+        }
+      }
+    } else {
+      for (int s = 0; s < symbols; s++) {
+        for (int i = norm[s]; i > 0; i--) {
+          spread[pos] = (byte) s;
+          do {
+            pos = (pos + step) & mask;
+          } while (pos > high);
+        }
       }
     }
     if (pos != 0) {
@@ -222,15 +244,16 @@ final class Fse {
   }
 
   /** Builds a sequence decoding table (layout in the class comment) into {@code t[0..2^log)}. */
-  void buildSequenceTable(long[] t, int[] base, int[] bits, String what) throws IOException {
+  void buildSequenceTable(long[] t, long[] sym, String what) throws IOException {
     spread(what);
     final int size = 1 << log;
+    final int[] nx = next;
+    final byte[] sp = spread;
     for (int u = 0; u < size; u++) {
-      int s = spread[u] & 0xFF;
-      int ns = next[s]++;
-      int nb = log - (31 - Integer.numberOfLeadingZeros(ns));
-      long baseline = ((long) ns << nb) - size;
-      t[u] = (base[s] & 0xFFFFFFFFL) | ((long) bits[s] << 32) | ((long) nb << 40) | (baseline << 48);
+      int s = sp[u] & 0xFF;
+      int ns = nx[s]++;
+      int nb = Integer.numberOfLeadingZeros(ns) - 31 + log;
+      t[u] = sym[s] | (long) nb << 40 | (long) ((ns << nb) - size) << 48;
     }
   }
 

@@ -224,31 +224,36 @@ final class Huffman {
     }
     int o = op;
     final int end = op + n;
-    // fast: full refills, 5 symbols of at most 11 bits from the 57 or more bits available
-    while (end - o >= 5) {
-      int back = k >>> 3;
-      if (p - back < s) {
+    // fast: rounds of iterations that need no checks, each a full refill and 5 symbols of at most maxBits (<= 11)
+    // bits from the 57 or more bits available
+    final int perIteration = 5 * maxBits;
+    while (e - s >= 8) {
+      int iters = Math.min((end - o) / 5, (8 * (p - s) - k) / perIteration);
+      if (iters < 2) {
         break;
       }
-      p -= back;
-      k &= 7;
-      c = (long) LONG.get(in, p);
-      int v = t[(int) ((c << k) >>> sh)];
-      out[o] = (byte) v;
-      k += v >>> 8;
-      v = t[(int) ((c << k) >>> sh)];
-      out[o + 1] = (byte) v;
-      k += v >>> 8;
-      v = t[(int) ((c << k) >>> sh)];
-      out[o + 2] = (byte) v;
-      k += v >>> 8;
-      v = t[(int) ((c << k) >>> sh)];
-      out[o + 3] = (byte) v;
-      k += v >>> 8;
-      v = t[(int) ((c << k) >>> sh)];
-      out[o + 4] = (byte) v;
-      k += v >>> 8;
-      o += 5;
+      for (int it = 0; it < iters; it++) {
+        p -= k >>> 3;
+        k &= 7;
+        c = (long) LONG.get(in, p);
+        int q = o + 5 * it;
+        int v = t[(int) ((c << k) >>> sh)];
+        out[q] = (byte) v;
+        k += v >>> 8;
+        v = t[(int) ((c << k) >>> sh)];
+        out[q + 1] = (byte) v;
+        k += v >>> 8;
+        v = t[(int) ((c << k) >>> sh)];
+        out[q + 2] = (byte) v;
+        k += v >>> 8;
+        v = t[(int) ((c << k) >>> sh)];
+        out[q + 3] = (byte) v;
+        k += v >>> 8;
+        v = t[(int) ((c << k) >>> sh)];
+        out[q + 4] = (byte) v;
+        k += v >>> 8;
+      }
+      o += 5 * iters;
     }
     while (o < end) {
       int back = k >>> 3;
@@ -320,45 +325,51 @@ final class Huffman {
     int o4 = op + 3 * seg;
     final int end1 = op + seg;
     final int end4 = op + n;
-    // interleaved while every stream can take a full refill and has 4 symbols to go (stream 4 may be shorter)
-    while (end1 - o1 >= 4 && end4 - o4 >= 4) {
-      int b1 = k1 >>> 3;
-      int b2 = k2 >>> 3;
-      int b3 = k3 >>> 3;
-      int b4 = k4 >>> 3;
-      if (p1 - b1 < s1 || p2 - b2 < s2 || p3 - b3 < s3 || p4 - b4 < s4) {
+    // interleaved, in rounds of iterations that need no checks: each iteration refills every stream and decodes 4
+    // symbols of at most maxBits bits from each, so a stream with B bits left takes (B - 8) / (4 maxBits) of them
+    final int perIteration = 4 * maxBits;
+    while (true) {
+      int iters = Math.min(end1 - o1, end4 - o4) >>> 2;
+      iters = Math.min(iters, (8 * (p1 - s1) - k1) / perIteration);
+      iters = Math.min(iters, (8 * (p2 - s2) - k2) / perIteration);
+      iters = Math.min(iters, (8 * (p3 - s3) - k3) / perIteration);
+      iters = Math.min(iters, (8 * (p4 - s4) - k4) / perIteration);
+      if (iters < 2) {
         break;
       }
-      p1 -= b1;
-      p2 -= b2;
-      p3 -= b3;
-      p4 -= b4;
-      k1 &= 7;
-      k2 &= 7;
-      k3 &= 7;
-      k4 &= 7;
-      long c1 = (long) LONG.get(in, p1);
-      long c2 = (long) LONG.get(in, p2);
-      long c3 = (long) LONG.get(in, p3);
-      long c4 = (long) LONG.get(in, p4);
-      for (int i = 0; i < 4; i++) {
-        int v1 = t[(int) ((c1 << k1) >>> sh)];
-        int v2 = t[(int) ((c2 << k2) >>> sh)];
-        int v3 = t[(int) ((c3 << k3) >>> sh)];
-        int v4 = t[(int) ((c4 << k4) >>> sh)];
-        out[o1 + i] = (byte) v1;
-        out[o2 + i] = (byte) v2;
-        out[o3 + i] = (byte) v3;
-        out[o4 + i] = (byte) v4;
-        k1 += v1 >>> 8;
-        k2 += v2 >>> 8;
-        k3 += v3 >>> 8;
-        k4 += v4 >>> 8;
+      for (int it = 0; it < iters; it++) {
+        p1 -= k1 >>> 3;
+        p2 -= k2 >>> 3;
+        p3 -= k3 >>> 3;
+        p4 -= k4 >>> 3;
+        k1 &= 7;
+        k2 &= 7;
+        k3 &= 7;
+        k4 &= 7;
+        long c1 = (long) LONG.get(in, p1);
+        long c2 = (long) LONG.get(in, p2);
+        long c3 = (long) LONG.get(in, p3);
+        long c4 = (long) LONG.get(in, p4);
+        int q = 4 * it;
+        for (int i = 0; i < 4; i++) {
+          int v1 = t[(int) ((c1 << k1) >>> sh)];
+          int v2 = t[(int) ((c2 << k2) >>> sh)];
+          int v3 = t[(int) ((c3 << k3) >>> sh)];
+          int v4 = t[(int) ((c4 << k4) >>> sh)];
+          out[o1 + q + i] = (byte) v1;
+          out[o2 + q + i] = (byte) v2;
+          out[o3 + q + i] = (byte) v3;
+          out[o4 + q + i] = (byte) v4;
+          k1 += v1 >>> 8;
+          k2 += v2 >>> 8;
+          k3 += v3 >>> 8;
+          k4 += v4 >>> 8;
+        }
       }
-      o1 += 4;
-      o2 += 4;
-      o3 += 4;
-      o4 += 4;
+      o1 += 4 * iters;
+      o2 += 4 * iters;
+      o3 += 4 * iters;
+      o4 += 4 * iters;
     }
     finish(in, s1, p1, k1, t, sh, out, o1, end1, what, 1, seg);
     finish(in, s2, p2, k2, t, sh, out, o2, end1 + seg, what, 2, seg);

@@ -387,7 +387,7 @@ public final class ZstdDecoder {
 
   /** Chooses the table of one symbol type (0 literals lengths, 1 offsets, 2 match lengths); returns the new position. */
   private int selectTable(int kind, int mode, byte[] in, int p, int bend) throws IOException {
-    final String name = kind == 0 ? "literals lengths" : kind == 1 ? "offsets" : "match lengths";
+    final String name = TABLE_NAMES[kind];
     final int maxSym = kind == 0 ? Fse.LL_MAX_SYMBOL : kind == 1 ? Fse.OF_MAX_SYMBOL : Fse.ML_MAX_SYMBOL;
     long[] table;
     int log;
@@ -398,29 +398,28 @@ public final class ZstdDecoder {
         break;
       case 1: {
         if (p >= bend) {
-          throw new IOException("sequences: " + name + " RLE symbol missing");
+          throw new IOException(name + ": RLE symbol missing");
         }
         int sym = in[p++] & 0xFF;
         if (sym > maxSym) {
-          throw new IOException("sequences: " + name + " RLE symbol " + sym + " is above " + maxSym);
+          throw new IOException(name + ": RLE symbol " + sym + " is above " + maxSym);
         }
         fse.setRle(sym);
-        table = build(kind, name);
+        table = build(kind);
         log = 0;
         break;
       }
       case 2: {
         int maxLog = kind == 0 ? Fse.LL_MAX_LOG : kind == 1 ? Fse.OF_MAX_LOG : Fse.ML_MAX_LOG;
-        p += fse.readDescription(in, p, bend, maxSym, maxLog, "sequences (" + name + " table)");
-        table = build(kind, name);
+        p += fse.readDescription(in, p, bend, maxSym, maxLog, name);
+        table = build(kind);
         log = fse.log;
         break;
       }
       default: {
         table = kind == 0 ? llTable : kind == 1 ? ofTable : mlTable;
         if (table == null) {
-          throw new IOException("sequences: " + name + " table repeated, but there is no earlier one in this frame "
-              + "or dictionary");
+          throw new IOException(name + ": repeat mode, but no earlier table in this frame or dictionary");
         }
         return p;
       }
@@ -438,15 +437,12 @@ public final class ZstdDecoder {
     return p;
   }
 
-  private long[] build(int kind, String name) throws IOException {
+  private static final String[] TABLE_NAMES = {"sequences (literals lengths table)", "sequences (offsets table)",
+      "sequences (match lengths table)"};
+
+  private long[] build(int kind) throws IOException {
     long[] own = kind == 0 ? llOwn : kind == 1 ? ofOwn : mlOwn;
-    if (kind == 0) {
-      fse.buildSequenceTable(own, Fse.LL_BASE, Fse.LL_BITS, "sequences (" + name + " table)");
-    } else if (kind == 1) {
-      fse.buildSequenceTable(own, Fse.OF_BASE, Fse.OF_BITS, "sequences (" + name + " table)");
-    } else {
-      fse.buildSequenceTable(own, Fse.ML_BASE, Fse.ML_BITS, "sequences (" + name + " table)");
-    }
+    fse.buildSequenceTable(own, kind == 0 ? Fse.LL_SYM : kind == 1 ? Fse.OF_SYM : Fse.ML_SYM, TABLE_NAMES[kind]);
     return own;
   }
 

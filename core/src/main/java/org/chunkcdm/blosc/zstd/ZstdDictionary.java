@@ -45,15 +45,15 @@ public final class ZstdDictionary {
         p += fse.readDescription(b, p, end, Fse.OF_MAX_SYMBOL, Fse.OF_MAX_LOG, "offsets table");
         ofLog = fse.log;
         ofTable = new long[1 << ofLog];
-        fse.buildSequenceTable(ofTable, Fse.OF_BASE, Fse.OF_BITS, "offsets table");
+        fse.buildSequenceTable(ofTable, Fse.OF_SYM, "offsets table");
         p += fse.readDescription(b, p, end, Fse.ML_MAX_SYMBOL, Fse.ML_MAX_LOG, "match lengths table");
         mlLog = fse.log;
         mlTable = new long[1 << mlLog];
-        fse.buildSequenceTable(mlTable, Fse.ML_BASE, Fse.ML_BITS, "match lengths table");
+        fse.buildSequenceTable(mlTable, Fse.ML_SYM, "match lengths table");
         p += fse.readDescription(b, p, end, Fse.LL_MAX_SYMBOL, Fse.LL_MAX_LOG, "literals lengths table");
         llLog = fse.log;
         llTable = new long[1 << llLog];
-        fse.buildSequenceTable(llTable, Fse.LL_BASE, Fse.LL_BITS, "literals lengths table");
+        fse.buildSequenceTable(llTable, Fse.LL_SYM, "literals lengths table");
       } catch (IOException e) {
         throw new IOException("zstd dictionary " + id + ": " + e.getMessage(), e);
       }
