@@ -644,42 +644,12 @@ public final class ZstdDecoder {
       }
       lp += ll;
       o += ll;
-      int from = o - offset;
-      if (offset >= 8) {
-        if (ml <= 16) {
-          LONG.set(out, o, (long) LONG.get(out, from));
-          LONG.set(out, o + 8, (long) LONG.get(out, from + 8));
-        } else if (offset >= ml) {
-          if (ml <= 64) {
-            copy8(out, from, o, ml);
-          } else {
-            System.arraycopy(out, from, out, o, ml);
-          }
-        } else if (ml <= 64) {
-          copy8(out, from, o, ml);
-        } else {
-          periodicCopy(out, o, offset, ml);
-        }
-      } else if (offset == 1 && ml > 32) {
-        Arrays.fill(out, o, o + ml, out[from]);
+      if (offset >= 8 & ml <= 16) { // the common short match: two 8-byte steps
+        int from = o - offset;
+        LONG.set(out, o, (long) LONG.get(out, from));
+        LONG.set(out, o + 8, (long) LONG.get(out, from + 8));
       } else {
-        // offset 1..7: the first 8 bytes from a repeated pattern, then 8-byte steps from a multiple of the offset
-        long v = (long) LONG.get(out, from);
-        int bits = offset << 3;
-        long pat = v & ((1L << bits) - 1);
-        for (int sh = bits; sh < 64; sh <<= 1) {
-          pat |= pat << sh;
-        }
-        LONG.set(out, o, pat);
-        if (ml > 8) {
-          int step = STEP[offset];
-          LONG.set(out, o + 8, (long) LONG.get(out, o + 8 - step));
-          if (ml > 64) {
-            periodicCopy(out, o + step, step, ml - step);
-          } else if (ml > 16) {
-            copy8(out, o + 16 - step, o + 16, ml - 16);
-          }
-        }
+        copyMatch(out, o, offset, ml);
       }
       o += ml;
     }
@@ -724,6 +694,43 @@ public final class ZstdDecoder {
       periodicCopy(out, o, offset, ml);
     }
     return o + ml;
+  }
+
+  /**
+   * A match of {@code ml} bytes at {@code offset} (within the output) written at {@code o}, with room for up to
+   * 16 more bytes after it: long or overlapping matches.
+   */
+  private static void copyMatch(byte[] out, int o, int offset, int ml) {
+    int from = o - offset;
+    if (offset >= 8) {
+      if (ml <= 64) {
+        copy8(out, from, o, ml);
+      } else if (offset >= ml) {
+        System.arraycopy(out, from, out, o, ml);
+      } else {
+        periodicCopy(out, o, offset, ml);
+      }
+    } else if (offset == 1 && ml > 32) {
+      Arrays.fill(out, o, o + ml, out[from]);
+    } else {
+      // offset 1..7: the first 8 bytes from a repeated pattern, then 8-byte steps from a multiple of the offset
+      long v = (long) LONG.get(out, from);
+      int bits = offset << 3;
+      long pat = v & ((1L << bits) - 1);
+      for (int sh = bits; sh < 64; sh <<= 1) {
+        pat |= pat << sh;
+      }
+      LONG.set(out, o, pat);
+      if (ml > 8) {
+        int step = STEP[offset];
+        LONG.set(out, o + 8, (long) LONG.get(out, o + 8 - step));
+        if (ml > 64) {
+          periodicCopy(out, o + step, step, ml - step);
+        } else if (ml > 16) {
+          copy8(out, o + 16 - step, o + 16, ml - 16);
+        }
+      }
+    }
   }
 
   /** For offsets 1..7: the smallest multiple of the offset that is at least 8. */
