@@ -191,21 +191,12 @@ final class Huffman {
   /** {@code stream}: 1 to 4 for the streams of a 4-stream block (for messages), 0 for a single stream. */
   private static void decode1(byte[] in, int s, int e, int[] t, int maxBits, byte[] out, int op, int n, String what,
       int stream) throws IOException {
-    if (stream > 0) {
-      // messages name the stream
-      try {
-        decode1(in, s, e, t, maxBits, out, op, n, what, 0);
-      } catch (IOException x) {
-        throw new IOException(x.getMessage().replaceFirst(": ", " (stream " + stream + " of 4): "), x);
-      }
-      return;
-    }
     if (e <= s) {
-      throw new IOException(what + ": empty Huffman stream");
+      throw new IOException(name(what, stream) + ": empty Huffman stream");
     }
     int last = in[e - 1] & 0xFF;
     if (last == 0) {
-      throw new IOException(what + ": Huffman stream has no end mark");
+      throw new IOException(name(what, stream) + ": Huffman stream has no end mark");
     }
     final int sh = 64 - maxBits;
     int k = Integer.numberOfLeadingZeros(last) - 23;
@@ -267,7 +258,8 @@ final class Huffman {
         c = (long) LONG.get(in, p);
       }
       if (k > 64) {
-        throw new IOException(what + ": Huffman stream of " + (e - s) + " bytes ends before its " + n + " symbols");
+        throw new IOException(name(what, stream) + ": Huffman stream of " + (e - s) + " bytes ends before its " + n
+            + " symbols");
       }
       int v = t[(int) ((c << k) >>> sh)];
       out[o++] = (byte) v;
@@ -275,9 +267,14 @@ final class Huffman {
     }
     long left = 8L * (p - s) + 64 - k;
     if (left != 0) {
-      throw new IOException(what + ": Huffman stream of " + (e - s) + " bytes " + (left > 0 ? "has " + left
-          + " bits left over" : "is " + -left + " bits short") + " after its " + n + " symbols");
+      throw new IOException(name(what, stream) + ": Huffman stream of " + (e - s) + " bytes "
+          + (left > 0 ? "has " + left + " bits left over" : "is " + -left + " bits short") + " after its " + n
+          + " symbols");
     }
+  }
+
+  private static String name(String what, int stream) {
+    return stream == 0 ? what : what + " (Huffman stream " + stream + " of 4)";
   }
 
   /** Decodes the 4 Huffman streams of {@code in[s..e)} (jump table first) into exactly {@code n} bytes at {@code out[op..]}. */
