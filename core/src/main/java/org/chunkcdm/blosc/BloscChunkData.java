@@ -3,6 +3,7 @@ package org.chunkcdm.blosc;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
+import org.chunkcdm.blosc.zstd.ZstdDictionary;
 import org.chunkcdm.chunk.ChunkData;
 
 /**
@@ -14,11 +15,11 @@ public final class BloscChunkData implements ChunkData {
   private final byte[] src;
   private final int off;
   private final BloscHeader header;
-  private final byte[] dict;
+  private final ZstdDictionary dict; // parsed once for every block read
   private final Map<Integer, byte[]> blocks = new HashMap<>();
   private byte[] all;
 
-  private BloscChunkData(byte[] src, int off, BloscHeader header) {
+  private BloscChunkData(byte[] src, int off, BloscHeader header) throws IOException {
     this.src = src;
     this.off = off;
     this.header = header;

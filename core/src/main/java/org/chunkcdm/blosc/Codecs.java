@@ -1,24 +1,29 @@
 package org.chunkcdm.blosc;
 
 import io.airlift.compress.snappy.SnappyDecompressor;
-import io.airlift.compress.zstd.ZstdDecompressor;
 import java.io.IOException;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
+import org.chunkcdm.blosc.zstd.ZstdDecoder;
+import org.chunkcdm.blosc.zstd.ZstdDictionary;
 
 /** One stream of codec output to exactly the expected number of bytes. */
 final class Codecs {
   private static final ThreadLocal<SnappyDecompressor> SNAPPY = ThreadLocal.withInitial(SnappyDecompressor::new);
-  private static final ThreadLocal<ZstdDecompressor> ZSTD = ThreadLocal.withInitial(ZstdDecompressor::new);
+  /**
+   * Our own pure-Java zstd decoder, for every zstd stream: it reads frames that need the chunk's dictionary
+   * (aircompressor has no dictionaries) and is as fast as aircompressor's on the rest (bench/run-zstd.sh).
+   */
+  private static final ThreadLocal<ZstdDecoder> ZSTD = ThreadLocal.withInitial(ZstdDecoder::new);
   private static final ThreadLocal<Inflater> INFLATER = ThreadLocal.withInitial(Inflater::new);
 
   private Codecs() {}
 
   /**
    * Decodes {@code in[ip..ip+inLen)} with {@code c} into exactly {@code outLen} bytes at {@code out[op..]}.
-   * {@code dict} (may be null) is the chunk's zstd dictionary.
+   * {@code dict} (may be null) is the chunk's zstd dictionary, parsed once per chunk.
    */
-  static void decode(BloscCompressor c, byte[] in, int ip, int inLen, byte[] out, int op, int outLen, byte[] dict)
+  static void decode(BloscCompressor c, byte[] in, int ip, int inLen, byte[] out, int op, int outLen, ZstdDictionary dict)
       throws IOException {
     int n;
     try {
@@ -33,8 +38,7 @@ final class Codecs {
           n = SNAPPY.get().decompress(in, ip, inLen, out, op, outLen);
           break;
         case ZSTD:
-          n = dict != null ? ZstdDict.decode(in, ip, inLen, out, op, outLen, dict)
-              : ZSTD.get().decompress(in, ip, inLen, out, op, outLen);
+          n = ZSTD.get().decompress(in, ip, inLen, out, op, outLen, dict);
           break;
         case ZLIB:
           n = inflate(in, ip, inLen, out, op, outLen);
@@ -81,23 +85,5 @@ final class Codecs {
       throw new IOException("zlib stream is corrupt: " + e.getMessage(), e);
     }
     return n;
-  }
-
-  /** zstd frames that need the chunk's dictionary go through zstd-jni (aircompressor has no dictionaries). */
-  static final class ZstdDict {
-    private ZstdDict() {}
-
-    static int decode(byte[] in, int ip, int inLen, byte[] out, int op, int outLen, byte[] dict) throws IOException {
-      try {
-        try (com.github.luben.zstd.ZstdDecompressCtx ctx = new com.github.luben.zstd.ZstdDecompressCtx()) {
-          ctx.loadDict(dict);
-          return ctx.decompressByteArray(out, op, outLen, in, ip, inLen);
-        }
-      } catch (LinkageError e) {
-        throw new IOException("zstd chunks with a dictionary need zstd-jni's native library, which did not load: " + e, e);
-      } catch (RuntimeException e) {
-        throw new IOException("zstd stream (with dictionary) is corrupt: " + e.getMessage(), e);
-      }
-    }
   }
 }

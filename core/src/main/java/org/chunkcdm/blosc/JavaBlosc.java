@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.chunkcdm.blosc.zstd.ZstdDictionary;
 import org.chunkcdm.chunk.DecodePool;
 
 /** The pure-Java Blosc1/Blosc2 chunk decoder. Every offset is checked against the validated header. */
@@ -33,7 +34,7 @@ final class JavaBlosc {
       BloscStats.BYTES.add(n);
       return;
     }
-    byte[] dict = dictionary(h, src, off);
+    ZstdDictionary dict = dictionary(h, src, off);
     int nb = h.nblocks();
     int first = 0;
     if (h.hasDelta() && nb > 1) { // every other block refers to the decoded block 0
@@ -66,7 +67,8 @@ final class JavaBlosc {
    * Decodes bytes {@code [start, start+count)} of the chunk into {@code dst[dp..]}, decoding only the
    * blocks covering them (plus block 0 when DELTA needs it).
    */
-  static void decodeRange(BloscHeader h, byte[] src, int off, int start, int count, byte[] dst, int dp, byte[] dict)
+  static void decodeRange(BloscHeader h, byte[] src, int off, int start, int count, byte[] dst, int dp,
+      ZstdDictionary dict)
       throws IOException {
     int n = h.nbytes();
     if (start < 0 || count < 0 || start > n - count) {
@@ -144,20 +146,28 @@ final class JavaBlosc {
     }
   }
 
-  /** The chunk's zstd dictionary, or null. */
-  static byte[] dictionary(BloscHeader h, byte[] src, int off) {
-    if (!h.hasDictionary()) {
+  /**
+   * The chunk's zstd dictionary, parsed (once per chunk: the blocks share it), or null when the chunk has none
+   * or its codec is not zstd (only zstd streams use one).
+   */
+  static ZstdDictionary dictionary(BloscHeader h, byte[] src, int off) throws IOException {
+    if (!h.hasDictionary() || h.compressor() != BloscCompressor.ZSTD) {
       return null;
     }
     int p = off + h.headerLength() + 4 * h.nblocks() + 4;
-    return Arrays.copyOfRange(src, p, p + h.dictSize());
+    try {
+      return new ZstdDictionary(src, p, h.dictSize());
+    } catch (IOException e) {
+      throw new IOException("Blosc chunk: " + e.getMessage(), e);
+    }
   }
 
   /**
    * Decodes block {@code b} into {@code dst[dp..]}. With DELTA, {@code ref[rp..]} holds the decoded block 0
    * (for block 0 itself it may be the destination; it is not read then).
    */
-  static void decodeBlock(BloscHeader h, byte[] src, int off, int b, byte[] dst, int dp, byte[] ref, int rp, byte[] dict)
+  static void decodeBlock(BloscHeader h, byte[] src, int off, int b, byte[] dst, int dp, byte[] ref, int rp,
+      ZstdDictionary dict)
       throws IOException {
     final int nbytes = h.nbytes();
     final int bs = h.blocksize();

@@ -43,6 +43,9 @@ class DistJarIT {
       assertFalse(names.stream().anyMatch(n -> n.startsWith(host)), host + " must come from the host, not the jar");
     }
     assertFalse(names.stream().anyMatch(n -> n.startsWith("org/chunkcdm/testkit/")), "no test helpers");
+    assertTrue(names.contains("org/chunkcdm/blosc/zstd/ZstdDecoder.class"), "pure-Java zstd decoder");
+    assertFalse(names.stream().anyMatch(n -> n.startsWith("com/github/luben/") || n.contains("libzstd-jni")),
+        "no zstd-jni: zstd dictionaries are decoded in pure Java");
     assertTrue(names.contains("META-INF/services/ucar.nc2.iosp.IOServiceProvider"));
     assertTrue(names.contains("META-INF/services/org.chunkcdm.blosc.NativeBlosc"));
   }
@@ -54,7 +57,7 @@ class DistJarIT {
     for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
       String n = e.replace('\\', '/');
       boolean bundled = n.endsWith("/target/classes") || n.contains("/chunkcdm-") || n.contains("/org/chunkcdm/") || n.contains("/jna/")
-          || n.contains("jackson") || n.contains("aircompressor") || n.contains("zstd-jni") || n.contains("msgpack")
+          || n.contains("jackson") || n.contains("aircompressor") || n.contains("msgpack")
           || n.contains("junit") || n.contains("opentest4j") || n.contains("apiguardian");
       if (n.endsWith("/target/test-classes") || !bundled) {
         host.add(e);

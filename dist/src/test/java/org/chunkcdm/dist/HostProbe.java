@@ -12,6 +12,7 @@ public final class HostProbe {
     {"bcolz", "carray/dtype_float64_zlib_c9_byteshuf_n1025_cl128"},
     {"bloscpack", "ndarray/dtype_float32_zstd_shuf1.blp"},
     {"blosc2", "sframe/sf_lz4_noshuffle_u1.b2frame"},
+    {"blosc2", "sframe/sf_zstd_dict_i4.b2frame"}, // zstd with a trained dictionary, no zstd-jni on that class path
     {"blosc2", "b2nd/b2nd_3d_i2_cframe.b2nd"},
     {"ds", "nd_shared_dims.ds"},
   };
