@@ -3,7 +3,6 @@ package org.chunkcdm.blosc;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
-import org.chunkcdm.blosc.zstd.ZstdDictionary;
 import org.chunkcdm.chunk.ChunkData;
 
 /**
@@ -15,7 +14,7 @@ public final class BloscChunkData implements ChunkData {
   private final byte[] src;
   private final int off;
   private final BloscHeader header;
-  private final ZstdDictionary dict; // parsed once for every block read
+  private final ChunkDictionary dict; // parsed once for every block read
   private final Map<Integer, byte[]> blocks = new HashMap<>();
   private byte[] all;
 

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 import org.chunkcdm.blosc.zstd.ZstdDecoder;
-import org.chunkcdm.blosc.zstd.ZstdDictionary;
 
 /** One stream of codec output to exactly the expected number of bytes. */
 final class Codecs {
@@ -21,9 +20,9 @@ final class Codecs {
 
   /**
    * Decodes {@code in[ip..ip+inLen)} with {@code c} into exactly {@code outLen} bytes at {@code out[op..]}.
-   * {@code dict} (may be null) is the chunk's zstd dictionary, parsed once per chunk.
+   * {@code dict} (may be null) is the chunk's dictionary.
    */
-  static void decode(BloscCompressor c, byte[] in, int ip, int inLen, byte[] out, int op, int outLen, ZstdDictionary dict)
+  static void decode(BloscCompressor c, byte[] in, int ip, int inLen, byte[] out, int op, int outLen, ChunkDictionary dict)
       throws IOException {
     int n;
     try {
@@ -31,14 +30,14 @@ final class Codecs {
         case BLOSCLZ:
           BloscLZ.decode(in, ip, inLen, out, op, outLen);
           return;
-        case LZ4: // a c-blosc2 chunk's dictionary is the LZ4 stream's prefix dictionary
-          Lz4.decode(in, ip, inLen, out, op, outLen, dict);
+        case LZ4:
+          Lz4.decode(in, ip, inLen, out, op, outLen, dict == null ? null : dict.prefix);
           return;
         case SNAPPY:
           n = SNAPPY.get().decompress(in, ip, inLen, out, op, outLen);
           break;
         case ZSTD:
-          n = ZSTD.get().decompress(in, ip, inLen, out, op, outLen, dict);
+          n = ZSTD.get().decompress(in, ip, inLen, out, op, outLen, dict == null ? null : dict.zstd);
           break;
         case ZLIB:
           n = inflate(in, ip, inLen, out, op, outLen);

@@ -34,7 +34,7 @@ final class JavaBlosc {
       BloscStats.BYTES.add(n);
       return;
     }
-    ZstdDictionary dict = dictionary(h, src, off);
+    ChunkDictionary dict = dictionary(h, src, off);
     int nb = h.nblocks();
     int first = 0;
     if (h.hasDelta() && nb > 1) { // every other block refers to the decoded block 0
@@ -68,7 +68,7 @@ final class JavaBlosc {
    * blocks covering them (plus block 0 when DELTA needs it).
    */
   static void decodeRange(BloscHeader h, byte[] src, int off, int start, int count, byte[] dst, int dp,
-      ZstdDictionary dict)
+      ChunkDictionary dict)
       throws IOException {
     int n = h.nbytes();
     if (start < 0 || count < 0 || start > n - count) {
@@ -147,18 +147,25 @@ final class JavaBlosc {
   }
 
   /**
-   * The chunk's zstd dictionary, parsed (once per chunk: the blocks share it), or null when the chunk has none
-   * or its codec is not zstd (only zstd streams use one).
+   * The chunk's dictionary, made ready once per chunk (the blocks share it), or null when the chunk has none or
+   * its codec uses none (c-blosc2 uses dictionaries with LZ4/LZ4HC and Zstd only).
    */
-  static ZstdDictionary dictionary(BloscHeader h, byte[] src, int off) throws IOException {
-    if (!h.hasDictionary() || h.compressor() != BloscCompressor.ZSTD) {
+  static ChunkDictionary dictionary(BloscHeader h, byte[] src, int off) throws IOException {
+    if (!h.hasDictionary()) {
       return null;
     }
     int p = off + h.headerLength() + 4 * h.nblocks() + 4;
-    try {
-      return new ZstdDictionary(src, p, h.dictSize());
-    } catch (IOException e) {
-      throw new IOException("Blosc chunk: " + e.getMessage(), e);
+    switch (h.compressor()) {
+      case LZ4:
+        return new ChunkDictionary(Arrays.copyOfRange(src, p, p + h.dictSize()), null);
+      case ZSTD:
+        try {
+          return new ChunkDictionary(null, new ZstdDictionary(src, p, h.dictSize()));
+        } catch (IOException e) {
+          throw new IOException("Blosc chunk: " + e.getMessage(), e);
+        }
+      default:
+        return null;
     }
   }
 
@@ -167,7 +174,7 @@ final class JavaBlosc {
    * (for block 0 itself it may be the destination; it is not read then).
    */
   static void decodeBlock(BloscHeader h, byte[] src, int off, int b, byte[] dst, int dp, byte[] ref, int rp,
-      ZstdDictionary dict)
+      ChunkDictionary dict)
       throws IOException {
     final int nbytes = h.nbytes();
     final int bs = h.blocksize();
