@@ -21,9 +21,14 @@ public final class CodecReport {
   public static void main(String[] args) throws Exception {
     int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 3;
     Map<String, double[]> rows = new LinkedHashMap<>(); // data/codec/threads -> {java, java-scalar, native}
-    for (int threads : new int[] {1, 2}) {
-      Options opt = new OptionsBuilder().include(CodecBench.class.getSimpleName()).threads(threads).forks(1)
-          .jvmArgsAppend("--add-modules=jdk.incubator.vector")
+    // "1 core": one caller and no decode threads (-Dchunkcdm.decode.threads=1), the strict single-core
+    // comparison; "1": one caller, the pure-Java decoder spreads a chunk's blocks over the decode threads;
+    // "2": two callers (both decoders keep both cores busy)
+    String vector = "--add-modules=jdk.incubator.vector";
+    String[][] runs = {{"1 (1 core)", "1", vector, "-Dchunkcdm.decode.threads=1"}, {"1", "1", vector}, {"2", "2", vector}};
+    for (String[] run : runs) {
+      Options opt = new OptionsBuilder().include(CodecBench.class.getSimpleName()).threads(Integer.parseInt(run[1]))
+          .forks(1).jvmArgsAppend(java.util.Arrays.copyOfRange(run, 2, run.length))
           .warmupIterations(2).warmupTime(TimeValue.seconds(1)).measurementIterations(iterations)
           .measurementTime(TimeValue.seconds(1)).build();
       Collection<RunResult> results = new Runner(opt).run();
@@ -33,7 +38,7 @@ public final class CodecReport {
           p.put(k, r.getParams().getParam(k));
         }
         double mbps = r.getPrimaryResult().getScore() * CodecBench.CHUNKS * CodecBench.CHUNK_BYTES / 1e6;
-        String key = p.get("data") + " | " + p.get("codec") + " | " + threads;
+        String key = p.get("data") + " | " + p.get("codec") + " | " + run[0];
         String impl = p.get("impl");
         rows.computeIfAbsent(key, k -> new double[3])[impl.equals("java") ? 0 : impl.equals("java-scalar") ? 1 : 2] = mbps;
       }
