@@ -70,22 +70,8 @@ final class BloscLZ {
         if (len > opEnd - op) {
           throw new IOException("BloscLZ stream: output exceeds the expected " + outLen + " bytes");
         }
-        if (dist >= len) {
-          System.arraycopy(out, ref, out, op, len);
-          op += len;
-        } else if (dist == 1) {
-          byte v = out[ref];
-          java.util.Arrays.fill(out, op, op + len, v);
-          op += len;
-        } else {
-          // overlapping copy: repeat the pattern of `dist` bytes, doubling the copied span
-          int end = op + len;
-          while (op < end) {
-            int n = Math.min(op - ref, end - op);
-            System.arraycopy(out, ref, out, op, n);
-            op += n;
-          }
-        }
+        Lz4.copyMatch(out, ref, op, len);
+        op += len;
       }
       if (ip >= ipEnd) {
         break;

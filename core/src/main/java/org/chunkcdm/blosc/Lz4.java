@@ -138,8 +138,11 @@ final class Lz4 {
     }
   }
 
-  /** Copies {@code len} bytes from {@code ref} to {@code op > ref} with LZ semantics (the source may overlap). */
-  private static void copyMatch(byte[] out, int ref, int op, int len) {
+  /**
+   * Copies {@code len} bytes from {@code ref} to {@code op > ref} with LZ semantics (the source may overlap the
+   * destination: a distance below the length repeats the last {@code op - ref} bytes). Also used by BloscLZ.
+   */
+  static void copyMatch(byte[] out, int ref, int op, int len) {
     int dist = op - ref;
     if (dist >= len) {
       System.arraycopy(out, ref, out, op, len);
