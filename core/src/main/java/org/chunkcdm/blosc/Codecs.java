@@ -1,5 +1,6 @@
 package org.chunkcdm.blosc;
 
+import io.airlift.compress.lz4.Lz4Decompressor;
 import io.airlift.compress.snappy.SnappyDecompressor;
 import java.io.IOException;
 import java.util.zip.DataFormatException;
@@ -8,6 +9,11 @@ import org.chunkcdm.blosc.zstd.ZstdDecoder;
 
 /** One stream of codec output to exactly the expected number of bytes. */
 final class Codecs {
+  /**
+   * aircompressor's LZ4 for streams without a dictionary (faster than {@link Lz4} on poorly compressible data,
+   * see the Lz4Bench numbers in docs/BENCHMARKS.md); {@link Lz4} for those with one, which it cannot decode.
+   */
+  private static final ThreadLocal<Lz4Decompressor> LZ4 = ThreadLocal.withInitial(Lz4Decompressor::new);
   private static final ThreadLocal<SnappyDecompressor> SNAPPY = ThreadLocal.withInitial(SnappyDecompressor::new);
   /**
    * Our own pure-Java zstd decoder, for every zstd stream: it reads frames that need the chunk's dictionary
@@ -31,8 +37,12 @@ final class Codecs {
           BloscLZ.decode(in, ip, inLen, out, op, outLen);
           return;
         case LZ4:
-          Lz4.decode(in, ip, inLen, out, op, outLen, dict == null ? null : dict.prefix);
-          return;
+          if (dict != null) {
+            Lz4.decode(in, ip, inLen, out, op, outLen, dict.prefix);
+            return;
+          }
+          n = LZ4.get().decompress(in, ip, inLen, out, op, outLen);
+          break;
         case SNAPPY:
           n = SNAPPY.get().decompress(in, ip, inLen, out, op, outLen);
           break;

@@ -12,7 +12,7 @@ import java.nio.ByteOrder;
  * 255"), the literals, then a 2-byte little-endian match offset (never 0). The last sequence has literals only.
  * A match may reach back past the start of the output into the end of the dictionary.
  */
-final class Lz4 {
+public final class Lz4 {
   private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /** Literal runs and matches up to this length are copied 8 bytes at a time, longer ones by arraycopy. */
@@ -27,14 +27,15 @@ final class Lz4 {
    * Decodes {@code in[ip0..ip0+inLen)} into exactly {@code outLen} bytes at {@code out[op0..]}; {@code dict}
    * (may be null) is the history that precedes the output. Never writes outside {@code out[op0..op0+outLen)}.
    */
-  static void decode(byte[] in, int ip0, int inLen, byte[] out, int op0, int outLen, byte[] dict) throws IOException {
+  public static void decode(byte[] in, int ip0, int inLen, byte[] out, int op0, int outLen, byte[] dict)
+      throws IOException {
     int ip = ip0;
     final int ipEnd = ip0 + inLen;
     int op = op0;
     final int opEnd = op0 + outLen;
     while (true) {
       if (ip >= ipEnd) {
-        throw new IOException("LZ4 stream ends before its last literals (" + (op - op0) + " of " + outLen + " bytes decoded)");
+        throw corrupt("ends before its last literals", op - op0, outLen);
       }
       int token = in[ip++] & 0xff;
       int lit = token >>> 4;
@@ -42,7 +43,7 @@ final class Lz4 {
         int b;
         do {
           if (ip >= ipEnd) {
-            throw new IOException("LZ4 stream: literal length passes the end of the input");
+            throw corrupt("literal length passes the end of the input", op - op0, outLen);
           }
           b = in[ip++] & 0xff;
           lit += b;
@@ -57,10 +58,10 @@ final class Lz4 {
         } while (i < lit);
       } else {
         if (lit > ipEnd - ip) {
-          throw new IOException("LZ4 stream: " + lit + " literals pass the end of the input");
+          throw corrupt(lit + " literals pass the end of the input", op - op0, outLen);
         }
         if (lit > opEnd - op) {
-          throw new IOException("LZ4 stream decodes to more than the expected " + outLen + " bytes");
+          throw corrupt("decodes to more than the expected bytes", op - op0, outLen);
         }
         System.arraycopy(in, ip, out, op, lit);
       }
@@ -70,7 +71,7 @@ final class Lz4 {
         break;
       }
       if (ip > ipEnd - 2) {
-        throw new IOException("LZ4 stream: match offset passes the end of the input");
+        throw corrupt("match offset passes the end of the input", op - op0, outLen);
       }
       int offset = (in[ip] & 0xff) | (in[ip + 1] & 0xff) << 8;
       ip += 2;
@@ -79,7 +80,7 @@ final class Lz4 {
         int b;
         do {
           if (ip >= ipEnd) {
-            throw new IOException("LZ4 stream: match length passes the end of the input");
+            throw corrupt("match length passes the end of the input", op - op0, outLen);
           }
           b = in[ip++] & 0xff;
           len += b;
@@ -87,17 +88,17 @@ final class Lz4 {
       }
       len += 4;
       if (offset == 0) {
-        throw new IOException("LZ4 stream: match offset 0 at output byte " + (op - op0));
+        throw corrupt("match offset 0", op - op0, outLen);
       }
       if (len > opEnd - op) {
-        throw new IOException("LZ4 stream decodes to more than the expected " + outLen + " bytes");
+        throw corrupt("decodes to more than the expected bytes", op - op0, outLen);
       }
       int back = op - op0;
       if (offset > back) { // the match starts in the dictionary
         int fromDict = offset - back;
         if (dict == null || fromDict > dict.length) {
-          throw new IOException("LZ4 stream: match offset " + offset + " at output byte " + back
-              + " reaches before the start of the output" + (dict == null ? "" : " and its " + dict.length + "-byte dictionary"));
+          throw corrupt("match offset " + offset + " reaches before the start of the output"
+              + (dict == null ? "" : " and its " + dict.length + "-byte dictionary"), back, outLen);
         }
         int n = Math.min(len, fromDict);
         System.arraycopy(dict, dict.length - fromDict, out, op, n);
@@ -117,14 +118,14 @@ final class Lz4 {
         } while (i < len);
         op += len;
       } else if (offset < 8 && len <= WILD && len <= opEnd - 16 - op) {
-        // a short period: bytes one by one until a whole multiple of the period lies 8 bytes back, then 8 at a time
+        // a short period: 8 bytes one by one (a fixed count the JIT unrolls), then 8 at a time from a whole
+        // multiple of the period back, which lies in bytes already final
         int period = PERIOD[offset];
         int ref = op - offset;
-        int first = period - offset;
-        for (int i = 0; i < first; i++) {
+        for (int i = 0; i < 8; i++) {
           out[op + i] = out[ref + i];
         }
-        for (int i = first; i < len; i += 8) {
+        for (int i = 8; i < len; i += 8) {
           LONG.set(out, op + i, (long) LONG.get(out, op + i - period));
         }
         op += len;
@@ -134,8 +135,13 @@ final class Lz4 {
       }
     }
     if (op != opEnd) {
-      throw new IOException("LZ4 stream decoded to " + (op - op0) + " bytes, expected " + outLen);
+      throw corrupt("ends early", op - op0, outLen);
     }
+  }
+
+  /** The message names what is wrong and where (built outside the decode loop, which stays small for the JIT). */
+  private static IOException corrupt(String what, int decoded, int outLen) {
+    return new IOException("LZ4 stream: " + what + " (at output byte " + decoded + " of " + outLen + ")");
   }
 
   /**
