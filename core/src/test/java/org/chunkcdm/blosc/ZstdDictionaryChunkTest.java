@@ -92,7 +92,7 @@ class ZstdDictionaryChunkTest {
       List<Path> all = files.filter(p -> p.toString().endsWith(".class")).collect(java.util.stream.Collectors.toList());
       n = all.size();
       for (Path p : all) {
-        if (indexOf(Files.readAllBytes(p), needle) >= 0) {
+        if (org.chunkcdm.testkit.TestFiles.indexOf(Files.readAllBytes(p), needle) >= 0) {
           offenders.add(classes.relativize(p).toString());
         }
       }
@@ -100,19 +100,6 @@ class ZstdDictionaryChunkTest {
     assertTrue(n > 30, n + " classes scanned");
     assertTrue(offenders.isEmpty(), "main classes referring to zstd-jni: " + offenders);
     assertTrue(Files.isRegularFile(classes.resolve("org/chunkcdm/blosc/zstd/ZstdDecoder.class")));
-  }
-
-  private static int indexOf(byte[] hay, byte[] needle) {
-    outer:
-    for (int i = 0; i + needle.length <= hay.length; i++) {
-      for (int j = 0; j < needle.length; j++) {
-        if (hay[i + j] != needle[j]) {
-          continue outer;
-        }
-      }
-      return i;
-    }
-    return -1;
   }
 
   /** The frame header and dictionary IDs agree (a sanity check that the fixture really uses its dictionary). */

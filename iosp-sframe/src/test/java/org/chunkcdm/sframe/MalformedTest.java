@@ -209,16 +209,11 @@ class MalformedTest {
   }
 
   static int indexOf(byte[] hay, byte[] needle) {
-    outer:
-    for (int i = 0; i + needle.length <= hay.length; i++) {
-      for (int j = 0; j < needle.length; j++) {
-        if (hay[i + j] != needle[j]) {
-          continue outer;
-        }
-      }
-      return i;
+    int at = TestFiles.indexOf(hay, needle);
+    if (at < 0) {
+      throw new AssertionError("pattern not found");
     }
-    throw new AssertionError("pattern not found");
+    return at;
   }
 
   /** A corrupt chunk body names the chunk. */

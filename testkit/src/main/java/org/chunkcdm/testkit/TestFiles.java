@@ -54,6 +54,20 @@ public final class TestFiles {
     Files.write(p, b);
   }
 
+  /** Where {@code needle} first occurs in {@code hay}, or -1. */
+  public static int indexOf(byte[] hay, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= hay.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (hay[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
+  }
+
   /** {@code n} bytes of {@code v}, big-endian. */
   public static byte[] be(long v, int n) {
     byte[] b = new byte[n];
