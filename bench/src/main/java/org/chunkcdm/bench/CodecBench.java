@@ -3,6 +3,8 @@ package org.chunkcdm.bench;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.chunkcdm.blosc.Blosc;
@@ -81,6 +83,46 @@ public class CodecBench {
       }
     }
     return b.array();
+  }
+
+  /**
+   * The codec streams inside the chunks c-blosc 1 makes from {@code kind} data ({@code codec}, clevel 5, byte
+   * shuffle), with their decoded sizes; streams stored raw are left out. A block is split into one stream per
+   * byte plane when c-blosc 1 splits it (not flagged unsplit, a whole block, typesize <= 16, >= 128 items).
+   */
+  static void blosc1Streams(String kind, String codec, List<byte[]> streams, List<Integer> sizes) throws IOException {
+    JnaBlosc nat = new JnaBlosc();
+    if (!nat.isAvailable()) {
+      throw new IOException("this benchmark needs native c-blosc (apt-get install libblosc1): " + nat.version());
+    }
+    Random rnd = new Random(7);
+    int ts = kind.equals("float64") ? 8 : 4;
+    for (int c = 0; c < CHUNKS; c++) {
+      byte[] chunk = nat.compress(make(kind, c, rnd), 5, 1, ts, codec, 0);
+      BloscHeader h = BloscHeader.parse(chunk, 0, chunk.length);
+      for (int b = 0; b < h.nblocks(); b++) {
+        int bsize = Math.min(h.blocksize(), h.nbytes() - b * h.blocksize());
+        boolean split = (h.flags() & 0x10) == 0 && bsize == h.blocksize() && ts <= 16 && bsize / ts >= 128;
+        int nstreams = split ? ts : 1;
+        int pos = le32(chunk, h.headerLength() + 4 * b);
+        for (int s = 0; s < nstreams; s++) {
+          int csize = le32(chunk, pos);
+          pos += 4;
+          if (csize != bsize / nstreams) {
+            streams.add(Arrays.copyOfRange(chunk, pos, pos + csize));
+            sizes.add(bsize / nstreams);
+          }
+          pos += csize;
+        }
+      }
+    }
+    if (streams.isEmpty()) {
+      throw new IOException("no " + codec + " streams found in the " + kind + " chunks");
+    }
+  }
+
+  private static int le32(byte[] b, int p) {
+    return (b[p] & 0xff) | (b[p + 1] & 0xff) << 8 | (b[p + 2] & 0xff) << 16 | (b[p + 3] & 0xff) << 24;
   }
 
   /** Per-thread output buffer. */

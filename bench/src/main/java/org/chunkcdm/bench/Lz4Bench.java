@@ -5,11 +5,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.chunkcdm.blosc.BloscHeader;
 import org.chunkcdm.blosc.Lz4;
-import org.chunkcdm.nativeblosc.JnaBlosc;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -44,30 +41,9 @@ public class Lz4Bench {
 
   @Setup(Level.Trial)
   public void setup() throws IOException {
-    JnaBlosc nat = new JnaBlosc();
-    Random rnd = new Random(7);
     List<byte[]> st = new ArrayList<>();
     List<Integer> sz = new ArrayList<>();
-    int ts = data.equals("float64") ? 8 : 4;
-    for (int c = 0; c < CodecBench.CHUNKS; c++) {
-      byte[] chunk = nat.compress(CodecBench.make(data, c, rnd), 5, 1, ts, "lz4", 0);
-      BloscHeader h = BloscHeader.parse(chunk, 0, chunk.length);
-      boolean split = (h.flags() & 0x10) == 0;
-      for (int b = 0; b < h.nblocks(); b++) {
-        int bsize = Math.min(h.blocksize(), h.nbytes() - b * h.blocksize());
-        int nstreams = split && bsize == h.blocksize() ? ts : 1;
-        int p = le(chunk, 16 + 4 * b);
-        for (int s = 0; s < nstreams; s++) {
-          int csize = le(chunk, p);
-          p += 4;
-          if (csize != bsize / nstreams) {
-            st.add(Arrays.copyOfRange(chunk, p, p + csize));
-            sz.add(bsize / nstreams);
-          }
-          p += csize;
-        }
-      }
-    }
+    CodecBench.blosc1Streams(data, "lz4", st, sz);
     streams = st.toArray(new byte[0][]);
     sizes = sz.stream().mapToInt(Integer::intValue).toArray();
     byte[] other = new byte[out.length];
@@ -78,10 +54,6 @@ public class Lz4Bench {
         throw new IOException("decoders disagree on stream " + i);
       }
     }
-  }
-
-  private static int le(byte[] b, int p) {
-    return (b[p] & 0xff) | (b[p + 1] & 0xff) << 8 | (b[p + 2] & 0xff) << 16 | (b[p + 3] & 0xff) << 24;
   }
 
   @Benchmark

@@ -10,9 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.chunkcdm.blosc.BloscHeader;
 import org.chunkcdm.blosc.zstd.ZstdDecoder;
-import org.chunkcdm.nativeblosc.JnaBlosc;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -83,35 +81,7 @@ public class ZstdBench {
       planes(kind, frames, sizes);
       return;
     }
-    JnaBlosc nat = new JnaBlosc();
-    if (!nat.isAvailable()) {
-      throw new IOException("the zstd benchmark needs native c-blosc (apt-get install libblosc1): " + nat.version());
-    }
-    Random rnd = new Random(7);
-    int ts = kind.equals("float64") ? 8 : 4;
-    for (int c = 0; c < CodecBench.CHUNKS; c++) {
-      byte[] chunk = nat.compress(CodecBench.make(kind, c, rnd), 5, 1, ts, "zstd", 0);
-      BloscHeader h = BloscHeader.parse(chunk, 0, chunk.length);
-      int flags = chunk[2] & 0xFF;
-      for (int b = 0; b < h.nblocks(); b++) {
-        int bsize = Math.min(h.blocksize(), h.nbytes() - b * h.blocksize());
-        boolean split = (flags & 0x10) == 0 && bsize == h.blocksize() && ts <= 16 && bsize / ts >= 128;
-        int nstreams = split ? ts : 1;
-        int pos = le32(chunk, h.headerLength() + 4 * b);
-        for (int s = 0; s < nstreams; s++) {
-          int csize = le32(chunk, pos);
-          pos += 4;
-          if (csize != bsize / nstreams && le32(chunk, pos) == ZstdDecoder.MAGIC) {
-            frames.add(java.util.Arrays.copyOfRange(chunk, pos, pos + csize));
-            sizes.add(bsize / nstreams);
-          }
-          pos += csize;
-        }
-      }
-    }
-    if (frames.isEmpty()) {
-      throw new IOException("no zstd streams found in the " + kind + " chunks");
-    }
+    CodecBench.blosc1Streams(kind, "zstd", frames, sizes);
   }
 
   /** Shuffled blocks of 256 KiB, each byte plane compressed on its own (zstd-jni, level 9). */
@@ -136,10 +106,6 @@ public class ZstdBench {
         }
       }
     }
-  }
-
-  private static int le32(byte[] b, int p) {
-    return (b[p] & 0xFF) | (b[p + 1] & 0xFF) << 8 | (b[p + 2] & 0xFF) << 16 | (b[p + 3] & 0xFF) << 24;
   }
 
   /** Per-thread decoders and output buffer. */
