@@ -69,10 +69,15 @@ public final class Blosc {
                 nativeProblem = null;
                 break;
               }
-              nativeProblem = "native c-blosc library (libblosc.so.1) not found";
+              String why = n.version(); // when unavailable, the binding says why
+              nativeProblem = why != null && !why.isBlank() ? why : "native c-blosc library (libblosc.so.1) not found";
             }
           } catch (Throwable t) { // a broken JNA must never break reading
-            nativeProblem = "native Blosc binding failed to load: " + t;
+            Throwable root = t;
+            while (root.getCause() != null && root.getCause() != root) {
+              root = root.getCause();
+            }
+            nativeProblem = "native Blosc binding failed to load: " + root; // e.g. JNA missing from the class path
           }
           nativeLoaded = true;
         }

@@ -15,7 +15,7 @@ public interface NativeBlosc {
   /** True when the native library is loaded and usable. */
   boolean isAvailable();
 
-  /** Human-readable library version, e.g. "c-blosc 1.21.3". */
+  /** Human-readable library version, e.g. "c-blosc 1.21.3"; when not available, why not. */
   String version();
 
   /** True when this library can decode the chunk (format version, codec compiled in). */

@@ -5,16 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
 import java.util.stream.Collectors;
 import org.chunkcdm.testkit.Fixtures;
 import org.junit.jupiter.api.Test;
@@ -52,7 +56,75 @@ class DistJarIT {
 
   @Test
   void aHostWithOnlyNetcdfJavaOpensChunkcdmFormatsThroughTheJar() throws Exception {
-    // host class path: every test class path entry except chunkcdm's own modules and what the jar bundles
+    List<String> out = probe(List.of(), JAR);
+    List<String> ok = okLines(out);
+    assertEquals(HostProbe.TARGETS.length, ok.size(), String.join("\n", out));
+    String nat = nativeLine(out);
+    if (nativeRequired()) { // CI installs libblosc1: the bcolz carray's Blosc1 chunks went through c-blosc
+      assertTrue(nat.startsWith("NATIVE true ") && !nat.startsWith("NATIVE true 0 "), nat);
+    }
+  }
+
+  /**
+   * The JVM must start and read everything when JNA is missing or cannot load its native part (so the library
+   * cannot be loaded either): the same values as with the whole jar, all decoded in pure Java.
+   */
+  @Test
+  void withoutJnaOrWithJnaUnableToLoadTheSameValuesAreReadInPureJava() throws Exception {
+    List<String> whole = okLines(probe(List.of(), JAR));
+    assertEquals(HostProbe.TARGETS.length, whole.size());
+
+    Path noJna = Files.createTempFile("chunkcdm-thredds-nojna", ".jar");
+    try {
+      int dropped = 0;
+      try (JarFile in = new JarFile(JAR.toFile());
+          JarOutputStream jo = new JarOutputStream(Files.newOutputStream(noJna))) {
+        for (JarEntry e : Collections.list(in.entries())) {
+          if (e.getName().startsWith("com/sun/jna/")) {
+            dropped++;
+            continue;
+          }
+          jo.putNextEntry(new JarEntry(e.getName()));
+          try (InputStream is = in.getInputStream(e)) {
+            is.transferTo(jo);
+          }
+          jo.closeEntry();
+        }
+      }
+      assertTrue(dropped > 10, "JNA classes removed: " + dropped);
+      List<String> out = probe(List.of(), noJna);
+      assertEquals(whole, okLines(out), String.join("\n", out));
+      assertTrue(nativeLine(out).startsWith("NATIVE false 0 native Blosc binding failed to load: ")
+          && nativeLine(out).contains("com.sun.jna."), nativeLine(out));
+    } finally {
+      Files.deleteIfExists(noJna);
+    }
+
+    // JNA present, but its native dispatch library cannot be found: no native library can be loaded through it
+    List<String> out = probe(List.of("-Djna.boot.library.path=/nonexistent", "-Djna.nosys=true",
+        "-Djna.noclasspath=true"), JAR);
+    assertEquals(whole, okLines(out), String.join("\n", out));
+    assertTrue(nativeLine(out).startsWith("NATIVE false 0 c-blosc 1.x not found (")
+        && nativeLine(out).contains("JNA"), nativeLine(out));
+  }
+
+  static boolean nativeRequired() {
+    return "1".equals(System.getenv("CHUNKCDM_REQUIRE_NATIVE")) || Boolean.getBoolean("chunkcdm.requireNative");
+  }
+
+  static List<String> okLines(List<String> out) {
+    return out.stream().filter(l -> l.startsWith("OK ")).collect(Collectors.toList());
+  }
+
+  static String nativeLine(List<String> out) {
+    return out.stream().filter(l -> l.startsWith("NATIVE ")).findFirst().orElse("no NATIVE line");
+  }
+
+  /**
+   * Runs {@link HostProbe} on one fixture per format in a JVM whose class path is the host's (every test class
+   * path entry except chunkcdm's own modules and what the jar bundles) plus {@code jar}; returns its output lines.
+   */
+  static List<String> probe(List<String> jvmArgs, Path jar) throws Exception {
     List<String> host = new ArrayList<>();
     for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
       String n = e.replace('\\', '/');
@@ -63,19 +135,18 @@ class DistJarIT {
         host.add(e);
       }
     }
-    host.add(JAR.toString());
-    List<String> targets = new ArrayList<>();
+    host.add(jar.toString());
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(jvmArgs);
+    cmd.addAll(List.of("-cp", String.join(File.pathSeparator, host), HostProbe.class.getName()));
     for (String[] t : HostProbe.TARGETS) {
-      targets.add(Fixtures.family(t[0]).resolve(t[1]).toString());
+      cmd.add(Fixtures.family(t[0]).resolve(t[1]).toString());
     }
-    List<String> cmd = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", String.join(File.pathSeparator, host), HostProbe.class.getName()));
-    cmd.addAll(targets);
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "probe JVM timed out");
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "probe JVM timed out"); // its output fits the pipe buffer
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertEquals(0, p.exitValue(), out);
-    List<String> lines = out.lines().filter(l -> l.startsWith("OK ")).collect(Collectors.toList());
-    assertEquals(targets.size(), lines.size(), out);
+    return out.lines().collect(Collectors.toList());
   }
 }

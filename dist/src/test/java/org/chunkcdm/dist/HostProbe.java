@@ -1,15 +1,24 @@
 package org.chunkcdm.dist;
 
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32;
+import org.chunkcdm.blosc.Blosc;
+import org.chunkcdm.blosc.BloscStats;
 import ucar.ma2.Array;
+import ucar.ma2.IndexIterator;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 
-/** Runs in the "host" JVM of {@link DistJarIT}: opens each argument and reads every variable. */
+/**
+ * Runs in the "host" JVM of {@link DistJarIT}: opens each argument, reads every variable and prints one line per
+ * file ({@code OK path type elements crc32-of-the-values}), then one line saying whether native c-blosc was used
+ * ({@code NATIVE available nativeChunks version-or-why-not}).
+ */
 public final class HostProbe {
   /** Fixture family and path of one dataset per format family. */
   static final String[][] TARGETS = {
-    {"bcolz", "carray/dtype_float64_zlib_c9_byteshuf_n1025_cl128"},
+    {"bcolz", "carray/dtype_float64_zlib_c9_byteshuf_n1025_cl128"}, // Blosc1 chunks: native c-blosc where it loads
     {"bloscpack", "ndarray/dtype_float32_zstd_shuf1.blp"},
     {"blosc2", "sframe/sf_lz4_noshuffle_u1.b2frame"},
     {"blosc2", "sframe/sf_zstd_dict_i4.b2frame"}, // zstd with a trained dictionary, no zstd-jni on that class path
@@ -21,15 +30,25 @@ public final class HostProbe {
     for (String path : args) {
       try (NetcdfFile nc = NetcdfFiles.open(path)) {
         long n = 0;
+        CRC32 crc = new CRC32();
         for (Variable v : nc.getVariables()) {
           Array a = v.read();
           n += a.getSize();
+          if (a.getElementType() == String.class) {
+            for (IndexIterator it = a.getIndexIterator(); it.hasNext(); ) {
+              crc.update(String.valueOf(it.getObjectNext()).getBytes(StandardCharsets.UTF_8));
+            }
+          } else {
+            crc.update(a.getDataAsByteBuffer());
+          }
         }
         if (nc.getVariables().isEmpty()) {
           throw new IllegalStateException(path + ": no variables");
         }
-        System.out.println("OK " + path + " " + nc.getFileTypeId() + " " + n);
+        System.out.printf("OK %s %s %d %08x%n", path, nc.getFileTypeId(), n, crc.getValue());
       }
     }
+    System.out.println("NATIVE " + Blosc.nativeAvailable() + " " + BloscStats.nativeChunksDecoded() + " "
+        + Blosc.nativeVersion());
   }
 }
