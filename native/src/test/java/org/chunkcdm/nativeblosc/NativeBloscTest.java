@@ -16,6 +16,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -150,6 +151,86 @@ class NativeBloscTest {
       }
     }
     assertTrue(cases >= 4 * 3 * 6 * 4, "cases " + cases);
+  }
+
+  /**
+   * Corrupted Blosc1 chunks that pass the Java header checks reach c-blosc: every header bit flipped, random body
+   * bytes flipped or replaced, every codec. Native decoding must end in output or an IOException, never another
+   * exception (a crash of c-blosc would end the test JVM and fail the build).
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("blosc1Chunks")
+  void corruptedChunksThroughNativeGiveOutputOrIOException(String name, byte[] buf, int off, int len, byte[] expected)
+      throws Exception {
+    NativeRequired.binding();
+    byte[] orig = Arrays.copyOfRange(buf, off, off + len);
+    if (BloscHeader.parse(orig, 0, orig.length).version() > 2) {
+      return; // c-blosc 1.x never sees these (blosc2ChunksAreNeverHandedToCBlosc1)
+    }
+    Random rnd = new Random(name.hashCode());
+    int[] outcomes = new int[2];
+    for (int i = 0; i < Math.min(16, orig.length); i++) {
+      for (int bit = 0; bit < 8; bit++) {
+        byte[] c = orig.clone();
+        c[i] ^= (byte) (1 << bit);
+        nativeOutcome(name + " header byte " + i + " bit " + bit, c, outcomes);
+      }
+    }
+    for (int k = 0; k < 64 && orig.length > 16; k++) {
+      byte[] c = orig.clone();
+      int pos = 16 + rnd.nextInt(orig.length - 16);
+      if (k % 2 == 0) {
+        c[pos] ^= (byte) (1 << rnd.nextInt(8));
+      } else {
+        c[pos] = (byte) rnd.nextInt(256);
+      }
+      nativeOutcome(name + " body byte " + pos, c, outcomes);
+    }
+    assertTrue(outcomes[0] + outcomes[1] > 0, name);
+  }
+
+  @Test
+  void corruptedChunksOfEveryCodecThroughNative() throws Exception {
+    JnaBlosc nat = NativeRequired.binding();
+    Random rnd = new Random(11);
+    int[] outcomes = new int[2];
+    for (BloscCompressor c : nat.codecs()) {
+      String cname = c == BloscCompressor.LZ4 ? "lz4" : c.cname();
+      for (String codec : c == BloscCompressor.LZ4 ? new String[] {"lz4", "lz4hc"} : new String[] {cname}) {
+        for (int shuffle = 0; shuffle <= 2; shuffle++) {
+          for (int kind = 0; kind < 4; kind++) {
+            byte[] chunk = nat.compress(data(kind, 50_000, rnd), 5, shuffle, 4, codec, 8192);
+            for (int k = 0; k < 200; k++) {
+              byte[] bad = chunk.clone();
+              int flips = 1 + rnd.nextInt(4);
+              for (int f = 0; f < flips; f++) {
+                int pos = 16 + rnd.nextInt(bad.length - 16);
+                bad[pos] = (byte) rnd.nextInt(256);
+              }
+              nativeOutcome(codec + " shuffle " + shuffle + " kind " + kind + " case " + k, bad, outcomes);
+            }
+          }
+        }
+      }
+    }
+    assertTrue(outcomes[1] > 0, "some corruptions must be detected: " + Arrays.toString(outcomes));
+  }
+
+  /** Decodes {@code c} natively; counts output (0) and IOException (1); anything else fails. */
+  static void nativeOutcome(String what, byte[] c, int[] outcomes) {
+    try {
+      BloscHeader h = BloscHeader.parse(c, 0, c.length);
+      if (h.nbytes() > 64 << 20) {
+        throw new IOException("test guard: refusing to allocate " + h.nbytes());
+      }
+      Blosc.decompress(h, c, 0, new byte[h.nbytes()], 0, Blosc.Impl.NATIVE);
+      outcomes[0]++;
+    } catch (IOException e) {
+      assertTrue(e.getMessage() != null && !e.getMessage().isEmpty(), what + ": IOException without a message");
+      outcomes[1]++;
+    } catch (Throwable t) {
+      throw new AssertionError(what + ": " + t, t);
+    }
   }
 
   @Test
