@@ -74,7 +74,7 @@ public final class Blosc {
             }
           } catch (Throwable t) { // a broken JNA must never break reading
             Throwable root = t;
-            while (root.getCause() != null && root.getCause() != root) {
+            for (int depth = 0; depth < 16 && root.getCause() != null && root.getCause() != root; depth++) {
               root = root.getCause();
             }
             nativeProblem = "native Blosc binding failed to load: " + root; // e.g. JNA missing from the class path
