@@ -1,9 +1,7 @@
 package org.chunkcdm.blosc.zstd;
 
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -16,7 +14,7 @@ final class Huffman {
   static final int MAX_BITS = 11;
   static final int TABLE_SIZE = 1 << MAX_BITS;
   private static final int WEIGHTS_MAX_LOG = 6;
-  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG = ZstdDecoder.LONG;
 
   private final Fse fse;
   private final byte[] weights = new byte[256];

@@ -25,8 +25,9 @@ public final class ZstdDecoder {
   /** Largest block (decoded size, and compressed size of a compressed block). */
   static final int BLOCK_MAX = 128 << 10;
 
-  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  /** Little-endian 8- and 4-byte views of byte arrays, shared by the package's decoders. */
+  static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final byte[] NO_CONTENT = new byte[0];
   /** Bytes of slack after a literal buffer: short literal runs are copied 16 bytes at a time. */
   private static final int WILD = 32;

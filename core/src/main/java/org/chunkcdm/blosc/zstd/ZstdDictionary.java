@@ -31,9 +31,9 @@ public final class ZstdDictionary {
   /** Parses {@code b[off..off+len)} (copied; the array may change afterwards). */
   public ZstdDictionary(byte[] b, int off, int len) throws IOException {
     Objects.checkFromIndexSize(off, len, b.length);
-    if (len >= 8 && le32(b, off) == MAGIC) {
+    if (len >= 8 && (int) ZstdDecoder.INT.get(b, off) == MAGIC) {
       formatted = true;
-      id = le32(b, off + 4) & 0xFFFFFFFFL;
+      id = (int) ZstdDecoder.INT.get(b, off + 4) & 0xFFFFFFFFL;
       final int end = off + len;
       int p = off + 8;
       Fse fse = new Fse();
@@ -63,7 +63,7 @@ public final class ZstdDictionary {
       int contentLen = end - p - 12;
       int[] reps = new int[3];
       for (int i = 0; i < 3; i++) {
-        reps[i] = le32(b, p + 4 * i);
+        reps[i] = (int) ZstdDecoder.INT.get(b, p + 4 * i);
         if (reps[i] == 0 || (reps[i] & 0xFFFFFFFFL) > contentLen) {
           throw new IOException("zstd dictionary " + id + ": repeat offset " + (i + 1) + " is "
               + (reps[i] & 0xFFFFFFFFL) + ", outside 1.." + contentLen + " (the content size)");
@@ -94,10 +94,6 @@ public final class ZstdDictionary {
   /** Parses the whole array (copied). */
   public ZstdDictionary(byte[] b) throws IOException {
     this(b, 0, b.length);
-  }
-
-  private static int le32(byte[] b, int p) {
-    return (b[p] & 0xFF) | (b[p + 1] & 0xFF) << 8 | (b[p + 2] & 0xFF) << 16 | (b[p + 3] & 0xFF) << 24;
   }
 
   /** The dictionary ID (unsigned 32-bit); 0 for raw content. */
