@@ -1,0 +1,28 @@
+package org.chunkcdm.open;
+
+import java.util.List;
+import java.util.Map;
+import org.chunkcdm.chunk.ChunkedArray;
+
+/** One named variable of a {@link ChunkedDataset}. */
+public interface ChunkedVariable {
+  /** The name as the CDM shows it (docs/cdm-contract.md). */
+  String name();
+
+  /** One dimension name per logical dimension of {@link #array()} (the CDM's shared dimension names). */
+  List<String> dimensions();
+
+  /**
+   * The stored array: element type, chunk grid, chunks. Null for a variable that is not a fixed-size chunked
+   * array (e.g. a {@code .ds} string variable); such variables are reachable only through the CDM adapter.
+   */
+  ChunkedArray array();
+
+  /**
+   * Attributes in file order. Values are {@code String}, a boxed number ({@code Byte, Short, Integer, Long,
+   * Float, Double}), or an array of one of those ({@code String[]}, {@code byte[]}, {@code short[]},
+   * {@code int[]}, {@code long[]}, {@code float[]}, {@code double[]}); {@code unsigned} lists the names whose
+   * integer values are unsigned.
+   */
+  Map<String, Object> attributes();
+}

@@ -1,0 +1,57 @@
+package org.chunkcdm.open;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+
+/** Finds the registered {@link DatasetOpener}s and opens datasets through them. */
+public final class Datasets {
+  private Datasets() {}
+
+  /** Every opener on the class path (this class's loader and the context class loader). */
+  public static List<DatasetOpener> openers() {
+    List<DatasetOpener> out = new ArrayList<>();
+    List<String> seen = new ArrayList<>();
+    for (ClassLoader cl : new ClassLoader[] {Datasets.class.getClassLoader(), Thread.currentThread().getContextClassLoader()}) {
+      if (cl == null) {
+        continue;
+      }
+      for (DatasetOpener o : ServiceLoader.load(DatasetOpener.class, cl)) {
+        if (!seen.contains(o.getClass().getName())) {
+          seen.add(o.getClass().getName());
+          out.add(o);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The opener claiming {@code path}, or null when none does. */
+  public static DatasetOpener find(Path path) {
+    for (DatasetOpener o : openers()) {
+      if (o.canOpen(path)) {
+        return o;
+      }
+    }
+    return null;
+  }
+
+  /** Opens {@code path} with the first opener that claims it. */
+  public static ChunkedDataset open(Path path, OpenOptions options) throws IOException {
+    if (!Files.exists(path)) {
+      throw new java.nio.file.NoSuchFileException(path.toString());
+    }
+    DatasetOpener o = find(path);
+    if (o == null) {
+      throw new IOException(path + ": not a dataset chunkcdm opens (bcolz, Bloscpack, Blosc2 frame, b2nd, .ds)");
+    }
+    return o.open(path, options == null ? OpenOptions.defaults() : options);
+  }
+
+  public static ChunkedDataset open(Path path) throws IOException {
+    return open(path, OpenOptions.defaults());
+  }
+}

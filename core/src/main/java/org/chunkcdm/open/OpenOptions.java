@@ -1,0 +1,44 @@
+package org.chunkcdm.open;
+
+import org.chunkcdm.chunk.ChunkCache;
+
+/**
+ * Per-use settings a host chooses instead of process-wide properties: the decoded-chunk cache a dataset's
+ * reads use (null = the shared cache of {@code -Dchunkcdm.cache.bytes}) and the number of threads a read
+ * decodes with (0 = {@code -Dchunkcdm.decode.threads}, 1 = decode on the calling thread only).
+ */
+public final class OpenOptions {
+  private static final OpenOptions DEFAULTS = new OpenOptions(null, 0);
+
+  private final ChunkCache cache;
+  private final int decodeThreads;
+
+  private OpenOptions(ChunkCache cache, int decodeThreads) {
+    if (decodeThreads < 0) {
+      throw new IllegalArgumentException("decodeThreads must be >= 0: " + decodeThreads);
+    }
+    this.cache = cache;
+    this.decodeThreads = decodeThreads;
+  }
+
+  public static OpenOptions defaults() {
+    return DEFAULTS;
+  }
+
+  public OpenOptions withCache(ChunkCache c) {
+    return new OpenOptions(c, decodeThreads);
+  }
+
+  public OpenOptions withDecodeThreads(int n) {
+    return new OpenOptions(cache, n);
+  }
+
+  /** The cache to use (never null: the shared one when none was set). */
+  public ChunkCache cache() {
+    return cache != null ? cache : ChunkCache.shared();
+  }
+
+  public int decodeThreads() {
+    return decodeThreads;
+  }
+}
