@@ -237,6 +237,22 @@ public final class DType {
     }
   }
 
+  /** IEEE 754 half precision to float, exactly. */
+  public static float halfToFloat(short h) {
+    int bits = h & 0xffff;
+    int sign = (bits & 0x8000) << 16;
+    int exp = (bits >>> 10) & 0x1f;
+    int mant = bits & 0x3ff;
+    if (exp == 0x1f) {
+      return Float.intBitsToFloat(sign | 0x7f800000 | (mant << 13));
+    }
+    if (exp == 0) {
+      float v = mant * 0x1p-24f; // subnormal (exact in float)
+      return sign != 0 ? -v : v;
+    }
+    return Float.intBitsToFloat(sign | ((exp + 112) << 23) | (mant << 13));
+  }
+
   /** A short description like numpy's dtype string, e.g. {@code <i4}. */
   @Override
   public String toString() {
