@@ -21,8 +21,14 @@ public interface ChunkedVariable {
   /**
    * Attributes in file order. Values are {@code String}, a boxed number ({@code Byte, Short, Integer, Long,
    * Float, Double}), or an array of one of those ({@code String[]}, {@code byte[]}, {@code short[]},
-   * {@code int[]}, {@code long[]}, {@code float[]}, {@code double[]}); {@code unsigned} lists the names whose
-   * integer values are unsigned.
+   * {@code int[]}, {@code long[]}, {@code float[]}, {@code double[]}); {@link #unsigned()} lists the names whose
+   * integer values are unsigned. Besides the format's own attributes they hold what the CDM view shows
+   * ({@code _ChunkSizes}, bool {@code flag_values}/{@code flag_meanings}, ...), in the CDM view's order.
    */
   Map<String, Object> attributes();
+
+  /** Names of {@link #attributes()} whose integer values are unsigned (e.g. a uint8 {@code _FillValue}). */
+  default java.util.Set<String> unsigned() {
+    return java.util.Set.of();
+  }
 }
