@@ -56,6 +56,13 @@ public final class Attributes {
     return this;
   }
 
+  /** Removes a name (nothing when absent). */
+  public Attributes remove(String name) {
+    values.remove(name);
+    unsigned.remove(name);
+    return this;
+  }
+
   public boolean has(String name) {
     return values.containsKey(name);
   }
