@@ -71,7 +71,7 @@ public final class ChunkedVariables {
       String suffix = dt.kind() == DType.Kind.BYTES ? "_strlen" : dt.kind() == DType.Kind.COMPLEX ? "_complex" : "_bytes";
       dims.add(sharedDim(g, name + suffix, dt.extraDim(), name));
     }
-    Variable.Builder<?> v = Variable.builder().setName(name).setDataType(dt.cdmType()).setDimensions(dims);
+    Variable.Builder<?> v = Variable.builder().setName(name).setDataType(CdmTypes.of(dt)).setDimensions(dims);
     v.setSPobject(a);
     g.addVariable(v);
     return v;

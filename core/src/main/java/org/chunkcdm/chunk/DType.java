@@ -4,11 +4,10 @@ import java.io.IOException;
 import java.nio.ByteOrder;
 import java.util.Locale;
 import java.util.Objects;
-import ucar.ma2.DataType;
 
 /**
- * An element type as the formats describe it (numpy-style), with its byte order, and how it appears in CDM
- * (see docs/cdm-contract.md, section 3).
+ * An element type as the formats describe it (numpy-style), with its byte order (its CDM type:
+ * {@code org.chunkcdm.cdm.CdmTypes}, docs/cdm-contract.md section 3).
  */
 public final class DType {
   /** The kind of an element. */
@@ -196,29 +195,6 @@ public final class DType {
 
   public DType withOrder(ByteOrder o) {
     return new DType(kind, itemSize, o);
-  }
-
-  /** The CDM data type of the variable. */
-  public DataType cdmType() {
-    switch (kind) {
-      case INT:
-        return itemSize == 1 ? DataType.BYTE : itemSize == 2 ? DataType.SHORT : itemSize == 4 ? DataType.INT : DataType.LONG;
-      case UINT:
-        return itemSize == 1 ? DataType.UBYTE : itemSize == 2 ? DataType.USHORT : itemSize == 4 ? DataType.UINT : DataType.ULONG;
-      case FLOAT:
-        return itemSize == 8 ? DataType.DOUBLE : DataType.FLOAT;
-      case COMPLEX:
-        return itemSize == 16 ? DataType.DOUBLE : DataType.FLOAT;
-      case BOOL:
-      case OPAQUE:
-        return DataType.UBYTE;
-      case BYTES:
-        return DataType.CHAR;
-      case UNICODE:
-        return DataType.STRING;
-      default:
-        throw new IllegalStateException();
-    }
   }
 
   /**

@@ -28,23 +28,6 @@ abstract class Output {
   /** The Java array holding the result. */
   abstract Object storage();
 
-  /** A new primitive array for a CDM read of {@code n} elements, or null when the type has none. */
-  static Output of(DType dt, int n) {
-    if (dt.kind() == DType.Kind.INT || dt.kind() == DType.Kind.UINT || dt.kind() == DType.Kind.FLOAT) {
-      switch (dt.itemSize()) {
-        case 2:
-          return dt.kind() == DType.Kind.FLOAT ? null : new Shorts(new short[n], 0, dt.order());
-        case 4:
-          return dt.kind() == DType.Kind.FLOAT ? new Floats(new float[n], 0, dt.order()) : new Ints(new int[n], 0, dt.order());
-        case 8:
-          return dt.kind() == DType.Kind.FLOAT ? new Doubles(new double[n], 0, dt.order()) : new Longs(new long[n], 0, dt.order());
-        default:
-          return null;
-      }
-    }
-    return null;
-  }
-
   /**
    * The Java element type of a typed read of {@code dt}: {@code byte/short/int/long} for 1/2/4/8-byte
    * integers (unsigned ones as their bit pattern), {@code float} for float16/float32, {@code double} for

@@ -4,17 +4,16 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
-import ucar.ma2.Array;
-import ucar.ma2.InvalidRangeException;
-import ucar.ma2.Range;
-import ucar.ma2.Section;
 
 /**
- * The one section-assembly implementation shared by every format and the viewer: serves a CDM
- * {@link Section} (with strides) of a {@link ChunkedArray} by touching only the chunks holding selected
- * elements, reading from each chunk only what it needs (a small read of a Blosc chunk decodes only the
- * blocks covering it), writing fill values for chunks that are not stored, decoding several chunks in
- * parallel for large sections, and converting the bytes to a CDM {@link Array} of the variable's type.
+ * The one section-assembly implementation shared by every format, the CDM view, the ncstream bridge and the
+ * viewer: serves a box (origin, shape, stride) of a {@link ChunkedArray} by touching only the chunks holding
+ * selected elements, reading from each chunk only what it needs (a small read of a Blosc chunk decodes only
+ * the blocks covering it), writing fill values for chunks that are not stored, decoding several chunks in
+ * parallel for large boxes, and putting the elements either as raw bytes ({@link #readBytes}) or straight into
+ * a primitive array with the byte order converted chunk by chunk ({@link #readInto}, the typed read). The CDM
+ * adapter ({@code org.chunkcdm.cdm.CdmReader}) turns CDM sections into these calls; this package uses no
+ * netcdf-java type.
  */
 public final class SectionReader {
   /** Sections needing at least this many bytes from at least two chunks are decoded in parallel. */
@@ -26,87 +25,10 @@ public final class SectionReader {
   private SectionReader() {}
 
   /**
-   * Reads a section given in the CDM variable's index space (logical dimensions plus, for S&lt;n&gt;, complex
-   * and opaque types, the extra last dimension of {@link DType#extraDim()}); null means everything.
-   */
-  public static Array read(ChunkedArray a, Section section) throws IOException {
-    try {
-      return readChecked(a, section);
-    } catch (java.io.UncheckedIOException e) { // a lazy grid failed to learn its chunk boundaries
-      throw e.getCause();
-    }
-  }
-
-  private static Array readChecked(ChunkedArray a, Section section) throws IOException {
-    DType dt = a.dtype();
-    long[] shape = a.grid().shape();
-    int rank = shape.length;
-    int extra = dt.extraDim();
-    int[] cdmShape = cdmShape(shape, extra);
-    Section s;
-    try {
-      s = section == null ? new Section(cdmShape) : Section.fill(section, cdmShape);
-      if (s.getRank() != cdmShape.length) {
-        throw new InvalidRangeException("section rank " + s.getRank() + " != variable rank " + cdmShape.length);
-      }
-      for (int d = 0; d < cdmShape.length; d++) {
-        Range r = s.getRange(d);
-        if (r.length() > 0 && (r.first() < 0 || r.last() >= cdmShape[d])) {
-          throw new InvalidRangeException("range " + r + " outside dimension " + d + " of length " + cdmShape[d]);
-        }
-      }
-    } catch (InvalidRangeException e) {
-      throw new IOException("bad section " + section + ": " + e.getMessage(), e);
-    }
-    long[] first = new long[rank];
-    long[] count = new long[rank];
-    long[] stride = new long[rank];
-    for (int d = 0; d < rank; d++) {
-      Range r = s.getRange(d);
-      first[d] = r.first();
-      count[d] = r.length();
-      stride[d] = r.stride();
-    }
-    int[] outShape = new int[rank];
-    long n = 1;
-    for (int d = 0; d < rank; d++) {
-      outShape[d] = (int) count[d];
-      n *= count[d];
-    }
-    checkHeap(n, dt.itemSize());
-    Array arr;
-    boolean fortran = a.grid() instanceof ChunkGrid.Flat && ((ChunkGrid.Flat) a.grid()).fortranOrder();
-    Output typed = fortran || n > Integer.MAX_VALUE - 16 ? null : Output.of(dt, (int) n);
-    if (typed != null) {
-      // numbers go straight into the primitive array, converted chunk by chunk
-      collect(a, first, count, stride, typed, a.settings());
-      arr = Array.factory(dt.cdmType(), outShape, typed.storage());
-    } else {
-      arr = Convert.toArray(dt, readBytes(a, first, count, stride), outShape);
-    }
-    if (extra > 0) {
-      Range er = s.getRange(rank);
-      if (er.length() != extra) {
-        List<Range> ranges = new ArrayList<>();
-        for (int d = 0; d < rank; d++) {
-          ranges.add(null);
-        }
-        ranges.add(er);
-        try {
-          arr = arr.sectionNoReduce(ranges).copy();
-        } catch (InvalidRangeException e) {
-          throw new IOException(e.getMessage(), e);
-        }
-      }
-    }
-    return arr;
-  }
-
-  /**
    * Refuses a section whose result cannot fit in this JVM's heap with an IOException (never an
    * OutOfMemoryError): shapes come from file headers, which may claim far more than the files hold.
    */
-  static void checkHeap(long elements, int itemSize) throws IOException {
+  public static void checkHeap(long elements, int itemSize) throws IOException {
     long bytes = elements * Math.max(1, itemSize);
     long limit = Runtime.getRuntime().maxMemory() / 2;
     if (elements < 0 || bytes < 0 || bytes > limit) {

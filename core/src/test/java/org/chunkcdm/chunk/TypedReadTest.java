@@ -278,7 +278,7 @@ class TypedReadTest {
     SectionReader.readInto(m, origin, count, allOnes && r.nextBoolean() ? null : stride, dst, off);
     String what = dt + " " + m.grid + " origin " + java.util.Arrays.toString(origin) + " count "
         + java.util.Arrays.toString(count) + " stride " + java.util.Arrays.toString(stride);
-    Object cdm = SectionReader.read(m, new Section(ranges)).copyTo1DJavaArray();
+    Object cdm = org.chunkcdm.cdm.CdmReader.read(m, new Section(ranges)).copyTo1DJavaArray();
     long[] coord = new long[rank];
     for (int e = 0; e < n; e++) {
       int q = e;

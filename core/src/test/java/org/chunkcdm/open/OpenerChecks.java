@@ -286,4 +286,115 @@ public final class OpenerChecks {
     assertEquals(sm, shared.misses(), p + ": shared cache misses");
     assertEquals(helped, DecodePool.HELPED_JOBS.sum(), p + ": decode work on other threads");
   }
+
+  // ---------------------------------------------------------------- without netcdf-java
+
+  /** The test class path minus netcdf-java (every {@code edu/ucar} artifact), test classes and the test kit. */
+  static java.net.URL[] classPathWithoutNetcdfJava() throws Exception {
+    String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<java.net.URL> urls = new ArrayList<>();
+    for (String e : cp.split(java.io.File.pathSeparator)) {
+      String n = e.replace('\\', '/');
+      if (e.isEmpty() || n.contains("/edu/ucar/") || n.contains("ucar") || n.contains("test-classes")
+          || n.contains("testkit") || n.contains("netcdf-bootstrap") || n.contains("junit") || n.contains("opentest4j")) {
+        continue;
+      }
+      urls.add(java.nio.file.Paths.get(e).toUri().toURL());
+    }
+    return urls.toArray(new java.net.URL[0]);
+  }
+
+  /** A class loader over {@link #classPathWithoutNetcdfJava()} that records the classes it defines. */
+  static final class Isolated extends java.net.URLClassLoader {
+    final List<String> loaded = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    Isolated() throws Exception {
+      super(classPathWithoutNetcdfJava(), ClassLoader.getPlatformClassLoader());
+    }
+
+    @Override
+    protected Class<?> findClass(String name) throws ClassNotFoundException {
+      Class<?> c = super.findClass(name);
+      loaded.add(name);
+      return c;
+    }
+  }
+
+  /**
+   * Opens every dataset through {@link Datasets#open} inside a class loader whose class path is this module's
+   * classes and dependencies without netcdf-java (parent: the platform loader), reads every variable with an
+   * array (typed read, or bytes), and compares the values with the same read in the normal class path. Then
+   * scans every chunkcdm class that loader defined: none may refer to a {@code ucar/} class (so a reference
+   * on a path the fixtures do not take fails too). Returns the number of classes checked.
+   */
+  public static int checkWithoutNetcdfJava(List<Path> paths, String format) throws Exception {
+    Thread t = Thread.currentThread();
+    ClassLoader old = t.getContextClassLoader();
+    try (Isolated cl = new Isolated()) {
+      t.setContextClassLoader(cl);
+      org.junit.jupiter.api.Assertions.assertThrows(ClassNotFoundException.class, () -> cl.loadClass("ucar.ma2.Array"),
+          "netcdf-java must not be on the isolated class path");
+      Class<?> datasets = cl.loadClass(Datasets.class.getName());
+      assertSame(cl, datasets.getClassLoader());
+      java.lang.reflect.Method open = datasets.getMethod("open", Path.class);
+      Class<?> cds = cl.loadClass(ChunkedDataset.class.getName());
+      Class<?> cvar = cl.loadClass(ChunkedVariable.class.getName());
+      Class<?> carr = cl.loadClass(ChunkedArray.class.getName());
+      Class<?> dtype = cl.loadClass(DType.class.getName());
+      Class<?> sr = cl.loadClass(SectionReader.class.getName());
+      java.lang.reflect.Method typedClass = sr.getMethod("typedClass", dtype);
+      java.lang.reflect.Method readTyped = sr.getMethod("readTyped", carr, long[].class, long[].class, long[].class);
+      java.lang.reflect.Method readBytes = sr.getMethod("readBytes", carr, long[].class, long[].class, long[].class);
+      for (Path p : paths) {
+        Object ds = open.invoke(null, p);
+        try (ChunkedDataset here = Datasets.open(p)) {
+          assertEquals(format, cds.getMethod("format").invoke(ds));
+          List<?> vars = (List<?>) cds.getMethod("variables").invoke(ds);
+          assertEquals(here.variables().size(), vars.size(), p.toString());
+          for (int i = 0; i < vars.size(); i++) {
+            Object v = vars.get(i);
+            ChunkedVariable hv = here.variables().get(i);
+            assertEquals(hv.name(), cvar.getMethod("name").invoke(v));
+            assertEquals(hv.dimensions(), cvar.getMethod("dimensions").invoke(v));
+            assertEquals(hv.attributes().keySet(), ((Map<?, ?>) cvar.getMethod("attributes").invoke(v)).keySet());
+            Object a = cvar.getMethod("array").invoke(v);
+            if (a == null) {
+              org.junit.jupiter.api.Assertions.assertNull(hv.array());
+              continue;
+            }
+            long[] shape = (long[]) cl.loadClass(org.chunkcdm.chunk.ChunkGrid.class.getName()).getMethod("shape")
+                .invoke(carr.getMethod("grid").invoke(a));
+            long[] origin = new long[shape.length];
+            String what = p + ": " + hv.name();
+            if (typedClass.invoke(null, carr.getMethod("dtype").invoke(a)) != null) {
+              Object got = readTyped.invoke(null, a, origin, shape, null);
+              Object want = SectionReader.readTyped(hv.array(), origin, shape, null);
+              assertTrue(sameValues(want, got), what + ": values without netcdf-java");
+            } else {
+              assertArrayEquals(SectionReader.readBytes(hv.array(), origin, shape, ones(shape.length)),
+                  (byte[]) readBytes.invoke(null, a, origin, shape, ones(shape.length)), what);
+            }
+          }
+        } finally {
+          ((java.io.Closeable) ds).close();
+        }
+      }
+      int scanned = 0;
+      for (String name : cl.loaded) {
+        if (!name.startsWith("org.chunkcdm.")) {
+          continue;
+        }
+        try (java.io.InputStream in = cl.getResourceAsStream(name.replace('.', '/') + ".class")) {
+          byte[] b = in.readAllBytes();
+          String text = new String(b, java.nio.charset.StandardCharsets.ISO_8859_1);
+          assertTrue(!text.contains("ucar/"), name + " refers to netcdf-java (ucar/...) but is loaded by the opener path");
+          scanned++;
+        }
+      }
+      assertTrue(cl.loaded.contains(Datasets.class.getName()));
+      return scanned;
+    } finally {
+      t.setContextClassLoader(old);
+    }
+  }
 }

@@ -87,4 +87,14 @@ class OpenerTest {
     IOException e = assertThrows(IOException.class, () -> Datasets.open(f));
     assertTrue(e.getMessage().contains(f.toString()), e.getMessage());
   }
+
+  /** Every fixture opens and reads without netcdf-java on the class path; no class on that path refers to it. */
+  @Test
+  void opensWithoutNetcdfJava() throws Exception {
+    List<Path> paths = new java.util.ArrayList<>();
+    for (Fixtures.Dataset d : datasets()) {
+      paths.add(d.file());
+    }
+    assertTrue(OpenerChecks.checkWithoutNetcdfJava(paths, "bcolz") >= 10);
+  }
 }

@@ -101,4 +101,14 @@ class OpenerTest {
     assertTrue(e.getMessage().contains(bad.toString()), e.getMessage());
     assertEquals("ds", new DsOpener().format());
   }
+
+  /** Every fixture opens and reads without netcdf-java on the class path; no class on that path refers to it. */
+  @Test
+  void opensWithoutNetcdfJava() throws Exception {
+    List<Path> paths = new java.util.ArrayList<>();
+    for (Fixtures.Dataset d : datasets()) {
+      paths.add(d.file());
+    }
+    assertTrue(OpenerChecks.checkWithoutNetcdfJava(paths, "ds") >= 10);
+  }
 }
