@@ -287,6 +287,78 @@ public final class OpenerChecks {
     assertEquals(helped, DecodePool.HELPED_JOBS.sum(), p + ": decode work on other threads");
   }
 
+  /**
+   * Many threads read random boxes of every typed variable of one opened dataset at once (shared cache, decode
+   * pool); every box equals the same box cut from a whole-array read.
+   */
+  public static void checkConcurrentTypedReads(Path p, int threads, int boxesPerThread) throws Exception {
+    try (ChunkedDataset ds = Datasets.open(p)) {
+      List<ChunkedArray> arrays = new ArrayList<>();
+      List<Object> wholes = new ArrayList<>();
+      for (ChunkedVariable v : ds.variables()) {
+        ChunkedArray a = v.array();
+        if (a != null && SectionReader.typedClass(a.dtype()) != null && a.grid().rank() > 0) {
+          long[] shape = a.grid().shape();
+          if (java.util.Arrays.stream(shape).anyMatch(x -> x == 0)) {
+            continue; // nothing to read
+          }
+          arrays.add(a);
+          wholes.add(SectionReader.readTyped(a, new long[shape.length], shape, null));
+        }
+      }
+      if (arrays.isEmpty()) {
+        return;
+      }
+      java.util.concurrent.ExecutorService ex = java.util.concurrent.Executors.newFixedThreadPool(threads);
+      try {
+        List<java.util.concurrent.Future<Integer>> fs = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          int seed = t;
+          fs.add(ex.submit(() -> {
+            Random r = new Random(seed);
+            int checked = 0;
+            for (int q = 0; q < boxesPerThread; q++) {
+              int k = r.nextInt(arrays.size());
+              ChunkedArray a = arrays.get(k);
+              long[] shape = a.grid().shape();
+              long[] origin = new long[shape.length];
+              long[] count = new long[shape.length];
+              long m = 1;
+              for (int d = 0; d < shape.length; d++) {
+                origin[d] = (long) (r.nextDouble() * shape[d]);
+                count[d] = 1 + (long) (r.nextDouble() * Math.min(shape[d] - origin[d], 64));
+                m *= count[d];
+              }
+              Object box = SectionReader.readTyped(a, origin, count, null);
+              long[] c = new long[shape.length];
+              for (int e = 0; e < m; e++) {
+                long rem = e;
+                long flat = 0;
+                for (int d = shape.length - 1; d >= 0; d--) {
+                  c[d] = origin[d] + rem % count[d];
+                  rem /= count[d];
+                }
+                for (int d = 0; d < shape.length; d++) {
+                  flat = flat * shape[d] + c[d];
+                }
+                if (!Array.get(wholes.get(k), (int) flat).equals(Array.get(box, e))) {
+                  throw new AssertionError(p + ": concurrent box element " + e + " differs");
+                }
+              }
+              checked++;
+            }
+            return checked;
+          }));
+        }
+        for (java.util.concurrent.Future<Integer> f : fs) {
+          assertEquals(boxesPerThread, (int) f.get(), p.toString());
+        }
+      } finally {
+        ex.shutdownNow();
+      }
+    }
+  }
+
   // ---------------------------------------------------------------- without netcdf-java
 
   /** The test class path minus netcdf-java (every {@code edu/ucar} artifact), test classes and the test kit. */

@@ -97,4 +97,12 @@ class OpenerTest {
     }
     assertTrue(OpenerChecks.checkWithoutNetcdfJava(paths, "bcolz") >= 10);
   }
+
+  /** Four threads read random boxes of one opened dataset at once. */
+  @Test
+  void concurrentTypedReads() throws Exception {
+    for (Fixtures.Dataset d : Fixtures.manifest("bcolz").datasets()) {
+      OpenerChecks.checkConcurrentTypedReads(d.file(), 4, 25);
+    }
+  }
 }

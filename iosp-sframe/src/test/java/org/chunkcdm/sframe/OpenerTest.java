@@ -68,4 +68,12 @@ class OpenerTest {
     }
     assertTrue(OpenerChecks.checkWithoutNetcdfJava(paths, "blosc2") >= 10);
   }
+
+  /** Four threads read random boxes of one opened dataset at once. */
+  @Test
+  void concurrentTypedReads() throws Exception {
+    for (Fixtures.Dataset d : datasets()) {
+      OpenerChecks.checkConcurrentTypedReads(d.file(), 4, 25);
+    }
+  }
 }
