@@ -116,4 +116,35 @@ class ReadSettingsTest {
     assertEquals(Set.of(Thread.currentThread()), base.threads);
     assertEquals(4 * 1024 * 1024, raw.length);
   }
+
+  /**
+   * The cap a read sets also holds for decode work started inside it (the codec's block-parallel decode of a
+   * large chunk asks {@link DecodePool#threadsForCaller()}): with 1, every job runs on the caller.
+   */
+  @Test
+  void capOfOneHoldsForNestedDecodeWork() throws Exception {
+    Set<Thread> seen = ConcurrentHashMap.newKeySet();
+    java.util.List<DecodePool.Job> jobs = new java.util.ArrayList<>();
+    for (int i = 0; i < 64; i++) {
+      jobs.add(() -> {
+        seen.add(Thread.currentThread());
+        try {
+          Thread.sleep(1);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+    }
+    long helped = DecodePool.HELPED_JOBS.sum();
+    DecodePool.withLimit(1, () -> {
+      assertEquals(1, DecodePool.threadsForCaller());
+      DecodePool.runAll(jobs);
+    });
+    assertEquals(Set.of(Thread.currentThread()), seen);
+    assertEquals(helped, DecodePool.HELPED_JOBS.sum());
+    assertEquals(DecodePool.threads(), DecodePool.threadsForCaller(), "the cap ends with the read");
+    assertEquals(1, ReadSettings.of(null, 1).effectiveThreads());
+    assertEquals(DecodePool.threads(), ReadSettings.defaults().effectiveThreads());
+    assertSame(ReadSettings.defaults(), ReadSettings.of(null, 0));
+  }
 }
