@@ -13,8 +13,11 @@ public interface ChunkedVariable {
   List<String> dimensions();
 
   /**
-   * The stored array: element type, chunk grid, chunks. Null for a variable that is not a fixed-size chunked
-   * array (e.g. a {@code .ds} string variable); such variables are reachable only through the CDM adapter.
+   * The stored array: element type, chunk grid, chunks; read it with {@code SectionReader} (typed read:
+   * {@code SectionReader.readInto}/{@code read(..., short[] dst, int off)}; raw bytes: {@code readBytes}). It
+   * reads with the {@link OpenOptions} the dataset was opened with ({@code ChunkedArray.settings()}). Null for a
+   * variable that is not a fixed-size chunked array (a {@code .ds} string variable, a bcolz column of pickled
+   * Python objects); such variables are reachable only through the CDM adapter.
    */
   ChunkedArray array();
 
