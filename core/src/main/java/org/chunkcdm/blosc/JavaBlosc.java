@@ -41,9 +41,9 @@ final class JavaBlosc {
       decodeBlock(h, src, off, 0, dst, dp, dst, dp, dict);
       first = 1;
     }
-    if (nb - first >= 2 && n >= PARALLEL_BYTES && DecodePool.threads() > 1) {
+    if (nb - first >= 2 && n >= PARALLEL_BYTES && DecodePool.threadsForCaller() > 1) {
       // the blocks of a large chunk are independent: decode them on the decode threads
-      int jobs = Math.min(nb - first, 4 * DecodePool.threads());
+      int jobs = Math.min(nb - first, 4 * DecodePool.threadsForCaller());
       List<DecodePool.Job> work = new ArrayList<>(jobs);
       for (int j = 0; j < jobs; j++) {
         int lo = first + (int) ((long) (nb - first) * j / jobs);

@@ -1,136 +1,96 @@
 package org.chunkcdm.cdm;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.chunkcdm.open.Attributes;
 import ucar.ma2.Array;
 import ucar.ma2.DataType;
 import ucar.nc2.Attribute;
 
 /**
- * JSON attributes to CDM attributes (docs/cdm-contract.md section 5): integers stay integral (INT when they
- * fit, else LONG, else ULONG up to 2^64-1, else their text), floats are DOUBLE, strings STRING, flat lists of
- * numbers or of strings become array attributes, nested objects are flattened to dotted names
- * ({@code coords.lat}), anything else (booleans, null, mixed or nested lists) becomes its JSON text.
+ * Neutral attributes ({@link Attributes}, {@link org.chunkcdm.open.ChunkedVariable#attributes()}) as CDM
+ * attributes, and JSON attributes by the rules of docs/cdm-contract.md section 5 (implemented once, in
+ * {@link Attributes}).
  */
 public final class CdmAttributes {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final BigInteger ULONG_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
-
   private CdmAttributes() {}
 
   /** Attributes of a JSON object's members (none when it is not an object). */
   public static List<Attribute> fromJson(JsonNode object) {
-    List<Attribute> out = new ArrayList<>();
-    if (object != null && object.isObject()) {
-      flatten("", object, out);
-    }
-    return out;
+    return toCdm(Attributes.fromJson(object));
   }
 
   /** One attribute from a JSON value (objects are flattened into several). */
   public static List<Attribute> fromJson(String name, JsonNode value) {
-    List<Attribute> out = new ArrayList<>();
-    add(name, value, out);
+    return toCdm(new Attributes().putJson(name, value));
+  }
+
+  public static List<Attribute> toCdm(Attributes a) {
+    return toCdm(a.map(), a.unsigned());
+  }
+
+  /** CDM attributes of neutral values, in order. */
+  public static List<Attribute> toCdm(Map<String, Object> values, Set<String> unsigned) {
+    List<Attribute> out = new ArrayList<>(values.size());
+    for (Map.Entry<String, Object> e : values.entrySet()) {
+      out.add(toCdm(e.getKey(), e.getValue(), unsigned.contains(e.getKey())));
+    }
     return out;
   }
 
-  private static void flatten(String prefix, JsonNode obj, List<Attribute> out) {
-    Iterator<Map.Entry<String, JsonNode>> it = obj.fields();
-    while (it.hasNext()) {
-      Map.Entry<String, JsonNode> e = it.next();
-      add(prefix + e.getKey(), e.getValue(), out);
+  /** One CDM attribute of a neutral value (see {@link org.chunkcdm.open.ChunkedVariable#attributes()}). */
+  public static Attribute toCdm(String name, Object v, boolean unsigned) {
+    if (v instanceof String) {
+      return new Attribute(name, (String) v);
     }
-  }
-
-  private static void add(String name, JsonNode v, List<Attribute> out) {
-    if (v.isObject() && v.size() > 0) {
-      flatten(name + ".", v, out);
-      return;
+    if (v instanceof String[]) {
+      return Attribute.builder(name).setValues(new ArrayList<Object>(Arrays.asList((String[]) v)), false).build();
     }
-    String n = CdmNames.valid(name);
-    Attribute a = scalar(n, v);
-    if (a == null && v.isArray() && v.size() > 0) {
-      a = array(n, v);
+    Object arr;
+    DataType t;
+    if (v instanceof Byte) {
+      arr = new byte[] {(Byte) v};
+    } else if (v instanceof Short) {
+      arr = new short[] {(Short) v};
+    } else if (v instanceof Integer) {
+      arr = new int[] {(Integer) v};
+    } else if (v instanceof Long) {
+      arr = new long[] {(Long) v};
+    } else if (v instanceof Float) {
+      arr = new float[] {(Float) v};
+    } else if (v instanceof Double) {
+      arr = new double[] {(Double) v};
+    } else if (v != null && v.getClass().isArray()) {
+      arr = v;
+    } else {
+      throw new IllegalArgumentException("attribute " + name + ": not a neutral value: " + v);
     }
-    out.add(a != null ? a : new Attribute(n, text(v)));
-  }
-
-  private static Attribute scalar(String n, JsonNode v) {
-    if (v.isTextual()) {
-      return new Attribute(n, v.textValue());
+    Class<?> c = arr.getClass().getComponentType();
+    if (c == byte.class) {
+      t = unsigned ? DataType.UBYTE : DataType.BYTE;
+    } else if (c == short.class) {
+      t = unsigned ? DataType.USHORT : DataType.SHORT;
+    } else if (c == int.class) {
+      t = unsigned ? DataType.UINT : DataType.INT;
+    } else if (c == long.class) {
+      t = unsigned ? DataType.ULONG : DataType.LONG;
+    } else if (c == float.class) {
+      t = DataType.FLOAT;
+    } else if (c == double.class) {
+      t = DataType.DOUBLE;
+    } else {
+      throw new IllegalArgumentException("attribute " + name + ": not a neutral value: " + v);
     }
-    if (v.isIntegralNumber()) {
-      BigInteger b = v.bigIntegerValue();
-      if (b.bitLength() < 32) {
-        return new Attribute(n, b.intValue());
-      }
-      if (b.bitLength() < 64) {
-        return new Attribute(n, b.longValue());
-      }
-      if (b.signum() > 0 && b.compareTo(ULONG_MAX) <= 0) {
-        return Attribute.builder(n).setValues(Array.factory(DataType.ULONG, new int[] {1}, new long[] {b.longValue()}))
-            .build();
-      }
-      return new Attribute(n, b.toString());
-    }
-    if (v.isNumber()) {
-      return new Attribute(n, v.doubleValue());
-    }
-    return null;
-  }
-
-  private static Attribute array(String n, JsonNode v) {
-    boolean allText = true;
-    boolean allNum = true;
-    boolean allInt = true;
-    boolean allSmallInt = true;
-    for (JsonNode e : v) {
-      allText &= e.isTextual();
-      allNum &= e.isNumber();
-      allInt &= e.isIntegralNumber() && e.bigIntegerValue().bitLength() < 64;
-      allSmallInt &= e.isIntegralNumber() && e.bigIntegerValue().bitLength() < 32;
-    }
-    int len = v.size();
-    if (allText) {
-      List<Object> s = new ArrayList<>();
-      v.forEach(e -> s.add(e.textValue()));
-      return Attribute.builder(n).setValues(s, false).build();
-    }
-    if (allSmallInt) {
-      int[] a = new int[len];
-      for (int i = 0; i < len; i++) {
-        a[i] = v.get(i).intValue();
-      }
-      return Attribute.builder(n).setValues(Array.factory(DataType.INT, new int[] {len}, a)).build();
-    }
-    if (allInt) {
-      long[] a = new long[len];
-      for (int i = 0; i < len; i++) {
-        a[i] = v.get(i).longValue();
-      }
-      return Attribute.builder(n).setValues(Array.factory(DataType.LONG, new int[] {len}, a)).build();
-    }
-    if (allNum) {
-      double[] a = new double[len];
-      for (int i = 0; i < len; i++) {
-        a[i] = v.get(i).doubleValue();
-      }
-      return Attribute.builder(n).setValues(Array.factory(DataType.DOUBLE, new int[] {len}, a)).build();
-    }
-    return null;
+    int len = java.lang.reflect.Array.getLength(arr);
+    return Attribute.builder(name).setValues(Array.factory(t, new int[] {len}, arr)).build();
   }
 
   /** JSON text of a value (non-finite floats as NaN/Infinity tokens, like the files write them). */
   public static String text(JsonNode v) {
-    try {
-      return JSON.writeValueAsString(v);
-    } catch (Exception e) {
-      return String.valueOf(v);
-    }
+    return Attributes.text(v);
   }
 }

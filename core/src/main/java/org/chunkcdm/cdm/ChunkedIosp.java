@@ -105,7 +105,7 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
   public Array readData(Variable v, Section section) throws IOException, InvalidRangeException {
     Object sp = v.getSPobject();
     if (sp instanceof ChunkedArray) {
-      return SectionReader.read((ChunkedArray) sp, section);
+      return CdmReader.read((ChunkedArray) sp, section);
     }
     if (sp instanceof VariableReader) {
       return ((VariableReader) sp).read(section);

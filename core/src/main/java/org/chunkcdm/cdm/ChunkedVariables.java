@@ -7,9 +7,9 @@ import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.DType;
 import org.chunkcdm.chunk.SectionReader;
-import ucar.ma2.Array;
-import ucar.ma2.DataType;
-import ucar.nc2.Attribute;
+import org.chunkcdm.open.ChunkedDataset;
+import org.chunkcdm.open.ChunkedVariable;
+import org.chunkcdm.open.DatasetVariable;
 import ucar.nc2.Dimension;
 import ucar.nc2.Group;
 import ucar.nc2.Variable;
@@ -37,6 +37,17 @@ public final class ChunkedVariables {
    */
   public static Variable.Builder<?> add(Group.Builder g, String name, ChunkedArray a, List<String> dimNames,
       boolean chunkSizes) throws IOException {
+    Variable.Builder<?> v = addBare(g, name, a, dimNames);
+    CdmAttributes.toCdm(DatasetVariable.standardAttributes(a, chunkSizes)).forEach(v::addAttribute);
+    return v;
+  }
+
+  /**
+   * As {@link #add(Group.Builder, String, ChunkedArray, List)} without any attribute: type, dimensions (shared
+   * ones and the private added last one) and the array as SPobject.
+   */
+  public static Variable.Builder<?> addBare(Group.Builder g, String name, ChunkedArray a, List<String> dimNames)
+      throws IOException {
     DType dt = a.dtype();
     long[] shape = a.grid().shape();
     int[] cdm;
@@ -44,6 +55,9 @@ public final class ChunkedVariables {
       cdm = SectionReader.cdmShape(shape, dt.extraDim());
     } catch (IllegalArgumentException e) {
       throw new IOException("variable " + name + ": " + e.getMessage());
+    }
+    if (dimNames != null && dimNames.size() != shape.length) {
+      throw new IOException("variable " + name + ": " + dimNames.size() + " dimension names for rank " + shape.length);
     }
     List<Dimension> dims = new ArrayList<>();
     for (int d = 0; d < shape.length; d++) {
@@ -54,24 +68,40 @@ public final class ChunkedVariables {
       String suffix = dt.kind() == DType.Kind.BYTES ? "_strlen" : dt.kind() == DType.Kind.COMPLEX ? "_complex" : "_bytes";
       dims.add(sharedDim(g, name + suffix, dt.extraDim(), name));
     }
-    Variable.Builder<?> v = Variable.builder().setName(name).setDataType(dt.cdmType()).setDimensions(dims);
+    Variable.Builder<?> v = Variable.builder().setName(name).setDataType(CdmTypes.of(dt)).setDimensions(dims);
     v.setSPobject(a);
-    int[] cs = chunkSizes ? chunkSizes(a.grid()) : null;
-    if (cs != null && dt.extraDim() > 0) { // the added last dimension is never split across chunks
-      cs = java.util.Arrays.copyOf(cs, cs.length + 1);
-      cs[cs.length - 1] = dt.extraDim();
-    }
-    if (cs != null) {
-      v.addAttribute(Attribute.builder("_ChunkSizes")
-          .setValues(Array.factory(DataType.INT, new int[] {cs.length}, cs)).build());
-    }
-    if (dt.kind() == DType.Kind.BOOL) {
-      v.addAttribute(Attribute.builder("flag_values")
-          .setValues(Array.factory(DataType.UBYTE, new int[] {2}, new byte[] {0, 1})).build());
-      v.addAttribute(new Attribute("flag_meanings", "false true"));
-    }
     g.addVariable(v);
     return v;
+  }
+
+  /** Makes a CDM variable for a dataset variable that has no chunked array (a format-specific reader). */
+  public interface Unchunked {
+    Variable.Builder<?> add(Group.Builder g, ChunkedVariable v) throws IOException;
+  }
+
+  /**
+   * The CDM view of an opened dataset: its global attributes, and per variable the CDM variable over its
+   * array ({@link #addBare}) with its dimension names and attributes converted to CDM ({@link CdmAttributes});
+   * variables without an array go to {@code unchunked} (null: they are an IOException).
+   */
+  public static void addDataset(Group.Builder root, ChunkedDataset ds, Unchunked unchunked) throws IOException {
+    for (ChunkedVariable cv : ds.variables()) {
+      Variable.Builder<?> v;
+      if (cv.array() != null) {
+        v = addBare(root, cv.name(), cv.array(), cv.dimensions());
+      } else if (unchunked != null) {
+        v = unchunked.add(root, cv);
+      } else {
+        throw new IOException(ds.root() + ": variable " + cv.name() + " has no chunked array");
+      }
+      CdmAttributes.toCdm(cv.attributes(), cv.unsigned()).forEach(v::addAttribute);
+    }
+    CdmAttributes.toCdm(ds.attributes(), ds.unsigned()).forEach(root::addAttribute);
+  }
+
+  /** A shared dimension of {@code g} (created when missing); another length under that name is an IOException. */
+  public static Dimension dimension(Group.Builder g, String name, int len, String var) throws IOException {
+    return sharedDim(g, name, len, var);
   }
 
   private static Dimension sharedDim(Group.Builder g, String dn, int len, String var) throws IOException {
@@ -96,29 +126,6 @@ public final class ChunkedVariables {
    * layout of equal chunks holding whole rows, {@code [rows, shape[1:]...]}; otherwise null.
    */
   public static int[] chunkSizes(ChunkGrid grid) {
-    long[] shape = grid.shape();
-    if (shape.length == 0) {
-      return null;
-    }
-    if (grid instanceof ChunkGrid.Regular) {
-      return ((ChunkGrid.Regular) grid).chunkShape();
-    }
-    ChunkGrid.Flat f = (ChunkGrid.Flat) grid;
-    if (!f.isEqualChunks() || f.fortranOrder()) {
-      return null;
-    }
-    long row = 1;
-    for (int d = 1; d < shape.length; d++) {
-      row *= shape[d];
-    }
-    if (row == 0 || f.chunkItems() % row != 0 || f.chunkItems() / row > Integer.MAX_VALUE) {
-      return null;
-    }
-    int[] cs = new int[shape.length];
-    cs[0] = (int) Math.min(f.chunkItems() / row, Math.max(1, shape[0]));
-    for (int d = 1; d < shape.length; d++) {
-      cs[d] = (int) shape[d];
-    }
-    return cs;
+    return DatasetVariable.chunkSizes(grid);
   }
 }

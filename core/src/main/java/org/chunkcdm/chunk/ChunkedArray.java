@@ -33,4 +33,71 @@ public interface ChunkedArray {
   default Object cacheKey() {
     return null;
   }
+
+  /**
+   * The read settings (cache, decode threads) reads of this array use when the caller passes none:
+   * {@link ReadSettings#defaults()} unless the array was made with {@link #withSettings(ReadSettings)}.
+   */
+  default ReadSettings settings() {
+    return ReadSettings.defaults();
+  }
+
+  /**
+   * This array reading with other settings (e.g. a host's private cache): a view sharing dtype, grid, chunks
+   * and cache key; {@code this} when the settings are already these.
+   */
+  default ChunkedArray withSettings(ReadSettings s) {
+    ReadSettings want = s == null ? ReadSettings.defaults() : s;
+    if (want == settings()) {
+      return this;
+    }
+    ChunkedArray base = this instanceof SettingsView ? ((SettingsView) this).base : this;
+    return new SettingsView(base, want);
+  }
+
+  /** The view {@link #withSettings(ReadSettings)} returns. */
+  final class SettingsView implements ChunkedArray {
+    final ChunkedArray base;
+    final ReadSettings settings;
+
+    SettingsView(ChunkedArray base, ReadSettings settings) {
+      this.base = base;
+      this.settings = settings;
+    }
+
+    /** The array this view reads. */
+    public ChunkedArray base() {
+      return base;
+    }
+
+    @Override
+    public DType dtype() {
+      return base.dtype();
+    }
+
+    @Override
+    public ChunkGrid grid() {
+      return base.grid();
+    }
+
+    @Override
+    public ChunkData chunk(long index) throws java.io.IOException {
+      return base.chunk(index);
+    }
+
+    @Override
+    public byte[] fillValue() {
+      return base.fillValue();
+    }
+
+    @Override
+    public Object cacheKey() {
+      return base.cacheKey();
+    }
+
+    @Override
+    public ReadSettings settings() {
+      return settings;
+    }
+  }
 }

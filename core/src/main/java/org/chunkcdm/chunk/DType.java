@@ -4,11 +4,10 @@ import java.io.IOException;
 import java.nio.ByteOrder;
 import java.util.Locale;
 import java.util.Objects;
-import ucar.ma2.DataType;
 
 /**
- * An element type as the formats describe it (numpy-style), with its byte order, and how it appears in CDM
- * (see docs/cdm-contract.md, section 3).
+ * An element type as the formats describe it (numpy-style), with its byte order (its CDM type:
+ * {@code org.chunkcdm.cdm.CdmTypes}, docs/cdm-contract.md section 3).
  */
 public final class DType {
   /** The kind of an element. */
@@ -198,29 +197,6 @@ public final class DType {
     return new DType(kind, itemSize, o);
   }
 
-  /** The CDM data type of the variable. */
-  public DataType cdmType() {
-    switch (kind) {
-      case INT:
-        return itemSize == 1 ? DataType.BYTE : itemSize == 2 ? DataType.SHORT : itemSize == 4 ? DataType.INT : DataType.LONG;
-      case UINT:
-        return itemSize == 1 ? DataType.UBYTE : itemSize == 2 ? DataType.USHORT : itemSize == 4 ? DataType.UINT : DataType.ULONG;
-      case FLOAT:
-        return itemSize == 8 ? DataType.DOUBLE : DataType.FLOAT;
-      case COMPLEX:
-        return itemSize == 16 ? DataType.DOUBLE : DataType.FLOAT;
-      case BOOL:
-      case OPAQUE:
-        return DataType.UBYTE;
-      case BYTES:
-        return DataType.CHAR;
-      case UNICODE:
-        return DataType.STRING;
-      default:
-        throw new IllegalStateException();
-    }
-  }
-
   /**
    * Length of the extra last CDM dimension this type adds (S&lt;n&gt; → n, complex → 2, opaque → itemSize),
    * or 0 when the type adds none.
@@ -235,6 +211,22 @@ public final class DType {
       default:
         return 0;
     }
+  }
+
+  /** IEEE 754 half precision to float, exactly. */
+  public static float halfToFloat(short h) {
+    int bits = h & 0xffff;
+    int sign = (bits & 0x8000) << 16;
+    int exp = (bits >>> 10) & 0x1f;
+    int mant = bits & 0x3ff;
+    if (exp == 0x1f) {
+      return Float.intBitsToFloat(sign | 0x7f800000 | (mant << 13));
+    }
+    if (exp == 0) {
+      float v = mant * 0x1p-24f; // subnormal (exact in float)
+      return sign != 0 ? -v : v;
+    }
+    return Float.intBitsToFloat(sign | ((exp + 112) << 23) | (mant << 13));
   }
 
   /** A short description like numpy's dtype string, e.g. {@code <i4}. */

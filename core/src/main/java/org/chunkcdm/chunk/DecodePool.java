@@ -27,6 +27,33 @@ public final class DecodePool {
     return THREADS;
   }
 
+  /** Per-thread cap on the threads one read may use (0 = none), set by {@link #withLimit}. */
+  private static final ThreadLocal<int[]> LIMIT = ThreadLocal.withInitial(() -> new int[1]);
+
+  /** Jobs run by a thread other than the one that called {@link #runAll} (for tests of decode settings). */
+  public static final java.util.concurrent.atomic.LongAdder HELPED_JOBS = new java.util.concurrent.atomic.LongAdder();
+
+  /**
+   * The threads work started on this thread may use, the caller included: the pool size, or less inside
+   * {@link #withLimit} (a read's {@link ReadSettings#decodeThreads()}).
+   */
+  public static int threadsForCaller() {
+    int l = LIMIT.get()[0];
+    return l == 0 ? THREADS : Math.min(l, THREADS);
+  }
+
+  /** Runs {@code job} with at most {@code maxThreads} threads for the decode work it starts (0 = no cap). */
+  public static void withLimit(int maxThreads, Job job) throws IOException {
+    int[] l = LIMIT.get();
+    int old = l[0];
+    l[0] = maxThreads;
+    try {
+      job.run();
+    } finally {
+      l[0] = old;
+    }
+  }
+
   static ForkJoinPool pool() {
     ForkJoinPool p = pool;
     if (p == null) {
@@ -58,7 +85,9 @@ public final class DecodePool {
    */
   public static void runAll(List<? extends Job> jobs) throws IOException {
     int n = jobs.size();
-    if (n == 1 || THREADS < 2) {
+    int limit = LIMIT.get()[0];
+    int allowed = threadsForCaller();
+    if (n == 1 || allowed < 2) {
       for (Job j : jobs) {
         j.run();
       }
@@ -66,9 +95,19 @@ public final class DecodePool {
     }
     ForkJoinPool p = pool();
     if (ForkJoinTask.getPool() == p) {
+      if (limit != 0 && limit < THREADS) { // a capped read already spreads its chunks over its threads
+        for (Job j : jobs) {
+          j.run();
+        }
+        return;
+      }
+      Thread caller = Thread.currentThread();
       List<ForkJoinTask<Void>> tasks = new ArrayList<>(n);
       for (Job j : jobs) {
         tasks.add(ForkJoinTask.adapt(() -> {
+          if (Thread.currentThread() != caller) {
+            HELPED_JOBS.increment();
+          }
           j.run();
           return null;
         }));
@@ -94,14 +133,14 @@ public final class DecodePool {
     // other caller or job is using, so that busy cores are not shared by more threads than they can run
     int callers = CALLERS.incrementAndGet();
     try {
-      int helpers = Math.min(n - 1, THREADS - callers - p.getActiveThreadCount());
+      int helpers = Math.min(Math.min(n - 1, allowed - 1), THREADS - callers - p.getActiveThreadCount());
       if (helpers <= 0) {
         for (Job j : jobs) {
           j.run();
         }
         return;
       }
-      runWithHelpers(p, jobs, helpers);
+      runWithHelpers(p, jobs, helpers, limit);
     } finally {
       CALLERS.decrementAndGet();
     }
@@ -110,22 +149,35 @@ public final class DecodePool {
   /** Threads from outside the pool currently inside {@link #runAll}. */
   private static final AtomicInteger CALLERS = new AtomicInteger();
 
-  private static void runWithHelpers(ForkJoinPool p, List<? extends Job> jobs, int helpers) throws IOException {
+  private static void runWithHelpers(ForkJoinPool p, List<? extends Job> jobs, int helpers, int limit)
+      throws IOException {
     int n = jobs.size();
+    Thread caller = Thread.currentThread();
     AtomicInteger next = new AtomicInteger();
     CountDownLatch done = new CountDownLatch(n);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     Runnable worker = () -> {
-      for (int i; (i = next.getAndIncrement()) < n; ) {
-        try {
-          if (failure.get() == null) {
-            jobs.get(i).run();
+      boolean helper = Thread.currentThread() != caller;
+      int[] l = LIMIT.get();
+      int old = l[0];
+      l[0] = limit; // nested decode work of a capped read stays capped
+      try {
+        for (int i; (i = next.getAndIncrement()) < n; ) {
+          try {
+            if (failure.get() == null) {
+              if (helper) {
+                HELPED_JOBS.increment();
+              }
+              jobs.get(i).run();
+            }
+          } catch (Throwable t) {
+            failure.compareAndSet(null, t);
+          } finally {
+            done.countDown();
           }
-        } catch (Throwable t) {
-          failure.compareAndSet(null, t);
-        } finally {
-          done.countDown();
         }
+      } finally {
+        l[0] = old;
       }
     };
     for (int h = 0; h < helpers; h++) {

@@ -4,17 +4,16 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
-import ucar.ma2.Array;
-import ucar.ma2.InvalidRangeException;
-import ucar.ma2.Range;
-import ucar.ma2.Section;
 
 /**
- * The one section-assembly implementation shared by every format and the viewer: serves a CDM
- * {@link Section} (with strides) of a {@link ChunkedArray} by touching only the chunks holding selected
- * elements, reading from each chunk only what it needs (a small read of a Blosc chunk decodes only the
- * blocks covering it), writing fill values for chunks that are not stored, decoding several chunks in
- * parallel for large sections, and converting the bytes to a CDM {@link Array} of the variable's type.
+ * The one section-assembly implementation shared by every format, the CDM view, the ncstream bridge and the
+ * viewer: serves a box (origin, shape, stride) of a {@link ChunkedArray} by touching only the chunks holding
+ * selected elements, reading from each chunk only what it needs (a small read of a Blosc chunk decodes only
+ * the blocks covering it), writing fill values for chunks that are not stored, decoding several chunks in
+ * parallel for large boxes, and putting the elements either as raw bytes ({@link #readBytes}) or straight into
+ * a primitive array with the byte order converted chunk by chunk ({@link #readInto}, the typed read). The CDM
+ * adapter ({@code org.chunkcdm.cdm.CdmReader}) turns CDM sections into these calls; this package uses no
+ * netcdf-java type.
  */
 public final class SectionReader {
   /** Sections needing at least this many bytes from at least two chunks are decoded in parallel. */
@@ -26,87 +25,10 @@ public final class SectionReader {
   private SectionReader() {}
 
   /**
-   * Reads a section given in the CDM variable's index space (logical dimensions plus, for S&lt;n&gt;, complex
-   * and opaque types, the extra last dimension of {@link DType#extraDim()}); null means everything.
-   */
-  public static Array read(ChunkedArray a, Section section) throws IOException {
-    try {
-      return readChecked(a, section);
-    } catch (java.io.UncheckedIOException e) { // a lazy grid failed to learn its chunk boundaries
-      throw e.getCause();
-    }
-  }
-
-  private static Array readChecked(ChunkedArray a, Section section) throws IOException {
-    DType dt = a.dtype();
-    long[] shape = a.grid().shape();
-    int rank = shape.length;
-    int extra = dt.extraDim();
-    int[] cdmShape = cdmShape(shape, extra);
-    Section s;
-    try {
-      s = section == null ? new Section(cdmShape) : Section.fill(section, cdmShape);
-      if (s.getRank() != cdmShape.length) {
-        throw new InvalidRangeException("section rank " + s.getRank() + " != variable rank " + cdmShape.length);
-      }
-      for (int d = 0; d < cdmShape.length; d++) {
-        Range r = s.getRange(d);
-        if (r.length() > 0 && (r.first() < 0 || r.last() >= cdmShape[d])) {
-          throw new InvalidRangeException("range " + r + " outside dimension " + d + " of length " + cdmShape[d]);
-        }
-      }
-    } catch (InvalidRangeException e) {
-      throw new IOException("bad section " + section + ": " + e.getMessage(), e);
-    }
-    long[] first = new long[rank];
-    long[] count = new long[rank];
-    long[] stride = new long[rank];
-    for (int d = 0; d < rank; d++) {
-      Range r = s.getRange(d);
-      first[d] = r.first();
-      count[d] = r.length();
-      stride[d] = r.stride();
-    }
-    int[] outShape = new int[rank];
-    long n = 1;
-    for (int d = 0; d < rank; d++) {
-      outShape[d] = (int) count[d];
-      n *= count[d];
-    }
-    checkHeap(n, dt.itemSize());
-    Array arr;
-    boolean fortran = a.grid() instanceof ChunkGrid.Flat && ((ChunkGrid.Flat) a.grid()).fortranOrder();
-    Output typed = fortran || n > Integer.MAX_VALUE - 16 ? null : Output.of(dt, (int) n);
-    if (typed != null) {
-      // numbers go straight into the primitive array, converted chunk by chunk
-      collect(a, first, count, stride, typed);
-      arr = Array.factory(dt.cdmType(), outShape, typed.storage());
-    } else {
-      arr = Convert.toArray(dt, readBytes(a, first, count, stride), outShape);
-    }
-    if (extra > 0) {
-      Range er = s.getRange(rank);
-      if (er.length() != extra) {
-        List<Range> ranges = new ArrayList<>();
-        for (int d = 0; d < rank; d++) {
-          ranges.add(null);
-        }
-        ranges.add(er);
-        try {
-          arr = arr.sectionNoReduce(ranges).copy();
-        } catch (InvalidRangeException e) {
-          throw new IOException(e.getMessage(), e);
-        }
-      }
-    }
-    return arr;
-  }
-
-  /**
    * Refuses a section whose result cannot fit in this JVM's heap with an IOException (never an
    * OutOfMemoryError): shapes come from file headers, which may claim far more than the files hold.
    */
-  static void checkHeap(long elements, int itemSize) throws IOException {
+  public static void checkHeap(long elements, int itemSize) throws IOException {
     long bytes = elements * Math.max(1, itemSize);
     long limit = Runtime.getRuntime().maxMemory() / 2;
     if (elements < 0 || bytes < 0 || bytes > limit) {
@@ -130,11 +52,168 @@ public final class SectionReader {
     return out;
   }
 
+  // ---------------------------------------------------------------- typed reads
+
+  /**
+   * The Java element type a typed read of {@code dt} fills: {@code byte.class} for int8/uint8 and bool (0/1),
+   * {@code short.class} for (u)int16, {@code int.class} for (u)int32, {@code long.class} for (u)int64 (unsigned
+   * values as their bit pattern, as {@code Short.toUnsignedInt} etc. read them), {@code float.class} for
+   * float16 (converted exactly) and float32, {@code double.class} for float64; null for types a typed read
+   * refuses (complex, fixed-size byte and unicode strings, opaque records: use {@link #readBytes}).
+   */
+  public static Class<?> typedClass(DType dt) {
+    return Output.javaType(dt);
+  }
+
+  /** A new array of {@code n} elements of {@link #typedClass(DType)} (e.g. {@code short[]}). */
+  public static Object newTypedArray(DType dt, int n) {
+    Class<?> c = checkTyped(dt, "array");
+    return java.lang.reflect.Array.newInstance(c, n);
+  }
+
+  /**
+   * Reads a box of {@code a} into {@code dst} from element {@code dstOffset} on, in C order over the box:
+   * {@code origin[d] + i*stride[d]} for {@code i < shape[d]} in every logical dimension d ({@code stride} null
+   * = all 1). {@code dst} must be the array type {@link #typedClass(DType)} names ({@code short[]} for int16,
+   * ...). Byte order is converted chunk by chunk as chunks are decoded (no whole-box byte[]); chunks decode in
+   * parallel and go through the cache per {@code a}'s {@link ChunkedArray#settings()}. Chunks that are not
+   * stored read as the array's fill value.
+   *
+   * @throws IllegalArgumentException for a type without typed read, a wrong destination type, a box outside
+   *     the array or a destination too small
+   * @throws IOException for a read failure (naming the file and chunk) or a box of more than 2 GiB of stored bytes
+   */
+  public static void readInto(ChunkedArray a, long[] origin, long[] shape, long[] stride, Object dst, int dstOffset)
+      throws IOException {
+    readInto(a, origin, shape, stride, dst, dstOffset, a.settings());
+  }
+
+  /** As {@link #readInto(ChunkedArray, long[], long[], long[], Object, int)} with explicit read settings. */
+  public static void readInto(ChunkedArray a, long[] origin, long[] shape, long[] stride, Object dst, int dstOffset,
+      ReadSettings settings) throws IOException {
+    DType dt = a.dtype();
+    Class<?> c = checkTyped(dt, "read");
+    if (dst == null || dst.getClass().getComponentType() != c) {
+      throw new IllegalArgumentException("a typed read of " + dt + " fills a " + c.getName() + "[], not "
+          + (dst == null ? "null" : dst.getClass().getSimpleName()));
+    }
+    long[] st = checkBox(a.grid().shape(), origin, shape, stride);
+    long n = 1;
+    for (long s : shape) {
+      n = Math.multiplyExact(n, s);
+    }
+    int len = java.lang.reflect.Array.getLength(dst);
+    if (dstOffset < 0 || n > len - (long) dstOffset) {
+      throw new IllegalArgumentException("destination of " + len + " elements cannot take " + n + " elements at "
+          + dstOffset);
+    }
+    try {
+      collect(a, origin.clone(), shape.clone(), st, Output.into(dt, dst, dstOffset), settings);
+    } catch (java.io.UncheckedIOException e) { // a lazy grid failed to learn its chunk boundaries
+      throw e.getCause();
+    }
+  }
+
+  /** Typed read into a {@code byte[]} (int8, uint8, bool as 0/1). */
+  public static void read(ChunkedArray a, long[] origin, long[] shape, long[] stride, byte[] dst, int dstOffset)
+      throws IOException {
+    readInto(a, origin, shape, stride, dst, dstOffset);
+  }
+
+  /** Typed read into a {@code short[]} (int16, uint16). */
+  public static void read(ChunkedArray a, long[] origin, long[] shape, long[] stride, short[] dst, int dstOffset)
+      throws IOException {
+    readInto(a, origin, shape, stride, dst, dstOffset);
+  }
+
+  /** Typed read into an {@code int[]} (int32, uint32). */
+  public static void read(ChunkedArray a, long[] origin, long[] shape, long[] stride, int[] dst, int dstOffset)
+      throws IOException {
+    readInto(a, origin, shape, stride, dst, dstOffset);
+  }
+
+  /** Typed read into a {@code long[]} (int64, uint64). */
+  public static void read(ChunkedArray a, long[] origin, long[] shape, long[] stride, long[] dst, int dstOffset)
+      throws IOException {
+    readInto(a, origin, shape, stride, dst, dstOffset);
+  }
+
+  /** Typed read into a {@code float[]} (float16, float32). */
+  public static void read(ChunkedArray a, long[] origin, long[] shape, long[] stride, float[] dst, int dstOffset)
+      throws IOException {
+    readInto(a, origin, shape, stride, dst, dstOffset);
+  }
+
+  /** Typed read into a {@code double[]} (float64). */
+  public static void read(ChunkedArray a, long[] origin, long[] shape, long[] stride, double[] dst, int dstOffset)
+      throws IOException {
+    readInto(a, origin, shape, stride, dst, dstOffset);
+  }
+
+  /**
+   * A new primitive array ({@link #typedClass(DType)}) holding the box, e.g. {@code (short[]) readTyped(a, o, s,
+   * null)}.
+   */
+  public static Object readTyped(ChunkedArray a, long[] origin, long[] shape, long[] stride) throws IOException {
+    checkTyped(a.dtype(), "read");
+    checkBox(a.grid().shape(), origin, shape, stride);
+    long n = 1;
+    for (long s : shape) {
+      n = Math.multiplyExact(n, s);
+    }
+    if (n > Integer.MAX_VALUE - 16) {
+      throw new IOException("a box of " + n + " elements does not fit one Java array; read it in pieces");
+    }
+    checkHeap(n, a.dtype().itemSize());
+    Object dst = newTypedArray(a.dtype(), (int) n);
+    readInto(a, origin, shape, stride, dst, 0);
+    return dst;
+  }
+
+  private static Class<?> checkTyped(DType dt, String what) {
+    Class<?> c = Output.javaType(dt);
+    if (c == null) {
+      throw new IllegalArgumentException("no typed " + what + " for dtype " + dt + " (" + dt.kind()
+          + "): typed reads serve integers, floats (float16 as float) and bool; read other types as bytes");
+    }
+    return c;
+  }
+
+  /** Validates a box against the array shape; returns the stride (all 1 when null). */
+  private static long[] checkBox(long[] arrayShape, long[] origin, long[] shape, long[] stride) {
+    int rank = arrayShape.length;
+    if (origin == null || shape == null || origin.length != rank || shape.length != rank
+        || stride != null && stride.length != rank) {
+      throw new IllegalArgumentException("a box of an array of rank " + rank + " needs " + rank
+          + " origin, shape (and stride) entries");
+    }
+    long[] st = new long[rank];
+    for (int d = 0; d < rank; d++) {
+      st[d] = stride == null ? 1 : stride[d];
+      if (st[d] < 1 || shape[d] < 0 || origin[d] < 0) {
+        throw new IllegalArgumentException("bad box in dimension " + d + ": origin " + origin[d] + ", shape "
+            + shape[d] + ", stride " + st[d]);
+      }
+      if (shape[d] > 0 && (origin[d] >= arrayShape[d] || (shape[d] - 1) > (arrayShape[d] - 1 - origin[d]) / st[d])) {
+        throw new IllegalArgumentException("box of origin " + java.util.Arrays.toString(origin) + ", shape "
+            + java.util.Arrays.toString(shape) + ", stride " + java.util.Arrays.toString(st) + " reaches outside "
+            + "dimension " + d + " of length " + arrayShape[d]);
+      }
+    }
+    return st;
+  }
+
   /**
    * Reads the selected elements (C order over the selection) as raw bytes in the dtype's byte order.
    * {@code first/count/stride} are per logical dimension; counts may be 0.
    */
   public static byte[] readBytes(ChunkedArray a, long[] first, long[] count, long[] stride) throws IOException {
+    return readBytes(a, first, count, stride, a.settings());
+  }
+
+  /** As {@link #readBytes(ChunkedArray, long[], long[], long[])} with explicit read settings. */
+  public static byte[] readBytes(ChunkedArray a, long[] first, long[] count, long[] stride, ReadSettings settings)
+      throws IOException {
     long n = 1;
     for (long c : count) {
       n = Math.multiplyExact(n, c);
@@ -146,7 +225,7 @@ public final class SectionReader {
     checkHeap(n, a.dtype().itemSize());
     byte[] out = new byte[(int) total];
     try {
-      collect(a, first, count, stride, new Output.Bytes(out));
+      collect(a, first, count, stride, new Output.Bytes(out), settings);
     } catch (java.io.UncheckedIOException e) { // a lazy grid failed to learn its chunk boundaries
       throw e.getCause();
     }
@@ -154,7 +233,21 @@ public final class SectionReader {
   }
 
   /** Reads the selected elements (C order over the selection) into {@code out}. */
-  private static void collect(ChunkedArray a, long[] first, long[] count, long[] stride, Output out) throws IOException {
+  private static void collect(ChunkedArray a, long[] first, long[] count, long[] stride, Output out,
+      ReadSettings settings) throws IOException {
+    ReadSettings rs = settings == null ? ReadSettings.defaults() : settings;
+    if (rs.decodeThreads() == 0) {
+      collect(a, first, count, stride, out, rs.cache());
+      return;
+    }
+    long[] f = first;
+    long[] c = count;
+    long[] st = stride;
+    DecodePool.withLimit(rs.effectiveThreads(), () -> collect(a, f, c, st, out, rs.cache()));
+  }
+
+  private static void collect(ChunkedArray a, long[] first, long[] count, long[] stride, Output out,
+      ChunkCache cache) throws IOException {
     ChunkGrid g = a.grid();
     int item = a.dtype().itemSize();
     long n = 1;
@@ -179,31 +272,31 @@ public final class SectionReader {
       long[] rshape = reverse(f.shape());
       ChunkGrid.Flat rg = f.isEqualChunks() ? ChunkGrid.flat(rshape, f.chunkItems(), false) : ChunkGrid.flat(rshape, f.starts(), false);
       byte[] rev = new byte[(int) (n * item)];
-      run(a, flatTasks(a, rg, reverse(first), reverse(count), reverse(stride), new Output.Bytes(rev), item));
+      run(a, flatTasks(a, rg, reverse(first), reverse(count), reverse(stride), new Output.Bytes(rev), item), cache);
       byte[] t = new byte[rev.length];
       transpose(rev, t, count, item);
       out.put(t, 0, 0, t.length);
     } else if (g instanceof ChunkGrid.Flat) {
-      run(a, flatTasks(a, (ChunkGrid.Flat) g, first, count, stride, out, item));
+      run(a, flatTasks(a, (ChunkGrid.Flat) g, first, count, stride, out, item), cache);
     } else {
-      run(a, regularTasks(a, (ChunkGrid.Regular) g, first, count, stride, out, item));
+      run(a, regularTasks(a, (ChunkGrid.Regular) g, first, count, stride, out, item), cache);
     }
   }
 
-  private static void run(ChunkedArray a, List<Task> tasks) throws IOException {
+  private static void run(ChunkedArray a, List<Task> tasks, ChunkCache cache) throws IOException {
     long need = 0;
     for (Task t : tasks) {
       need += t.bytes;
     }
     if (tasks.size() < 2 || need < PARALLEL_BYTES) {
       for (Task t : tasks) {
-        t.run(a);
+        t.run(a, cache);
       }
       return;
     }
     List<DecodePool.Job> jobs = new ArrayList<>(tasks.size());
     for (Task t : tasks) {
-      jobs.add(() -> t.run(a));
+      jobs.add(() -> t.run(a, cache));
     }
     DecodePool.runAll(jobs);
   }
@@ -224,10 +317,9 @@ public final class SectionReader {
     /** Calls {@code sink.copy(offsetInChunk, outOffset, len)} for every run. */
     abstract void runs(RunSink sink) throws IOException;
 
-    void run(ChunkedArray a) throws IOException {
+    void run(ChunkedArray a, ChunkCache cache) throws IOException {
       CHUNKS_TOUCHED.increment();
       Object key = a.cacheKey();
-      ChunkCache cache = ChunkCache.shared();
       byte[] cached = cache.get(key, chunk);
       Output o = out();
       if (cached != null) {
@@ -254,7 +346,7 @@ public final class SectionReader {
         // convert), bypassing the cache
         byte[] direct = o.bytes();
         if (direct != null) {
-          data.read(0, direct, (int) single[1], (int) single[2]);
+          data.read(0, direct, o.bytesOffset() + (int) single[1], (int) single[2]);
         } else {
           byte[] tmp = scratch((int) single[2]);
           data.read(0, tmp, 0, (int) single[2]);
@@ -270,9 +362,10 @@ public final class SectionReader {
         runs(new ArraySink(all, o));
       } else {
         byte[] direct = o.bytes();
+        int directOff = o.bytesOffset();
         runs((src, dst, len) -> {
           if (direct != null) {
-            data.read(src, direct, dst, len);
+            data.read(src, direct, directOff + dst, len);
           } else {
             byte[] tmp = scratch(len);
             data.read(src, tmp, 0, len);

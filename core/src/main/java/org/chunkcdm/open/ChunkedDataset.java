@@ -34,6 +34,11 @@ public interface ChunkedDataset extends Closeable {
   /** Global attributes, see {@link ChunkedVariable#attributes()} for value types. */
   Map<String, Object> attributes();
 
+  /** Names of {@link #attributes()} whose integer values are unsigned. */
+  default java.util.Set<String> unsigned() {
+    return java.util.Set.of();
+  }
+
   /** Newest modification time (ms) of any file of the dataset. */
   long lastModified() throws IOException;
 

@@ -11,7 +11,10 @@ import java.util.ServiceLoader;
 public final class Datasets {
   private Datasets() {}
 
-  /** Every opener on the class path (this class's loader and the context class loader). */
+  /**
+   * Every opener on the class path (this class's loader and the context class loader; providers that do not
+   * implement this copy of {@link DatasetOpener}, as a context loader of another host may list, are skipped).
+   */
   public static List<DatasetOpener> openers() {
     List<DatasetOpener> out = new ArrayList<>();
     List<String> seen = new ArrayList<>();
@@ -19,7 +22,19 @@ public final class Datasets {
       if (cl == null) {
         continue;
       }
-      for (DatasetOpener o : ServiceLoader.load(DatasetOpener.class, cl)) {
+      java.util.Iterator<DatasetOpener> it = ServiceLoader.load(DatasetOpener.class, cl).iterator();
+      for (int guard = 0; guard < 1000; guard++) {
+        DatasetOpener o;
+        try {
+          if (!it.hasNext()) {
+            break;
+          }
+          o = it.next();
+        } catch (java.util.ServiceConfigurationError e) {
+          // e.g. a context class loader that sees an opener built against another copy of this interface (a
+          // host with several class loaders): not one of ours, skip it
+          continue;
+        }
         if (!seen.contains(o.getClass().getName())) {
           seen.add(o.getClass().getName());
           out.add(o);

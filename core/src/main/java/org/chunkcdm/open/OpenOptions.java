@@ -1,6 +1,8 @@
 package org.chunkcdm.open;
 
 import org.chunkcdm.chunk.ChunkCache;
+import org.chunkcdm.chunk.ChunkedArray;
+import org.chunkcdm.chunk.ReadSettings;
 
 /**
  * Per-use settings a host chooses instead of process-wide properties: the decoded-chunk cache a dataset's
@@ -40,5 +42,13 @@ public final class OpenOptions {
 
   public int decodeThreads() {
     return decodeThreads;
+  }
+
+  /**
+   * These options as the read settings an opener gives its arrays ({@link ChunkedArray#withSettings}): reads
+   * of an opened array then use this cache and thread budget without the caller passing anything.
+   */
+  public ReadSettings readSettings() {
+    return ReadSettings.of(cache, decodeThreads);
   }
 }

@@ -185,13 +185,13 @@ class SectionReaderTest {
     Random rnd = new Random(seed);
     int[] shapeI = SectionReader.cdmShape(m.grid.shape(), 0);
     // whole array
-    Array all = SectionReader.read(m, null);
+    Array all = org.chunkcdm.cdm.CdmReader.read(m, null);
     assertEquals(DataType.INT, all.getDataType());
     assertArrayEquals(shapeI, all.getShape());
     assertArrayEquals(expected(m, new Section(shapeI)), (int[]) all.copyTo1DJavaArray(), m.grid + " whole");
     for (int i = 0; i < sections; i++) {
       Section s = randomSection(rnd, m.grid.shape());
-      Array a = SectionReader.read(m, s);
+      Array a = org.chunkcdm.cdm.CdmReader.read(m, s);
       assertArrayEquals(s.getShape(), a.getShape());
       assertArrayEquals(expected(m, s), (int[]) a.copyTo1DJavaArray(), m.grid + " " + s);
     }
@@ -225,20 +225,20 @@ class SectionReaderTest {
     Model broken = new Model(ChunkGrid.flat(new long[] {10}, 2, () -> {
       throw new IOException("chunk 1 header is unreadable");
     }), ByteOrder.LITTLE_ENDIAN, Set.of());
-    IOException e = assertThrows(IOException.class, () -> SectionReader.read(broken, null));
+    IOException e = assertThrows(IOException.class, () -> org.chunkcdm.cdm.CdmReader.read(broken, null));
     assertEquals("chunk 1 header is unreadable", e.getMessage());
     Model lying = new Model(ChunkGrid.flat(new long[] {10}, 2, () -> new long[] {0, 4, 9}), ByteOrder.LITTLE_ENDIAN, Set.of());
-    assertThrows(IOException.class, () -> SectionReader.read(lying, null));
+    assertThrows(IOException.class, () -> org.chunkcdm.cdm.CdmReader.read(lying, null));
   }
 
   @Test
   void scalarAndEmpty() throws Exception {
     Model scalar = new Model(ChunkGrid.flat(new long[] {}, 1, false), ByteOrder.LITTLE_ENDIAN, Set.of());
-    Array a = SectionReader.read(scalar, null);
+    Array a = org.chunkcdm.cdm.CdmReader.read(scalar, null);
     assertEquals(0, a.getRank());
     assertEquals(0, a.getInt(a.getIndex()));
     Model empty = new Model(ChunkGrid.regular(new long[] {0, 3}, new int[] {4, 3}), ByteOrder.LITTLE_ENDIAN, Set.of());
-    Array e = SectionReader.read(empty, null);
+    Array e = org.chunkcdm.cdm.CdmReader.read(empty, null);
     assertArrayEquals(new int[] {0, 3}, e.getShape());
     assertEquals(0, empty.opened.get());
   }
@@ -247,7 +247,7 @@ class SectionReaderTest {
   void touchesOnlyChunksWithSelectedElements() throws Exception {
     Model m = new Model(ChunkGrid.regular(new long[] {100, 100}, new int[] {10, 10}), ByteOrder.LITTLE_ENDIAN, Set.of());
     // every 25th row and column: rows 0,25,50,75 lie in chunk rows 0,2,5,7
-    SectionReader.read(m, new Section("0:99:25,0:99:25"));
+    org.chunkcdm.cdm.CdmReader.read(m, new Section("0:99:25,0:99:25"));
     assertEquals(16, m.touched.size());
     Set<Long> expect = new HashSet<>();
     for (int r : new int[] {0, 2, 5, 7}) {
@@ -257,14 +257,14 @@ class SectionReaderTest {
     }
     assertEquals(expect, m.touched);
     Model f = new Model(ChunkGrid.flat(new long[] {1000}, 10, false), ByteOrder.LITTLE_ENDIAN, Set.of());
-    SectionReader.read(f, new Section("5:995:100"));
+    org.chunkcdm.cdm.CdmReader.read(f, new Section("5:995:100"));
     assertEquals(10, f.touched.size());
   }
 
   @Test
   void largeSectionsDecodeInParallelAndStayCorrect() throws Exception {
     Model m = new Model(ChunkGrid.regular(new long[] {512, 1024}, new int[] {64, 128}), ByteOrder.LITTLE_ENDIAN, Set.of(5L));
-    Array a = SectionReader.read(m, null);
+    Array a = org.chunkcdm.cdm.CdmReader.read(m, null);
     assertArrayEquals(expected(m, new Section(new int[] {512, 1024})), (int[]) a.copyTo1DJavaArray());
   }
 
@@ -273,7 +273,7 @@ class SectionReaderTest {
     long rows = Runtime.getRuntime().maxMemory() / 4 + 1; // int32: more than the heap, fewer than 2^31 elements
     Model huge = new Model(ChunkGrid.regular(new long[] {Math.min(rows, Integer.MAX_VALUE - 64)}, new int[] {1 << 20}),
         ByteOrder.LITTLE_ENDIAN, Set.of());
-    IOException e = assertThrows(IOException.class, () -> SectionReader.read(huge, null));
+    IOException e = assertThrows(IOException.class, () -> org.chunkcdm.cdm.CdmReader.read(huge, null));
     assertTrue(e.getMessage().contains("heap"), e.getMessage());
     assertEquals(0, huge.opened.get(), "refused before any chunk was read");
   }
@@ -281,30 +281,30 @@ class SectionReaderTest {
   @Test
   void badSectionsAreIOExceptions() {
     Model m = new Model(ChunkGrid.regular(new long[] {10}, new int[] {4}), ByteOrder.LITTLE_ENDIAN, Set.of());
-    assertThrows(IOException.class, () -> SectionReader.read(m, new Section("0:10")));
-    assertThrows(IOException.class, () -> SectionReader.read(m, new Section("0:3,0:1")));
+    assertThrows(IOException.class, () -> org.chunkcdm.cdm.CdmReader.read(m, new Section("0:10")));
+    assertThrows(IOException.class, () -> org.chunkcdm.cdm.CdmReader.read(m, new Section("0:3,0:1")));
   }
 
   @Test
   void typesConvertPerContract() throws Exception {
     byte[] half = {0x00, 0x3c, 0x00, (byte) 0xc0, 0x01, 0x00, 0x00, 0x7c}; // 1.0, -2.0, smallest subnormal, +inf
-    Array h = Convert.toArray(DType.parseNumpy("<f2"), half, new int[] {4});
+    Array h = org.chunkcdm.cdm.Convert.toArray(DType.parseNumpy("<f2"), half, new int[] {4});
     assertEquals(DataType.FLOAT, h.getDataType());
     assertArrayEquals(new float[] {1f, -2f, 0x1p-24f, Float.POSITIVE_INFINITY}, (float[]) h.copyTo1DJavaArray());
-    Array s = Convert.toArray(DType.parseNumpy("|S3"), "ab\0xyz".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1),
+    Array s = org.chunkcdm.cdm.Convert.toArray(DType.parseNumpy("|S3"), "ab\0xyz".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1),
         new int[] {2});
     assertEquals(DataType.CHAR, s.getDataType());
     assertArrayEquals(new int[] {2, 3}, s.getShape());
     ByteBuffer u = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
     u.putInt('h').putInt(0x1F600).putInt(0).putInt('x').putInt(0).putInt(0);
-    Array us = Convert.toArray(DType.parseNumpy("<U3"), u.array(), new int[] {2});
+    Array us = org.chunkcdm.cdm.Convert.toArray(DType.parseNumpy("<U3"), u.array(), new int[] {2});
     assertEquals("h\uD83D\uDE00", us.getObject(0));
     assertEquals("x", us.getObject(1));
-    Array c = Convert.toArray(DType.parseNumpy(">c8"),
+    Array c = org.chunkcdm.cdm.Convert.toArray(DType.parseNumpy(">c8"),
         ByteBuffer.allocate(8).putFloat(1.5f).putFloat(-2f).array(), new int[] {1});
     assertArrayEquals(new int[] {1, 2}, c.getShape());
     assertArrayEquals(new float[] {1.5f, -2f}, (float[]) c.copyTo1DJavaArray());
-    Array b = Convert.toArray(DType.parseNumpy("|b1"), new byte[] {0, 1, 2}, new int[] {3});
+    Array b = org.chunkcdm.cdm.Convert.toArray(DType.parseNumpy("|b1"), new byte[] {0, 1, 2}, new int[] {3});
     assertEquals(DataType.UBYTE, b.getDataType());
     assertArrayEquals(new byte[] {0, 1, 1}, (byte[]) b.copyTo1DJavaArray());
   }

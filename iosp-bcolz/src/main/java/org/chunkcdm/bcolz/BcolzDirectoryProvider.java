@@ -20,11 +20,7 @@ import ucar.unidata.io.RandomAccessFile;
 public class BcolzDirectoryProvider extends DatasetDirectoryProvider {
   @Override
   protected Path entryFile(Path dir) {
-    Path rootdirs = dir.resolve("__rootdirs__");
-    if (Files.isRegularFile(rootdirs)) {
-      return rootdirs;
-    }
-    return BcolzIosp.isCarrayDir(dir) ? dir.resolve("meta").resolve("sizes") : null;
+    return Bcolz.entryOfDirectory(dir);
   }
 
   /** For a dataset's {@code __attrs__} file: the dataset's main entry file, else null. */

@@ -75,13 +75,13 @@ class AttributesTest {
     switch (dt.kind()) {
       case FLOAT: {
         double w = want.isTextual() ? Double.parseDouble(want.asText()) : want.asDouble(); // "NaN", "Infinity"
-        assertEquals(dt.cdmType(), a.getDataType());
+        assertEquals(org.chunkcdm.cdm.CdmTypes.of(dt), a.getDataType());
         assertEquals(Double.doubleToLongBits(w), Double.doubleToLongBits(a.getNumericValue().doubleValue()));
         break;
       }
       case INT:
       case UINT:
-        assertEquals(dt.cdmType(), a.getDataType());
+        assertEquals(org.chunkcdm.cdm.CdmTypes.of(dt), a.getDataType());
         assertEquals(want.asLong(), a.getNumericValue().longValue());
         break;
       case BOOL:

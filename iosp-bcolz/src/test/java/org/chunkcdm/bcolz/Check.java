@@ -72,7 +72,7 @@ final class Check {
 
   static void assertWhole(Expect fv, Variable v) throws IOException {
     DType dt = fv.dtype();
-    assertEquals(dt.cdmType(), v.getDataType(), fv + " type");
+    assertEquals(org.chunkcdm.cdm.CdmTypes.of(dt), v.getDataType(), fv + " type");
     long[] shape = fv.shape();
     int[] want = new int[shape.length + (dt.extraDim() > 0 ? 1 : 0)];
     for (int d = 0; d < shape.length; d++) {

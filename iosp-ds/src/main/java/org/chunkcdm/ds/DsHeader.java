@@ -98,15 +98,22 @@ final class DsHeader {
     return n >= 3 && b[0] == 'd' && b[1] == 's' && b[2] == '-';
   }
 
+  /** The file as already opened by a host (netcdf-java's RandomAccessFile in the IOSP), for the first read. */
+  interface Opening {
+    long length() throws IOException;
+
+    /** Reads the file's first {@code buf.length} bytes. */
+    void readFully(byte[] buf) throws IOException;
+  }
+
   /**
    * Reads the version line and the header. {@code raf} (the file netcdf-java opened, or null) serves the first
    * read: its buffer already holds the file's first bytes, which netcdf-java read to ask the IOSPs.
    */
-  static DsHeader read(FileHandles files, Path file, ucar.unidata.io.RandomAccessFile raf) throws IOException {
+  static DsHeader read(FileHandles files, Path file, Opening raf) throws IOException {
     long size = raf != null ? raf.length() : files.size(file);
     byte[] buf = new byte[(int) Math.min(size, FIRST_READ)];
     if (raf != null) {
-      raf.seek(0);
       try {
         raf.readFully(buf);
       } catch (java.io.EOFException e) {

@@ -1,39 +1,29 @@
 package org.chunkcdm.ds;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.math.BigInteger;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import org.chunkcdm.cdm.CdmAttributes;
-import org.chunkcdm.cdm.CdmNames;
 import org.chunkcdm.cdm.ChunkedIosp;
 import org.chunkcdm.cdm.ChunkedVariables;
-import org.chunkcdm.chunk.DType;
 import org.chunkcdm.io.FileHandles;
-import ucar.ma2.Array;
-import ucar.ma2.DataType;
-import ucar.nc2.Attribute;
+import org.chunkcdm.open.ChunkedVariable;
+import org.chunkcdm.open.DatasetVariable;
 import ucar.nc2.Group;
 import ucar.nc2.Variable;
-import ucar.nc2.iosp.netcdf3.N3iosp;
 import ucar.unidata.io.RandomAccessFile;
+
 
 /**
  * netcdf-java IOSP for ds-format {@code .ds} files (format ds-1.x, and the pre-1.0 experimental layout
  * without version line). Opening reads the version line and the one-line JSON header, nothing else; every
  * variable reads its bytes from the body on demand (see {@link DsArray}, {@link DsStrings}).
+ *
+ * <p>The dataset (variables, dimension names, attributes, arrays) is read by {@link DsDatasets}, the same code
+ * {@link DsOpener} uses without netcdf-java; this class is its CDM view and adds the string variables' reader.
  */
 public class DsIosp extends ChunkedIosp {
   /** Units that make netcdf-java show a Julian date ({@code .time: true}) as a date. */
-  static final String JULIAN_DATE_UNITS = "days since -4713-11-24 12:00:00";
-  static final String JULIAN_DATE_CALENDAR = "proleptic_gregorian";
+  static final String JULIAN_DATE_UNITS = DsDatasets.JULIAN_DATE_UNITS;
+  static final String JULIAN_DATE_CALENDAR = DsDatasets.JULIAN_DATE_CALENDAR;
 
   @Override
   public boolean isValidFile(RandomAccessFile raf) throws IOException {
@@ -43,11 +33,7 @@ public class DsIosp extends ChunkedIosp {
     byte[] head = new byte[3];
     raf.seek(0);
     int n = raf.read(head);
-    if (DsHeader.hasVersionPrefix(head, n)) {
-      return true;
-    }
-    // the experimental layout has no magic: only a file named .ds whose first byte opens the JSON header
-    return head[0] == '{' && raf.getLocation().toLowerCase(java.util.Locale.ROOT).endsWith(".ds");
+    return DsDatasets.looksLikeDs(head, n, raf.getLocation());
   }
 
   @Override
@@ -70,345 +56,38 @@ public class DsIosp extends ChunkedIosp {
     return files();
   }
 
+  /** The CDM view of the dataset {@link DsDatasets} reads; string variables read through {@link DsStrings}. */
   @Override
   protected void build(Path file, Group.Builder root) throws IOException {
-    DsHeader h = DsHeader.read(files(), file, openingFile());
-    DsFile body = new DsFile(files(), file, h.prefix);
-    long bodySize = h.fileSize - h.bodyStart;
-    Set<String> names = new HashSet<>();
-    String fileName = file.toString();
-    for (DsHeader.Member m : h.members) {
-      String key = m.key;
-      String name = key.startsWith("\\.") || key.startsWith("\\\\") ? key.substring(1) : key;
-      String what = fileName + ": variable '" + name + "'";
-      if (m.notAnObject != null) {
-        throw new IOException(what + ": metadata is not a JSON object");
+    RandomAccessFile raf = openingFile();
+    DsHeader.Opening opening = raf == null ? null : new DsHeader.Opening() {
+      @Override
+      public long length() throws IOException {
+        return raf.length();
       }
-      String cdmName = CdmNames.valid(name);
-      if (!names.add(cdmName)) {
-        throw new IOException(what + ": two variables have the CDM name '" + cdmName + "'");
-      }
-      addVariable(root, file, body, name, cdmName, m, h, bodySize, what);
-    }
-    if (h.dataset != null) {
-      if (!h.dataset.isObject()) {
-        throw new IOException(file + ": dataset metadata '.' is not a JSON object");
-      }
-      for (Attribute a : CdmAttributes.fromJson(h.dataset)) {
-        root.addAttribute(a);
-      }
-    }
-  }
 
-  private void addVariable(Group.Builder root, Path file, DsFile body, String name, String cdmName, DsHeader.Member m,
-      DsHeader h, long bodySize, String what) throws IOException {
-    boolean noData = m.size == null || m.size.isNull();
-    long[] shape = noData ? new long[0] : shape(m.size, what);
-    long n;
+      @Override
+      public void readFully(byte[] buf) throws IOException {
+        raf.seek(0);
+        raf.readFully(buf);
+      }
+    };
+    org.chunkcdm.open.BasicDataset ds = DsDatasets.read(files(), file, opening);
     try {
-      n = DsArray.count(shape);
-    } catch (ArithmeticException e) {
-      throw new IOException(what + ": .size " + m.size + " has more elements than a long can count");
-    }
-    String type = dsType(m, what, noData);
-    boolean isString = type.equals("str") || type.equals("unicode");
-    boolean isBool = type.equals("bool");
-    ByteOrder order = byteOrder(m.endian, what);
-    // bool is read as uint8 0/1 (not DType BOOL, which would turn a masked cell's fill 255 into 1)
-    DType dt = isString ? DType.of(DType.Kind.UNICODE, 4, order)
-        : isBool ? DType.of(DType.Kind.UINT, 1, order) : DType.parseNumpy(type).withOrder(order);
-    boolean masked = !noData && bool(m.missing, ".missing", what);
-    long offset = noData ? 0 : integer(m.offset, ".offset", what);
-    long len = noData ? 0 : integer(m.len, ".len", what);
-    if (!noData) {
-      if (offset > bodySize || len > bodySize - offset) {
-        throw new IOException(what + ": .offset " + offset + " + .len " + len + " lies past the end of the body ("
-            + bodySize + " bytes; file truncated?)");
-      }
-      checkLen(what, type, isString ? 8 : dt.itemSize(), n, len, masked);
-    }
-    List<String> dims = dimNames(m.dims, name, shape.length, what);
-    long blockPos = h.bodyStart + offset;
-    byte[] fill = null;
-    List<Attribute> attrs = new ArrayList<>();
-    JsonNode fileFill = null;
-    for (Map.Entry<String, JsonNode> f : m.attributes) {
-      if (f.getKey().equals("_FillValue") && !isString) {
-        fileFill = f.getValue();
-        continue;
-      }
-      attrs.addAll(CdmAttributes.fromJson(f.getKey(), f.getValue()));
-    }
-    if (!isString) {
-      DataType cdm = dt.cdmType();
-      Number fv = fileFill == null ? null : fillNumber(fileFill, dt);
-      if (fileFill != null && fv == null) {
-        // not representable in the variable's type: keep it visible, but not as _FillValue
-        for (Attribute a : CdmAttributes.fromJson("ds_FillValue", fileFill)) {
-          attrs.add(a);
-        }
-      }
-      if (fv == null && (masked || noData)) {
-        fv = N3iosp.getFillValueDefault(cdm);
-      }
-      if (fv != null) {
-        attrs.add(Attribute.builder("_FillValue").setValues(Array.factory(cdm, new int[] {1}, javaArray(cdm, fv)))
-            .build());
-        fill = bytes(dt, fv);
-      }
-    }
-    if (isBool) { // the contract's bool attributes
-      attrs.add(Attribute.builder("flag_values")
-          .setValues(Array.factory(DataType.UBYTE, new int[] {2}, new byte[] {0, 1})).build());
-      attrs.add(new Attribute("flag_meanings", "false true"));
-    }
-    if (m.time != null && m.time.asBoolean(false)) {
-      attrs.removeIf(a -> a.getShortName().equals("units") || a.getShortName().equals("calendar"));
-      attrs.add(new Attribute("units", JULIAN_DATE_UNITS));
-      attrs.add(new Attribute("calendar", JULIAN_DATE_CALENDAR));
-    }
-    DsArray array = new DsArray(body, what, dt, isBool, shape, blockPos, len, masked, noData, fill);
-    Variable.Builder<?> v;
-    try {
-      // a .ds variable is one contiguous block, not chunked storage: no _ChunkSizes (a NetCDF-4 writer would take
-      // it as the chunk shape)
-      v = ChunkedVariables.add(root, cdmName, array, dims, false);
+      ChunkedVariables.addDataset(root, ds, DsIosp::addStrings);
     } catch (IOException e) {
       throw new IOException(file + ": " + e.getMessage(), e);
     }
-    if (isString) {
-      v.setSPobject(new DsStrings(body, what, cdmShape(shape), type.equals("str"), order, blockPos, len, masked,
-          noData));
-    }
-    for (Attribute a : attrs) {
-      v.addAttribute(a);
-    }
   }
 
-  private static int[] cdmShape(long[] shape) {
-    int[] s = new int[shape.length];
-    for (int i = 0; i < s.length; i++) {
-      s[i] = (int) shape[i];
+  private static Variable.Builder<?> addStrings(Group.Builder g, ChunkedVariable cv) throws IOException {
+    DsDatasets.StringSpec s = (DsDatasets.StringSpec) ((DatasetVariable) cv).source();
+    Variable.Builder<?> v = ChunkedVariables.addBare(g, cv.name(), s.shapeArray, cv.dimensions());
+    int[] shape = new int[s.shape.length];
+    for (int i = 0; i < shape.length; i++) {
+      shape[i] = (int) s.shape[i];
     }
-    return s;
+    v.setSPobject(new DsStrings(s.body, s.what, shape, s.bytes, s.order, s.blockPos, s.len, s.masked, s.noData));
+    return v;
   }
-
-  /** {@code .size}: a list of non-negative integers, each within CDM's int range. */
-  private static long[] shape(JsonNode size, String what) throws IOException {
-    if (!size.isArray()) {
-      throw new IOException(what + ": .size must be a list of integers, not " + size);
-    }
-    long[] s = new long[size.size()];
-    for (int i = 0; i < s.length; i++) {
-      JsonNode d = size.get(i);
-      if (!d.isIntegralNumber() || d.bigIntegerValue().signum() < 0) {
-        throw new IOException(what + ": .size " + size + " must hold non-negative integers");
-      }
-      if (d.bigIntegerValue().compareTo(BigInteger.valueOf(Integer.MAX_VALUE)) > 0) {
-        throw new IOException(what + ": .size " + size + " has a dimension larger than CDM's limit of "
-            + Integer.MAX_VALUE);
-      }
-      s[i] = d.longValue();
-    }
-    return s;
-  }
-
-  private static final Set<String> TYPES = Set.of("float32", "float64", "int8", "int16", "int32", "int64", "uint8",
-      "uint16", "uint32", "uint64", "bool", "str", "unicode");
-
-  /**
-   * {@code .type}; the experimental layout's {@code float/int/uint} with {@code .dsize} (bits) maps to the
-   * sized names. A variable without data and without type reads as an int8 scalar fill value.
-   */
-  private static String dsType(DsHeader.Member meta, String what, boolean noData) throws IOException {
-    JsonNode t = meta.type;
-    if (t == null || t.isNull()) {
-      if (noData) {
-        return "int8";
-      }
-      throw new IOException(what + ": .type is missing");
-    }
-    String s = t.asText();
-    if (TYPES.contains(s)) {
-      return s;
-    }
-    if (s.equals("float") || s.equals("int") || s.equals("uint")) {
-      JsonNode bits = meta.dsize;
-      String sized = bits != null && bits.isIntegralNumber() ? s + bits.asInt() : null;
-      if (sized != null && TYPES.contains(sized)) {
-        return sized;
-      }
-      throw new IOException(what + ": .type '" + s + "' with .dsize " + meta.dsize + " is not a known type");
-    }
-    throw new IOException(what + ": unknown .type '" + s + "' (known: " + new java.util.TreeSet<>(TYPES) + ")");
-  }
-
-  /** {@code .endian}: "b" or "l"; absent means "b" (as the reference reader does; bool has none). */
-  private static ByteOrder byteOrder(JsonNode e, String what) throws IOException {
-    if (e == null || e.isNull()) {
-      return ByteOrder.BIG_ENDIAN;
-    }
-    switch (e.asText()) {
-      case "b":
-        return ByteOrder.BIG_ENDIAN;
-      case "l":
-        return ByteOrder.LITTLE_ENDIAN;
-      default:
-        throw new IOException(what + ": .endian must be \"b\" or \"l\", not " + e);
-    }
-  }
-
-  private static boolean bool(JsonNode b, String key, String what) throws IOException {
-    if (b == null || b.isNull()) {
-      return false;
-    }
-    if (!b.isBoolean()) {
-      throw new IOException(what + ": " + key + " must be true or false, not " + b);
-    }
-    return b.booleanValue();
-  }
-
-  private static long integer(JsonNode v, String key, String what) throws IOException {
-    if (v == null || !v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() < 0) {
-      throw new IOException(what + ": " + key + " must be a non-negative integer, not " + v);
-    }
-    return v.longValue();
-  }
-
-  /** {@code .len} against what {@code .size} and {@code .type} need (masked: the bounds the bitmask allows). */
-  private static void checkLen(String what, String type, int itemSize, long n, long len, boolean masked)
-      throws IOException {
-    long maskBytes = masked ? Bitmask.bytes(n) : 0;
-    boolean strings = type.equals("str") || type.equals("unicode");
-    boolean bits = type.equals("bool");
-    long full; // bytes of all values (strings: of all lengths); MAX_VALUE when beyond a long, hence beyond any file
-    try {
-      full = bits ? Bitmask.bytes(n) : Math.multiplyExact(n, itemSize);
-    } catch (ArithmeticException e) {
-      full = Long.MAX_VALUE;
-    }
-    String need;
-    boolean ok;
-    if (strings) {
-      ok = masked ? len >= maskBytes : len >= full;
-      need = masked ? "at least the " + maskBytes + "-byte bitmask" : "at least " + full + " bytes of string lengths";
-    } else if (masked) {
-      long rest = len - maskBytes;
-      ok = rest >= 0 && rest <= full && (bits || rest % itemSize == 0);
-      need = "a " + maskBytes + "-byte bitmask plus up to " + full + " bytes of values";
-    } else {
-      ok = len == full;
-      need = full + " bytes";
-    }
-    if (!ok) {
-      throw new IOException(what + ": .len " + len + " does not fit .size (" + n + " elements) and .type " + type
-          + ": it needs " + need);
-    }
-  }
-
-  /** Invented names {@code <var>_1, <var>_2, ...} (as the ds-format API does) when {@code .dims} is absent. */
-  private static List<String> dimNames(JsonNode d, String name, int rank, String what) throws IOException {
-    List<String> out = new ArrayList<>();
-    if (d == null || d.isNull()) {
-      for (int i = 1; i <= rank; i++) {
-        out.add(name + "_" + i);
-      }
-      return out;
-    }
-    if (!d.isArray() || d.size() != rank) {
-      throw new IOException(what + ": .dims " + d + " must be a list of " + rank + " names, one per .size entry");
-    }
-    for (JsonNode x : d) {
-      if (!x.isTextual() || x.textValue().isEmpty()) {
-        throw new IOException(what + ": .dims " + d + " must hold non-empty names");
-      }
-      out.add(x.textValue());
-    }
-    return out;
-  }
-
-  /** The file's {@code _FillValue} as a value of the variable's type, or null when not representable. */
-  static Number fillNumber(JsonNode v, DType dt) {
-    if (v.isArray() && v.size() == 1) {
-      v = v.get(0);
-    }
-    if (!v.isNumber()) {
-      return null;
-    }
-    switch (dt.kind()) {
-      case FLOAT:
-        return dt.itemSize() == 4 ? (Number) (float) v.doubleValue() : (Number) v.doubleValue();
-      case INT:
-      case UINT:
-      case BOOL: {
-        BigInteger b;
-        if (v.isIntegralNumber()) {
-          b = v.bigIntegerValue();
-        } else {
-          double d = v.doubleValue();
-          if (Double.isNaN(d) || Double.isInfinite(d) || d != Math.rint(d)) {
-            return null;
-          }
-          b = new java.math.BigDecimal(d).toBigInteger();
-        }
-        int bitsN = 8 * dt.itemSize();
-        boolean unsigned = dt.kind() != DType.Kind.INT;
-        BigInteger lo = unsigned ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(bitsN - 1).negate();
-        BigInteger hi = unsigned ? BigInteger.ONE.shiftLeft(bitsN).subtract(BigInteger.ONE)
-            : BigInteger.ONE.shiftLeft(bitsN - 1).subtract(BigInteger.ONE);
-        if (b.compareTo(lo) < 0 || b.compareTo(hi) > 0) {
-          return null;
-        }
-        return b.longValue();
-      }
-      default:
-        return null;
-    }
-  }
-
-  /** A one-element Java array of the CDM type holding {@code v} (unsigned values as their bit pattern). */
-  private static Object javaArray(DataType t, Number v) {
-    switch (t) {
-      case BYTE:
-      case UBYTE:
-        return new byte[] {v.byteValue()};
-      case SHORT:
-      case USHORT:
-        return new short[] {v.shortValue()};
-      case INT:
-      case UINT:
-        return new int[] {v.intValue()};
-      case LONG:
-      case ULONG:
-        return new long[] {v.longValue()};
-      case FLOAT:
-        return new float[] {v.floatValue()};
-      case DOUBLE:
-        return new double[] {v.doubleValue()};
-      default:
-        throw new IllegalArgumentException("no fill value for " + t);
-    }
-  }
-
-  /** The fill value as one element in the dtype's byte order (bool: one byte). */
-  private static byte[] bytes(DType dt, Number v) {
-    ByteBuffer b = ByteBuffer.allocate(dt.itemSize()).order(dt.order());
-    switch (dt.kind()) {
-      case FLOAT:
-        if (dt.itemSize() == 4) {
-          b.putFloat(v.floatValue());
-        } else {
-          b.putDouble(v.doubleValue());
-        }
-        break;
-      default:
-        long x = v.longValue();
-        for (int i = 0; i < dt.itemSize(); i++) {
-          int shift = dt.order() == ByteOrder.BIG_ENDIAN ? 8 * (dt.itemSize() - 1 - i) : 8 * i;
-          b.put(i, (byte) (x >>> shift));
-        }
-    }
-    return b.array();
-  }
-
 }

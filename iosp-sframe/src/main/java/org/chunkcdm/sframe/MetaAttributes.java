@@ -12,18 +12,18 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.chunkcdm.cdm.CdmAttributes;
+import org.chunkcdm.open.Attributes;
+import org.chunkcdm.open.Names;
 import org.msgpack.core.MessagePack;
 import org.msgpack.core.MessageUnpacker;
 import org.msgpack.value.Value;
-import ucar.nc2.Attribute;
 
 /**
- * Blosc2 metalayers and vlmetalayers as CDM attributes. Each value is decoded, in this order, as:
+ * Blosc2 metalayers and vlmetalayers as attributes (neutral values, {@link Attributes}). Each value is decoded, in this order, as:
  *
  * <ol>
  *   <li>exactly one msgpack value (the usual case) — converted to JSON and then to attributes by the shared
- *       rules of {@link CdmAttributes} (maps flattened to dotted names, flat lists to array attributes);
+ *       rules of {@link Attributes} (maps flattened to dotted names, flat lists to array attributes);
  *   <li>else JSON text (e.g. a vlmetalayer holding {@code {"title": ...}}) — same rules;
  *   <li>else UTF-8 text — a string attribute;
  *   <li>else the bytes as lower-case hex text, in an attribute named {@code <name>_hex}.
@@ -35,15 +35,16 @@ final class MetaAttributes {
 
   private MetaAttributes() {}
 
-  static List<Attribute> of(Map<String, byte[]> layers) {
-    List<Attribute> out = new ArrayList<>();
+  /** The attributes of each layer, in layer order. */
+  static List<Attributes> of(Map<String, byte[]> layers) {
+    List<Attributes> out = new ArrayList<>();
     for (Map.Entry<String, byte[]> e : layers.entrySet()) {
-      out.addAll(of(e.getKey(), e.getValue()));
+      out.add(of(e.getKey(), e.getValue()));
     }
     return out;
   }
 
-  static List<Attribute> of(String name, byte[] value) {
+  static Attributes of(String name, byte[] value) {
     JsonNode n = msgpack(value);
     if (n == null) {
       String text = utf8(value);
@@ -59,11 +60,9 @@ final class MetaAttributes {
       }
     }
     if (n == null) {
-      List<Attribute> hex = new ArrayList<>();
-      hex.add(new Attribute(org.chunkcdm.cdm.CdmNames.valid(name + "_hex"), hex(value)));
-      return hex;
+      return new Attributes().put(Names.valid(name + "_hex"), hex(value));
     }
-    return CdmAttributes.fromJson(name, n);
+    return new Attributes().putJson(name, n);
   }
 
   /** The value as JSON when the bytes are exactly one msgpack value, else null. */

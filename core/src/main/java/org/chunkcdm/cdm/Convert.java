@@ -1,6 +1,7 @@
-package org.chunkcdm.chunk;
+package org.chunkcdm.cdm;
 
 import java.nio.ByteBuffer;
+import org.chunkcdm.chunk.DType;
 import ucar.ma2.Array;
 import ucar.ma2.DataType;
 
@@ -19,7 +20,7 @@ public final class Convert {
     switch (dt.kind()) {
       case INT:
       case UINT: {
-        DataType t = dt.cdmType();
+        DataType t = CdmTypes.of(dt);
         switch (size) {
           case 1:
             return Array.factory(t, shape, raw);
@@ -113,20 +114,9 @@ public final class Convert {
     return sb.toString();
   }
 
-  /** IEEE 754 half precision to float, exactly. */
+  /** IEEE 754 half precision to float, exactly ({@link DType#halfToFloat}). */
   public static float halfToFloat(short h) {
-    int bits = h & 0xffff;
-    int sign = (bits & 0x8000) << 16;
-    int exp = (bits >>> 10) & 0x1f;
-    int mant = bits & 0x3ff;
-    if (exp == 0x1f) {
-      return Float.intBitsToFloat(sign | 0x7f800000 | (mant << 13));
-    }
-    if (exp == 0) {
-      float v = mant * 0x1p-24f; // subnormal (exact in float)
-      return sign != 0 ? -v : v;
-    }
-    return Float.intBitsToFloat(sign | ((exp + 112) << 23) | (mant << 13));
+    return DType.halfToFloat(h);
   }
 
   private static int[] append(int[] shape, int extra) {

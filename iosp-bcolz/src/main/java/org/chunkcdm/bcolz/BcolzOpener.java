@@ -1,0 +1,65 @@
+package org.chunkcdm.bcolz;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.chunkcdm.io.FileHandles;
+import org.chunkcdm.open.ChunkedDataset;
+import org.chunkcdm.open.DatasetOpener;
+import org.chunkcdm.open.OpenOptions;
+
+/**
+ * Opens the bcolz family without netcdf-java ({@link Bcolz}): carray, ctable and Blaze chunked directories
+ * (or their entry files {@code meta/sizes}, {@code meta/storage}, {@code __attrs__}, {@code __rootdirs__},
+ * {@code meta/attributes}) and Bloscpack format-3 files.
+ */
+public final class BcolzOpener implements DatasetOpener {
+  @Override
+  public String format() {
+    return Bcolz.FORMAT;
+  }
+
+  @Override
+  public boolean canOpen(Path path) {
+    try {
+      Path p = path.toAbsolutePath().normalize();
+      if (Files.isDirectory(p)) {
+        return Bcolz.entryOfDirectory(p) != null;
+      }
+      if (!Files.isRegularFile(p)) {
+        return false;
+      }
+      if (Bcolz.classify(p) != null) {
+        return true;
+      }
+      byte[] head = new byte[5];
+      try (InputStream in = Files.newInputStream(p)) {
+        return in.readNBytes(head, 0, 5) == 5 && Bloscpack.isBloscpack(head, 5) && Files.size(p) >= Bloscpack.HEADER;
+      }
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public ChunkedDataset open(Path path, OpenOptions options) throws IOException {
+    Path p = path.toAbsolutePath().normalize();
+    Path entry = p;
+    if (Files.isDirectory(p)) {
+      entry = Bcolz.entryOfDirectory(p);
+      if (entry == null) {
+        throw new IOException(path + ": not a bcolz carray or ctable directory (no __rootdirs__, no meta/sizes)");
+      }
+    } else if (Bcolz.classify(p) == null && !canOpen(p)) {
+      throw new IOException(path + ": not a bcolz dataset or Bloscpack file");
+    }
+    FileHandles files = new FileHandles(Bcolz.datasetRoot(entry));
+    try {
+      return Bcolz.read(files, entry).withOptions(options);
+    } catch (IOException | RuntimeException e) {
+      files.close();
+      throw e;
+    }
+  }
+}

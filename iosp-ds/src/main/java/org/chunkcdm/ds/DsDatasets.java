@@ -1,0 +1,423 @@
+package org.chunkcdm.ds;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.chunkcdm.chunk.DType;
+import org.chunkcdm.io.FileHandles;
+import org.chunkcdm.open.Attributes;
+import org.chunkcdm.open.BasicDataset;
+import org.chunkcdm.open.DatasetVariable;
+import org.chunkcdm.open.Names;
+
+/**
+ * A ds-format {@code .ds} file (format ds-1.x, and the pre-1.0 experimental layout without version line) as a
+ * dataset, without netcdf-java. Opening reads the version line and the one-line JSON header, nothing else;
+ * every numeric or bool variable is a one-chunk {@link DsArray} reading its bytes from the body on demand.
+ * String variables ({@code str}, {@code unicode}) are not fixed-size arrays: they have no chunked array here
+ * and are read by {@link DsStrings} in the CDM view ({@link DsIosp}); their {@link DatasetVariable#source()} is
+ * a {@link StringSpec}. {@link DsOpener} is the opener.
+ */
+final class DsDatasets {
+  static final String FORMAT = "ds";
+  /** Units that make netcdf-java show a Julian date ({@code .time: true}) as a date. */
+  static final String JULIAN_DATE_UNITS = "days since -4713-11-24 12:00:00";
+  static final String JULIAN_DATE_CALENDAR = "proleptic_gregorian";
+
+  private DsDatasets() {}
+
+  /** Where a string variable's block lies, for {@link DsStrings}. */
+  static final class StringSpec {
+    final DsFile body;
+    final String what;
+    final long[] shape;
+    final boolean bytes;
+    final ByteOrder order;
+    final long blockPos;
+    final long len;
+    final boolean masked;
+    final boolean noData;
+    /** A UCS-4 stand-in array giving the CDM view the variable's STRING type and dimensions. */
+    final DsArray shapeArray;
+
+    StringSpec(DsFile body, String what, long[] shape, boolean bytes, ByteOrder order, long blockPos, long len,
+        boolean masked, boolean noData, DsArray shapeArray) {
+      this.body = body;
+      this.what = what;
+      this.shape = shape;
+      this.bytes = bytes;
+      this.order = order;
+      this.blockPos = blockPos;
+      this.len = len;
+      this.masked = masked;
+      this.noData = noData;
+      this.shapeArray = shapeArray;
+    }
+  }
+
+  /** True when the first bytes of a file named {@code name} begin a ds file. */
+  static boolean looksLikeDs(byte[] head, int n, String name) {
+    if (n < 2) {
+      return false;
+    }
+    if (DsHeader.hasVersionPrefix(head, n)) {
+      return true;
+    }
+    // the experimental layout has no magic: only a file named .ds whose first byte opens the JSON header
+    return head[0] == '{' && name.toLowerCase(java.util.Locale.ROOT).endsWith(".ds");
+  }
+
+  /** Reads the file's header; {@code opening} (may be null) serves the first read. */
+  static BasicDataset read(FileHandles files, Path file, DsHeader.Opening opening) throws IOException {
+    DsHeader h = DsHeader.read(files, file, opening);
+    DsFile body = new DsFile(files, file, h.prefix);
+    long bodySize = h.fileSize - h.bodyStart;
+    Set<String> names = new HashSet<>();
+    String fileName = file.toString();
+    List<DatasetVariable> vars = new ArrayList<>();
+    for (DsHeader.Member m : h.members) {
+      String key = m.key;
+      String name = key.startsWith("\\.") || key.startsWith("\\\\") ? key.substring(1) : key;
+      String what = fileName + ": variable '" + name + "'";
+      if (m.notAnObject != null) {
+        throw new IOException(what + ": metadata is not a JSON object");
+      }
+      String cdmName = Names.valid(name);
+      if (!names.add(cdmName)) {
+        throw new IOException(what + ": two variables have the CDM name '" + cdmName + "'");
+      }
+      vars.add(variable(body, name, cdmName, m, h, bodySize, what));
+    }
+    Attributes global = new Attributes();
+    if (h.dataset != null) {
+      if (!h.dataset.isObject()) {
+        throw new IOException(file + ": dataset metadata '.' is not a JSON object");
+      }
+      global.putJson(h.dataset);
+    }
+    return new BasicDataset(FORMAT, files.root(), vars, global, files);
+  }
+
+  private static DatasetVariable variable(DsFile body, String name, String cdmName, DsHeader.Member m,
+      DsHeader h, long bodySize, String what) throws IOException {
+    boolean noData = m.size == null || m.size.isNull();
+    long[] shape = noData ? new long[0] : shape(m.size, what);
+    long n;
+    try {
+      n = DsArray.count(shape);
+    } catch (ArithmeticException e) {
+      throw new IOException(what + ": .size " + m.size + " has more elements than a long can count");
+    }
+    String type = dsType(m, what, noData);
+    boolean isString = type.equals("str") || type.equals("unicode");
+    boolean isBool = type.equals("bool");
+    ByteOrder order = byteOrder(m.endian, what);
+    // bool is read as uint8 0/1 (not DType BOOL, which would turn a masked cell's fill 255 into 1)
+    DType dt = isString ? DType.of(DType.Kind.UNICODE, 4, order)
+        : isBool ? DType.of(DType.Kind.UINT, 1, order) : DType.parseNumpy(type).withOrder(order);
+    boolean masked = !noData && bool(m.missing, ".missing", what);
+    long offset = noData ? 0 : integer(m.offset, ".offset", what);
+    long len = noData ? 0 : integer(m.len, ".len", what);
+    if (!noData) {
+      if (offset > bodySize || len > bodySize - offset) {
+        throw new IOException(what + ": .offset " + offset + " + .len " + len + " lies past the end of the body ("
+            + bodySize + " bytes; file truncated?)");
+      }
+      checkLen(what, type, isString ? 8 : dt.itemSize(), n, len, masked);
+    }
+    List<String> dims = dimNames(m.dims, name, shape.length, what);
+    long blockPos = h.bodyStart + offset;
+    byte[] fill = null;
+    Attributes attrs = new Attributes();
+    JsonNode fileFill = null;
+    for (Map.Entry<String, JsonNode> f : m.attributes) {
+      if (f.getKey().equals("_FillValue") && !isString) {
+        fileFill = f.getValue();
+        continue;
+      }
+      attrs.putJson(f.getKey(), f.getValue());
+    }
+    if (!isString) {
+      Number fv = fileFill == null ? null : fillNumber(fileFill, dt);
+      if (fileFill != null && fv == null) {
+        // not representable in the variable's type: keep it visible, but not as _FillValue
+        attrs.putJson("ds_FillValue", fileFill);
+      }
+      if (fv == null && (masked || noData)) {
+        fv = defaultFill(dt);
+      }
+      if (fv != null) {
+        Object boxed = boxed(dt, fv);
+        if (dt.kind() == DType.Kind.UINT) {
+          attrs.putUnsigned("_FillValue", boxed);
+        } else {
+          attrs.put("_FillValue", boxed);
+        }
+        fill = bytes(dt, fv);
+      }
+    }
+    if (isBool) { // the contract's bool attributes
+      attrs.putUnsigned("flag_values", new byte[] {0, 1});
+      attrs.put("flag_meanings", "false true");
+    }
+    if (m.time != null && m.time.asBoolean(false)) {
+      attrs.remove("units");
+      attrs.remove("calendar");
+      attrs.put("units", JULIAN_DATE_UNITS);
+      attrs.put("calendar", JULIAN_DATE_CALENDAR);
+    }
+    DsArray array = new DsArray(body, what, dt, isBool, shape, blockPos, len, masked, noData, fill);
+    if (isString) {
+      StringSpec spec = new StringSpec(body, what, shape, type.equals("str"), order, blockPos, len, masked, noData, array);
+      return new DatasetVariable(cdmName, dims, null, attrs, spec);
+    }
+    return new DatasetVariable(cdmName, dims, array, attrs, null);
+  }
+
+  /**
+   * netCDF-3's default fill value of the variable's CDM type (what netcdf-java's {@code N3iosp} gives; a test
+   * checks they agree), for masked and data-less variables without a usable {@code _FillValue}.
+   */
+  static Number defaultFill(DType dt) {
+    boolean unsigned = dt.kind() == DType.Kind.UINT || dt.kind() == DType.Kind.BOOL;
+    switch (dt.kind()) {
+      case FLOAT:
+        return dt.itemSize() == 8 ? (Number) 9.9692099683868690e+36 : (Number) 9.9692099683868690e+36f;
+      case INT:
+      case UINT:
+      case BOOL:
+        switch (dt.itemSize()) {
+          case 1:
+            return unsigned ? (Number) (short) 255 : (Number) (byte) -127;
+          case 2:
+            return unsigned ? (Number) 65535 : (Number) (short) -32767;
+          case 4:
+            return unsigned ? (Number) 4294967295L : (Number) (-2147483647);
+          default:
+            return unsigned ? (Number) (-2L) : (Number) (-9223372036854775806L);
+        }
+      default:
+        return null;
+    }
+  }
+
+  /** The fill number as the boxed type of the variable's item size (unsigned values as their bit pattern). */
+  static Object boxed(DType dt, Number v) {
+    if (dt.kind() == DType.Kind.FLOAT) {
+      return dt.itemSize() == 4 ? (Object) v.floatValue() : (Object) v.doubleValue();
+    }
+    switch (dt.itemSize()) {
+      case 1:
+        return v.byteValue();
+      case 2:
+        return v.shortValue();
+      case 4:
+        return v.intValue();
+      default:
+        return v.longValue();
+    }
+  }
+
+  /** {@code .size}: a list of non-negative integers, each within CDM's int range. */
+  private static long[] shape(JsonNode size, String what) throws IOException {
+    if (!size.isArray()) {
+      throw new IOException(what + ": .size must be a list of integers, not " + size);
+    }
+    long[] s = new long[size.size()];
+    for (int i = 0; i < s.length; i++) {
+      JsonNode d = size.get(i);
+      if (!d.isIntegralNumber() || d.bigIntegerValue().signum() < 0) {
+        throw new IOException(what + ": .size " + size + " must hold non-negative integers");
+      }
+      if (d.bigIntegerValue().compareTo(BigInteger.valueOf(Integer.MAX_VALUE)) > 0) {
+        throw new IOException(what + ": .size " + size + " has a dimension larger than CDM's limit of "
+            + Integer.MAX_VALUE);
+      }
+      s[i] = d.longValue();
+    }
+    return s;
+  }
+
+  private static final Set<String> TYPES = Set.of("float32", "float64", "int8", "int16", "int32", "int64", "uint8",
+      "uint16", "uint32", "uint64", "bool", "str", "unicode");
+
+  /**
+   * {@code .type}; the experimental layout's {@code float/int/uint} with {@code .dsize} (bits) maps to the
+   * sized names. A variable without data and without type reads as an int8 scalar fill value.
+   */
+  private static String dsType(DsHeader.Member meta, String what, boolean noData) throws IOException {
+    JsonNode t = meta.type;
+    if (t == null || t.isNull()) {
+      if (noData) {
+        return "int8";
+      }
+      throw new IOException(what + ": .type is missing");
+    }
+    String s = t.asText();
+    if (TYPES.contains(s)) {
+      return s;
+    }
+    if (s.equals("float") || s.equals("int") || s.equals("uint")) {
+      JsonNode bits = meta.dsize;
+      String sized = bits != null && bits.isIntegralNumber() ? s + bits.asInt() : null;
+      if (sized != null && TYPES.contains(sized)) {
+        return sized;
+      }
+      throw new IOException(what + ": .type '" + s + "' with .dsize " + meta.dsize + " is not a known type");
+    }
+    throw new IOException(what + ": unknown .type '" + s + "' (known: " + new java.util.TreeSet<>(TYPES) + ")");
+  }
+
+  /** {@code .endian}: "b" or "l"; absent means "b" (as the reference reader does; bool has none). */
+  private static ByteOrder byteOrder(JsonNode e, String what) throws IOException {
+    if (e == null || e.isNull()) {
+      return ByteOrder.BIG_ENDIAN;
+    }
+    switch (e.asText()) {
+      case "b":
+        return ByteOrder.BIG_ENDIAN;
+      case "l":
+        return ByteOrder.LITTLE_ENDIAN;
+      default:
+        throw new IOException(what + ": .endian must be \"b\" or \"l\", not " + e);
+    }
+  }
+
+  private static boolean bool(JsonNode b, String key, String what) throws IOException {
+    if (b == null || b.isNull()) {
+      return false;
+    }
+    if (!b.isBoolean()) {
+      throw new IOException(what + ": " + key + " must be true or false, not " + b);
+    }
+    return b.booleanValue();
+  }
+
+  private static long integer(JsonNode v, String key, String what) throws IOException {
+    if (v == null || !v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() < 0) {
+      throw new IOException(what + ": " + key + " must be a non-negative integer, not " + v);
+    }
+    return v.longValue();
+  }
+
+  /** {@code .len} against what {@code .size} and {@code .type} need (masked: the bounds the bitmask allows). */
+  private static void checkLen(String what, String type, int itemSize, long n, long len, boolean masked)
+      throws IOException {
+    long maskBytes = masked ? Bitmask.bytes(n) : 0;
+    boolean strings = type.equals("str") || type.equals("unicode");
+    boolean bits = type.equals("bool");
+    long full; // bytes of all values (strings: of all lengths); MAX_VALUE when beyond a long, hence beyond any file
+    try {
+      full = bits ? Bitmask.bytes(n) : Math.multiplyExact(n, itemSize);
+    } catch (ArithmeticException e) {
+      full = Long.MAX_VALUE;
+    }
+    String need;
+    boolean ok;
+    if (strings) {
+      ok = masked ? len >= maskBytes : len >= full;
+      need = masked ? "at least the " + maskBytes + "-byte bitmask" : "at least " + full + " bytes of string lengths";
+    } else if (masked) {
+      long rest = len - maskBytes;
+      ok = rest >= 0 && rest <= full && (bits || rest % itemSize == 0);
+      need = "a " + maskBytes + "-byte bitmask plus up to " + full + " bytes of values";
+    } else {
+      ok = len == full;
+      need = full + " bytes";
+    }
+    if (!ok) {
+      throw new IOException(what + ": .len " + len + " does not fit .size (" + n + " elements) and .type " + type
+          + ": it needs " + need);
+    }
+  }
+
+  /** Invented names {@code <var>_1, <var>_2, ...} (as the ds-format API does) when {@code .dims} is absent. */
+  private static List<String> dimNames(JsonNode d, String name, int rank, String what) throws IOException {
+    List<String> out = new ArrayList<>();
+    if (d == null || d.isNull()) {
+      for (int i = 1; i <= rank; i++) {
+        out.add(name + "_" + i);
+      }
+      return out;
+    }
+    if (!d.isArray() || d.size() != rank) {
+      throw new IOException(what + ": .dims " + d + " must be a list of " + rank + " names, one per .size entry");
+    }
+    for (JsonNode x : d) {
+      if (!x.isTextual() || x.textValue().isEmpty()) {
+        throw new IOException(what + ": .dims " + d + " must hold non-empty names");
+      }
+      out.add(x.textValue());
+    }
+    return out;
+  }
+
+  /** The file's {@code _FillValue} as a value of the variable's type, or null when not representable. */
+  static Number fillNumber(JsonNode v, DType dt) {
+    if (v.isArray() && v.size() == 1) {
+      v = v.get(0);
+    }
+    if (!v.isNumber()) {
+      return null;
+    }
+    switch (dt.kind()) {
+      case FLOAT:
+        return dt.itemSize() == 4 ? (Number) (float) v.doubleValue() : (Number) v.doubleValue();
+      case INT:
+      case UINT:
+      case BOOL: {
+        BigInteger b;
+        if (v.isIntegralNumber()) {
+          b = v.bigIntegerValue();
+        } else {
+          double d = v.doubleValue();
+          if (Double.isNaN(d) || Double.isInfinite(d) || d != Math.rint(d)) {
+            return null;
+          }
+          b = new java.math.BigDecimal(d).toBigInteger();
+        }
+        int bitsN = 8 * dt.itemSize();
+        boolean unsigned = dt.kind() != DType.Kind.INT;
+        BigInteger lo = unsigned ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(bitsN - 1).negate();
+        BigInteger hi = unsigned ? BigInteger.ONE.shiftLeft(bitsN).subtract(BigInteger.ONE)
+            : BigInteger.ONE.shiftLeft(bitsN - 1).subtract(BigInteger.ONE);
+        if (b.compareTo(lo) < 0 || b.compareTo(hi) > 0) {
+          return null;
+        }
+        return b.longValue();
+      }
+      default:
+        return null;
+    }
+  }
+
+  /** The fill value as one element in the dtype's byte order (bool: one byte). */
+  private static byte[] bytes(DType dt, Number v) {
+    ByteBuffer b = ByteBuffer.allocate(dt.itemSize()).order(dt.order());
+    switch (dt.kind()) {
+      case FLOAT:
+        if (dt.itemSize() == 4) {
+          b.putFloat(v.floatValue());
+        } else {
+          b.putDouble(v.doubleValue());
+        }
+        break;
+      default:
+        long x = v.longValue();
+        for (int i = 0; i < dt.itemSize(); i++) {
+          int shift = dt.order() == ByteOrder.BIG_ENDIAN ? 8 * (dt.itemSize() - 1 - i) : 8 * i;
+          b.put(i, (byte) (x >>> shift));
+        }
+    }
+    return b.array();
+  }
+
+}

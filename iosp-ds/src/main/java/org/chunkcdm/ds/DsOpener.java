@@ -1,0 +1,53 @@
+package org.chunkcdm.ds;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.chunkcdm.io.FileHandles;
+import org.chunkcdm.open.ChunkedDataset;
+import org.chunkcdm.open.DatasetOpener;
+import org.chunkcdm.open.OpenOptions;
+
+/**
+ * Opens ds-format {@code .ds} files without netcdf-java ({@link DsDatasets}). String variables are listed
+ * (names, dimensions, attributes) but have no chunked array.
+ */
+public final class DsOpener implements DatasetOpener {
+  @Override
+  public String format() {
+    return DsDatasets.FORMAT;
+  }
+
+  @Override
+  public boolean canOpen(Path path) {
+    try {
+      if (!Files.isRegularFile(path)) {
+        return false;
+      }
+      byte[] head = new byte[3];
+      int n;
+      try (InputStream in = Files.newInputStream(path)) {
+        n = in.readNBytes(head, 0, 3);
+      }
+      return DsDatasets.looksLikeDs(head, n, path.getFileName().toString());
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public ChunkedDataset open(Path path, OpenOptions options) throws IOException {
+    Path p = path.toAbsolutePath().normalize();
+    if (!Files.isRegularFile(p)) {
+      throw new IOException(path + ": not a .ds file");
+    }
+    FileHandles files = new FileHandles(p);
+    try {
+      return DsDatasets.read(files, p, null).withOptions(options);
+    } catch (IOException | RuntimeException e) {
+      files.close();
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package org.chunkcdm.sframe;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.chunkcdm.io.FileHandles;
+import org.chunkcdm.open.ChunkedDataset;
+import org.chunkcdm.open.DatasetOpener;
+import org.chunkcdm.open.OpenOptions;
+
+/**
+ * Opens Blosc2 frames without netcdf-java: a sparse frame directory ({@code x.b2frame/}) or its
+ * {@code chunks.b2frame}, a contiguous frame file, b2nd arrays in either ({@link Blosc2Frames}).
+ */
+public final class Blosc2Opener implements DatasetOpener {
+  @Override
+  public String format() {
+    return Blosc2Frames.FORMAT;
+  }
+
+  @Override
+  public boolean canOpen(Path path) {
+    try {
+      Path entry = entry(path);
+      if (entry == null || !Files.isRegularFile(entry)) {
+        return false;
+      }
+      byte[] head = new byte[Frame.MAGIC.length];
+      try (InputStream in = Files.newInputStream(entry)) {
+        if (in.readNBytes(head, 0, head.length) != head.length) {
+          return false;
+        }
+      }
+      return Arrays.equals(head, Frame.MAGIC) && Files.size(entry) >= Frame.FIXED_HEADER;
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  private static Path entry(Path path) {
+    Path p = path.toAbsolutePath().normalize();
+    return Files.isDirectory(p) ? p.resolve(Blosc2Frames.INDEX_FILE) : p;
+  }
+
+  @Override
+  public ChunkedDataset open(Path path, OpenOptions options) throws IOException {
+    Path entry = entry(path);
+    if (!Files.isRegularFile(entry)) {
+      throw new IOException(path + ": not a Blosc2 frame (no " + Blosc2Frames.INDEX_FILE + ")");
+    }
+    FileHandles files = new FileHandles(Blosc2Frames.datasetRoot(entry));
+    try {
+      return Blosc2Frames.read(files, entry).withOptions(options);
+    } catch (IOException | RuntimeException e) {
+      files.close();
+      throw e;
+    }
+  }
+}
