@@ -113,7 +113,7 @@ public final class Types {
     } else if (prim instanceof long[]) {
       long v = ((long[]) prim)[i];
       if (unsigned && v < 0) {
-        return (double) (v >>> 1) * 2.0 + (v & 1);
+        return (double) ((v >>> 1) | (v & 1)) * 2.0; // round to odd, then scale: correctly rounded
       }
       return v;
     } else if (prim instanceof float[]) {
