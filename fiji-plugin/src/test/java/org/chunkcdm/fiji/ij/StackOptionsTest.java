@@ -165,6 +165,28 @@ class StackOptionsTest {
   }
 
   @Test
+  void escapeCancelsABandedPlaneRead() throws IOException {
+    // planes over 16 MiB load in bands; Esc stops after the current band and the status says so
+    SyntheticVolume a = new SyntheticVolume(2, 4096, 4096, 1, 512, 512);
+    ImageVariable v = var("big", List.of("z", "y", "x"), a, Map.of());
+    ChunkedVirtualStack s = new ChunkedVirtualStack(StackSpec.defaults(v));
+    assertTrue(s.bandRows() < 4096, "banded: " + s.bandRows());
+    ij.IJ.setKeyDown(java.awt.event.KeyEvent.VK_ESCAPE);
+    try {
+      short[] px = (short[]) s.readPlane(2, true);
+      assertTrue(s.lastStatus().contains("CANCELLED"), s.lastStatus());
+      assertEquals(SyntheticVolume.value(1, 0, 7), px[7] & 0xffff, "the first band is loaded");
+      assertEquals(0, px[px.length - 1], "the rest is not");
+    } finally {
+      ij.IJ.resetEscape();
+    }
+    short[] px = (short[]) s.readPlane(2, true);
+    assertFalse(s.lastStatus().contains("CANCELLED"), s.lastStatus());
+    assertTrue(s.lastStatus().contains("64 chunk reads"), s.lastStatus());
+    assertEquals(SyntheticVolume.value(1, 4095, 4095), px[px.length - 1] & 0xffff);
+  }
+
+  @Test
   void signed16WithScaleOffsetAndFloatFill() throws IOException {
     short[] raw = {-32768, -1, 0, 1, 1000, 32767};
     ByteBuffer b = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
