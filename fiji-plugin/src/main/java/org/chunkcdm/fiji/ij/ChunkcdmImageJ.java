@@ -61,6 +61,7 @@ public final class ChunkcdmImageJ {
     if (!virtual) {
       stack = loadIntoRam(vs);
     }
+    CLOSER.register();
     ImagePlus imp = new ImagePlus(title, stack);
     int c = spec.channels();
     int z = spec.slices();
@@ -73,6 +74,38 @@ public final class ChunkcdmImageJ {
     displayRange(imp, spec, vs.mapping());
     imp.setProperty("Info", info(v, spec));
     return imp;
+  }
+
+  /** Closes a virtual image's dataset (file handles) when ImageJ closes the image. */
+  static final DatasetCloser CLOSER = new DatasetCloser();
+
+  static final class DatasetCloser implements ij.ImageListener {
+    private boolean registered;
+
+    synchronized void register() {
+      if (!registered) {
+        ImagePlus.addImageListener(this);
+        registered = true;
+      }
+    }
+
+    @Override
+    public void imageOpened(ImagePlus imp) {}
+
+    @Override
+    public void imageUpdated(ImagePlus imp) {}
+
+    @Override
+    public void imageClosed(ImagePlus imp) {
+      ImageStack s = imp.getStack();
+      if (s instanceof ChunkedVirtualStack) {
+        try {
+          ((ChunkedVirtualStack) s).spec().v.dataset().close();
+        } catch (IOException e) {
+          IJ.log("chunkcdm: closing " + imp.getTitle() + ": " + e.getMessage());
+        }
+      }
+    }
   }
 
   /** Copies every plane into memory (refused with an IOException when it does not fit the free heap). */

@@ -227,33 +227,25 @@ public final class ChunkedVirtualStack extends VirtualStack {
   /** Converts a band (rows r0.., C order over the selection) into the plane's pixel array. */
   private void put(Object prim, Object out, int r0, int rows, boolean transposed) {
     int nb = w * rows;
+    int base = r0 * w;
+    if (!transposed && (map.bitDepth == 8 || map.bitDepth == 16 && !map.signed16)) {
+      System.arraycopy(prim, 0, out, base, nb); // same element type and layout (bool already 0/1)
+      return;
+    }
     for (int e = 0; e < nb; e++) {
-      int r;
-      int x;
-      if (transposed) { // X comes before Y in CDM order: element e = x * rows + r
-        x = e / rows;
-        r = e % rows;
-      } else {
-        r = e / w;
-        x = e % w;
-      }
-      int o = (r0 + r) * w + x;
-      double raw;
+      int o = transposed ? (r0 + e % rows) * w + e / rows : base + e; // transposed: X before Y in CDM order
       if (map.bitDepth == 8) {
-        ((byte[]) out)[o] = prim instanceof byte[] ? (byte) (((byte[]) prim)[e] != 0 && map.dtype.kind() == org.chunkcdm.chunk.DType.Kind.BOOL ? 1 : ((byte[]) prim)[e]) : 0;
-        continue;
-      }
-      if (map.bitDepth == 16) {
+        ((byte[]) out)[o] = ((byte[]) prim)[e];
+      } else if (map.bitDepth == 16) {
         if (map.signed16) {
-          raw = Types.value(map.dtype, prim, e);
-          ((short[]) out)[o] = (short) ((int) raw + 32768);
+          int raw = prim instanceof short[] ? ((short[]) prim)[e] : ((byte[]) prim)[e];
+          ((short[]) out)[o] = (short) (raw + 32768);
         } else {
           ((short[]) out)[o] = ((short[]) prim)[e];
         }
-        continue;
+      } else {
+        ((float[]) out)[o] = (float) map.pixel(Types.value(map.dtype, prim, e));
       }
-      raw = Types.value(map.dtype, prim, e);
-      ((float[]) out)[o] = (float) map.pixel(raw);
     }
   }
 }
