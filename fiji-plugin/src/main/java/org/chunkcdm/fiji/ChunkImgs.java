@@ -41,7 +41,8 @@ import org.chunkcdm.chunk.DType;
  *       N-d chunk shape. Cells are then C-order "slabs": the trailing CDM dimensions whole while their product
  *       fits in one chunk's item count, the next dimension cut into {@code chunkItems / product} rows, the
  *       leading dimensions 1. A cell then crosses at most two chunks (one when chunk boundaries fall on row
- *       boundaries), and a row is never split unless one row is larger than a chunk.
+ *       boundaries), and a row is never split unless one row is larger than a chunk. Fortran-ordered flat
+ *       layouts (Bloscpack ndarrays with {@code order: F}) get the mirror image: leading dimensions whole.
  * </ul>
  *
  * Cells are at most {@link #MAX_CELL_ELEMENTS} elements (ImgLib2 cells are Java arrays). Loading a cell reads
@@ -146,7 +147,9 @@ public final class ChunkImgs {
       items = Math.max(1, Math.min(items, MAX_CELL_ELEMENTS));
       Arrays.fill(cell, 1);
       long prod = 1;
-      for (int d = n - 1; d >= 0; d--) {
+      boolean fortran = f.fortranOrder();
+      for (int i = 0; i < n; i++) {
+        int d = fortran ? i : n - 1 - i; // storage order: fastest dimension first
         long s = Math.max(1, shape[d]);
         if (prod * s <= items) {
           cell[d] = (int) s;

@@ -27,6 +27,12 @@ class CellShapeTest {
   }
 
   @Test
+  void fortranFlatGridCellsFollowStorageOrder() {
+    // F order: dimension 0 is fastest in storage; 20000 items over [500, 100, 10] → [500, 40, 1]
+    assertArrayEquals(new int[] {500, 40, 1}, ChunkImgs.cellShape(ChunkGrid.flat(new long[] {500, 100, 10}, 20000, true)));
+  }
+
+  @Test
   void cellsAreCapped() {
     int[] c = ChunkImgs.cellShape(ChunkGrid.flat(new long[] {4, 100000, 100000}, 40_000_000_000L, false));
     long n = 1;
