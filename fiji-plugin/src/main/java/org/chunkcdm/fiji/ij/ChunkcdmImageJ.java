@@ -51,6 +51,7 @@ public final class ChunkcdmImageJ {
 
   /** The image of a variable per {@code spec}: virtual, or loaded into RAM (after a memory check). */
   public static ImagePlus image(ImageVariable v, StackSpec spec, boolean virtual) throws IOException {
+    checkPlaneFitsHeap(spec);
     ChunkedVirtualStack vs = new ChunkedVirtualStack(spec);
     String title = Paths.get(String.valueOf(v.dataset().path())).getFileName() + ":" + v.name();
     String warning = cacheWarning(spec);
@@ -74,6 +75,27 @@ public final class ChunkcdmImageJ {
     displayRange(imp, spec, vs.mapping());
     imp.setProperty("Info", info(v, spec));
     return imp;
+  }
+
+  /**
+   * Refuses planes that cannot be held: 2^31 pixels or more (ImageJ's limit), or a plane whose read (stored
+   * bytes, converted values and the plane, about 3 copies) needs more than the heap; the message gives the
+   * sizes and a stride that fits.
+   */
+  static void checkPlaneFitsHeap(StackSpec spec) throws IOException {
+    long pixels = spec.width() * spec.height();
+    int item = Math.max(spec.v.array().dtype().itemSize(), new PixelMapping(spec.v).bitDepth / 8);
+    long need = pixels * item * 3;
+    long heap = Runtime.getRuntime().maxMemory();
+    if (pixels >= Integer.MAX_VALUE || need > heap) {
+      double limit = Math.min((double) Integer.MAX_VALUE - 1, heap / (3.0 * item));
+      long stride = (long) Math.ceil(Math.sqrt(pixels / limit));
+      throw new IOException(String.format(Locale.ROOT, "a plane of %d x %d pixels (%.1f MiB to read, heap %.0f MiB%s) "
+          + "cannot be held: choose a crop or a stride in Subset, e.g. stride %d in X and Y gives %d x %d pixels",
+          spec.width(), spec.height(), need / 1048576.0, heap / 1048576.0,
+          pixels >= Integer.MAX_VALUE ? "; ImageJ planes hold fewer than 2^31 pixels" : "", stride,
+          (spec.width() + stride - 1) / stride, (spec.height() + stride - 1) / stride));
+    }
   }
 
   /** Closes a virtual image's dataset (file handles) when ImageJ closes the image. */

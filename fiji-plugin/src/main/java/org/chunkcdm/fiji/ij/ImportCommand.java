@@ -127,13 +127,6 @@ public final class ImportCommand {
       }
     }
     StackSpec spec = StackSpec.of(v, roles, subset);
-    long pixels = spec.width() * spec.height();
-    if (pixels >= Integer.MAX_VALUE) {
-      long stride = (long) Math.ceil(Math.sqrt(pixels / (double) (1 << 28)));
-      throw new IOException(String.format(Locale.ROOT, "a plane of %d x %d pixels is more than ImageJ can hold (2^31). "
-          + "Choose a crop or stride in Subset, e.g. a stride of %d in X and Y gives %d x %d.", spec.width(), spec.height(),
-          stride, (spec.width() + stride - 1) / stride, (spec.height() + stride - 1) / stride));
-    }
     return ChunkcdmImageJ.image(v, spec, !load);
   }
 }

@@ -264,6 +264,19 @@ class StackOptionsTest {
     assertNull(ChunkcdmImageJ.cacheWarning(StackSpec.defaults(var("small", List.of("z", "y", "x"), small, Map.of()))));
     IOException e = assertThrows(IOException.class, () -> new ChunkedVirtualStack(StackSpec.defaults(v)));
     assertTrue(e.getMessage().contains("crop or stride"), e.getMessage());
+    e = assertThrows(IOException.class, () -> ChunkcdmImageJ.image(v, StackSpec.defaults(v), true));
+    assertTrue(e.getMessage().contains("2^31") && e.getMessage().contains("stride"), e.getMessage());
+    // below 2^31 pixels but more than the heap can read (about 3 copies of the plane)
+    long side = (long) Math.sqrt(Runtime.getRuntime().maxMemory() / 2.0 / 2) + 1;
+    if (side * side < Integer.MAX_VALUE) {
+      SyntheticVolume wide = new SyntheticVolume(2, side, side, 1, 4096, 4096);
+      ImageVariable wv = var("wide", List.of("z", "y", "x"), wide, Map.of());
+      e = assertThrows(IOException.class, () -> ChunkcdmImageJ.image(wv, StackSpec.defaults(wv), true));
+      assertTrue(e.getMessage().contains("cannot be held") && !e.getMessage().contains("2^31"), e.getMessage());
+      long stride = Long.parseLong(e.getMessage().replaceAll(".*stride (\\d+) in X.*", "$1"));
+      StackSpec ok = StackSpec.of(wv, null, "0:0,0:" + (side - 1) + ":" + stride + ",0:" + (side - 1) + ":" + stride);
+      ChunkcdmImageJ.checkPlaneFitsHeap(ok); // the suggested stride fits
+    }
   }
 
   @Test
