@@ -90,6 +90,10 @@ class ImageJZipIT {
         "close();",
         "setSlice(23);",
         "saveAs(\"PNG\", \"" + plane + "\");",
+        "run(\"Chunked Dataset (chunkcdm)...\", \"path=[" + ds.file().toAbsolutePath() + "] variable=[" + variable
+            + "] subset=[0:44:2,10:49,0:54:5] load\");",
+        "out = out + \"subset=\" + getWidth() + \",\" + getHeight() + \",\" + nSlices + \",\" + is(\"Virtual Stack\") + \",\" + getPixel(3, 4) + \"\\n\";",
+        "close();",
         "out = out + \"done\\n\";",
         "File.saveString(out, \"" + out + "\");",
         "run(\"Quit\");");
@@ -127,6 +131,8 @@ class ImageJZipIT {
       lines++;
     }
     assertEquals(5, lines);
+    // subset (stride in z and x, crop in y) loaded into RAM: 11 x 40 x 23, pixel (3,4) of slice 1 = [0, 14, 15]
+    assertTrue(text.contains("subset=11,40,23,0," + u8(expected, (0 * h + 14) * w + 15) + "\n"), text);
 
     BufferedImage pl = ImageIO.read(plane.toFile());
     assertEquals(w, pl.getWidth());
