@@ -187,6 +187,36 @@ class StackOptionsTest {
   }
 
   @Test
+  void badChunkIsAClearErrorNotACrash() throws IOException {
+    ChunkGrid g = ChunkGrid.regular(new long[] {2, 100, 100}, new int[] {1, 50, 50});
+    ChunkedArray bad = new ChunkedArray() {
+      @Override
+      public DType dtype() {
+        return DType.of(DType.Kind.FLOAT, 4, ByteOrder.LITTLE_ENDIAN);
+      }
+
+      @Override
+      public ChunkGrid grid() {
+        return g;
+      }
+
+      @Override
+      public ChunkData chunk(long index) throws IOException {
+        throw new IOException("/data/x.b2nd: chunk " + index + ": bad Blosc header");
+      }
+    };
+    ImageVariable v = var("broken", List.of("z", "y", "x"), bad, Map.of());
+    ChunkedVirtualStack s = new ChunkedVirtualStack(StackSpec.defaults(v));
+    IOException e = assertThrows(IOException.class, () -> s.readPlane(1, false));
+    assertTrue(e.getMessage().contains("/data/x.b2nd: chunk 0: bad Blosc header"), e.getMessage());
+    ImageProcessor ip = s.getProcessor(2); // the display gets a NaN plane and the error in the Log
+    assertTrue(Float.isNaN(ip.getf(0, 0)));
+    java.io.UncheckedIOException u = assertThrows(java.io.UncheckedIOException.class,
+        () -> org.chunkcdm.fiji.ChunkImgs.open(v).randomAccess().setPositionAndGet(new long[] {60, 60, 1}));
+    assertTrue(u.getMessage().contains("broken") && u.getMessage().contains("bad Blosc header"), u.getMessage());
+  }
+
+  @Test
   void signed16WithScaleOffsetAndFloatFill() throws IOException {
     short[] raw = {-32768, -1, 0, 1, 1000, 32767};
     ByteBuffer b = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
