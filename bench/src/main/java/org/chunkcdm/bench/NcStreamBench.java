@@ -1,0 +1,194 @@
+package org.chunkcdm.bench;
+
+import java.io.BufferedOutputStream;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.chunkcdm.ncstream.NcStreamOut;
+import org.chunkcdm.nativeblosc.JnaBlosc;
+import ucar.ma2.Array;
+import ucar.ma2.Section;
+import ucar.nc2.NetcdfFile;
+import ucar.nc2.NetcdfFiles;
+import ucar.nc2.Variable;
+import ucar.nc2.stream.NcStreamWriter;
+
+/**
+ * The 1 GiB float64 lz4 bcolz carray of {@link BcolzBench} written to a file on one disk three ways, in one JVM
+ * (run it with {@code -Xmx256m}), rounds interleaved: chunkcdm's {@link NcStreamOut#writeAll} (4 MiB
+ * chunk-aligned messages in the chunks' byte order), netcdf-java's {@code new NcStreamWriter(nc, loc).streamAll}
+ * (what a THREDDS cdmremote request ends in), and the raw decoded bytes (decoded once into memory before the
+ * rounds, 4 MiB at a time: the same bytes, only the write is timed). Times include closing the file; a second
+ * table adds {@code fsync}. Heap per writer: the most heap in use after any garbage collection during its rounds
+ * (the live set; the raw writer's includes the 32 MiB of decoded pieces, which every row carries), and the peak
+ * of the heap pools (what G1 let grow before collecting, bounded by -Xmx).
+ *
+ * <p>Usage: {@code bench/run-ncstream.sh [dir]} (the carray and the outputs go under dir, default /tmp/chunkcdm-bench).
+ */
+public final class NcStreamBench {
+  private NcStreamBench() {}
+
+  interface Writer {
+    void write(Path out, boolean sync) throws Exception;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path root = Paths.get(args.length > 0 ? args[0] : "/tmp/chunkcdm-bench");
+    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    JnaBlosc nat = new JnaBlosc();
+    if (!nat.isAvailable()) {
+      throw new IllegalStateException("needs native c-blosc to make the carray (apt-get install libblosc1)");
+    }
+    Path dir = root.resolve("big_float64.bcolz");
+    BcolzBench.write(dir, nat);
+    long bytes = BcolzBench.ROWS * 8;
+    System.out.printf(Locale.ROOT, "carray %s: %d float64 (%.2f GiB), 1 MiB lz4 chunks; JVM max heap %d MiB, %d decode threads%n",
+        dir, BcolzBench.ROWS, bytes / (double) (1L << 30), Runtime.getRuntime().maxMemory() >> 20,
+        Integer.getInteger("chunkcdm.decode.threads", Runtime.getRuntime().availableProcessors()));
+
+    // the raw decoded bytes, in 4 MiB pieces: 1 GiB does not fit a 256 MiB heap, so the raw writer writes one
+    // decoded 4 MiB piece per distinct chunk content (BcolzBench repeats 32 contents), the same bytes the file holds
+    int piece = 4 << 20;
+    List<byte[]> pieces = new ArrayList<>();
+    try (NetcdfFile nc = NetcdfFiles.open(dir.toString())) {
+      Variable v = nc.getVariables().get(0);
+      int rowsPerPiece = piece / 8;
+      for (int i = 0; i < 8; i++) { // 8 pieces x 4 chunks = the 32 distinct chunks
+        Array a = v.read(new Section(new int[] {i * rowsPerPiece}, new int[] {rowsPerPiece}));
+        java.nio.ByteBuffer bb = java.nio.ByteBuffer.allocate(piece).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        bb.asDoubleBuffer().put((double[]) a.get1DJavaArray(ucar.ma2.DataType.DOUBLE));
+        pieces.add(bb.array());
+      }
+    }
+    Map<String, Writer> writers = new LinkedHashMap<>();
+    writers.put("raw decoded bytes", (out, sync) -> {
+      try (FileOutputStream fo = new FileOutputStream(out.toFile())) {
+        for (long done = 0, i = 0; done < bytes; done += piece, i++) {
+          fo.write(pieces.get((int) (i % pieces.size())));
+        }
+        if (sync) {
+          fo.getFD().sync();
+        }
+      }
+    });
+    writers.put("chunkcdm NcStreamOut", (out, sync) -> {
+      try (NetcdfFile nc = NetcdfFiles.open(dir.toString());
+          FileOutputStream fo = new FileOutputStream(out.toFile());
+          OutputStream o = new BufferedOutputStream(fo, 1 << 16)) {
+        new NcStreamOut(o).writeAll(nc, "bench", null);
+        o.flush();
+        if (sync) {
+          fo.getFD().sync();
+        }
+      }
+    });
+    writers.put("netcdf-java NcStreamWriter.streamAll", (out, sync) -> {
+      try (NetcdfFile nc = NetcdfFiles.open(dir.toString());
+          FileOutputStream fo = new FileOutputStream(out.toFile());
+          OutputStream o = new BufferedOutputStream(fo, 1 << 16)) {
+        new NcStreamWriter(nc, "bench").streamAll(o);
+        o.flush();
+        if (sync) {
+          fo.getFD().sync();
+        }
+      }
+    });
+
+    for (boolean sync : new boolean[] {false, true}) {
+      Map<String, Double> best = new LinkedHashMap<>();
+      Map<String, Long> heap = new LinkedHashMap<>();
+      Map<String, Long> live = new LinkedHashMap<>();
+      Map<String, Long> size = new LinkedHashMap<>();
+      for (int r = 0; r < rounds + 1; r++) { // round 0 warms up the JIT and the page cache of the input
+        for (Map.Entry<String, Writer> w : writers.entrySet()) {
+          Path out = root.resolve("ncstream-bench.out");
+          Files.deleteIfExists(out);
+          System.gc();
+          resetPeaks();
+          LIVE.set(0);
+          long t0 = System.nanoTime();
+          w.getValue().write(out, sync);
+          double s = (System.nanoTime() - t0) / 1e9;
+          long peak = peakHeap();
+          if (r > 0) {
+            live.merge(w.getKey(), LIVE.get(), Math::max);
+          }
+          size.put(w.getKey(), Files.size(out));
+          Files.delete(out);
+          if (r > 0) {
+            best.merge(w.getKey(), s, Math::min);
+            heap.merge(w.getKey(), peak, Math::max);
+          }
+        }
+      }
+      double raw = best.get("raw decoded bytes");
+      double ncw = best.get("netcdf-java NcStreamWriter.streamAll");
+      System.out.printf(Locale.ROOT, "%n%s, best of %d rounds:%n", sync ? "with fsync" : "to the page cache (no fsync)", rounds);
+      System.out.printf(Locale.ROOT, "| writer | file bytes | time s | MB/s | time vs raw write | speed vs NcStreamWriter | heap after GC, max MiB | heap pools peak MiB |%n");
+      System.out.printf(Locale.ROOT, "|---|---:|---:|---:|---:|---:|---:|---:|%n");
+      for (String k : writers.keySet()) {
+        double t = best.get(k);
+        System.out.printf(Locale.ROOT, "| %s | %d | %.2f | %.0f | %.2fx | %.2fx | %.1f | %d |%n", k, size.get(k), t, bytes / t / 1e6,
+            t / raw, ncw / t, live.getOrDefault(k, 0L) / (double) (1 << 20), heap.get(k) >> 20);
+      }
+    }
+  }
+
+  /** The most heap in use after a collection since the last reset. */
+  static final java.util.concurrent.atomic.AtomicLong LIVE = new java.util.concurrent.atomic.AtomicLong();
+
+  static final java.util.Set<String> HEAP_POOLS = new java.util.HashSet<>();
+
+  static {
+    for (MemoryPoolMXBean m : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (m.getType() == MemoryType.HEAP) {
+        HEAP_POOLS.add(m.getName());
+      }
+    }
+    for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      ((javax.management.NotificationEmitter) gc).addNotificationListener((n, hb) -> {
+        if (!n.getType().equals(com.sun.management.GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
+          return;
+        }
+        com.sun.management.GarbageCollectionNotificationInfo info = com.sun.management.GarbageCollectionNotificationInfo
+            .from((javax.management.openmbean.CompositeData) n.getUserData());
+        long used = 0;
+        for (Map.Entry<String, java.lang.management.MemoryUsage> e : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
+          if (HEAP_POOLS.contains(e.getKey())) {
+            used += e.getValue().getUsed();
+          }
+        }
+        long u = used;
+        LIVE.accumulateAndGet(u, Math::max);
+      }, null, null);
+    }
+  }
+
+  static void resetPeaks() {
+    for (MemoryPoolMXBean m : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (m.getType() == MemoryType.HEAP) {
+        m.resetPeakUsage();
+      }
+    }
+  }
+
+  static long peakHeap() {
+    long peak = 0;
+    for (MemoryPoolMXBean m : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (m.getType() == MemoryType.HEAP) {
+        peak += m.getPeakUsage().getUsed();
+      }
+    }
+    return peak;
+  }
+}
