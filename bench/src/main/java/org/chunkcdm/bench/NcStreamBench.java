@@ -29,9 +29,10 @@ import ucar.nc2.stream.NcStreamWriter;
  * chunk-aligned messages in the chunks' byte order), netcdf-java's {@code new NcStreamWriter(nc, loc).streamAll}
  * (what a THREDDS cdmremote request ends in), and the raw decoded bytes (decoded once into memory before the
  * rounds, 4 MiB at a time: the same bytes, only the write is timed). Times include closing the file; a second
- * table adds {@code fsync}. Heap per writer: the most heap in use after any garbage collection during its rounds
- * (the live set; the raw writer's includes the 32 MiB of decoded pieces, which every row carries), and the peak
- * of the heap pools (what G1 let grow before collecting, bounded by -Xmx).
+ * table adds {@code fsync}. Before each timed write, {@code sync} flushes the dirty pages of earlier rounds, and
+ * the writers take turns in a rotating order. Heap: the peak of the heap pools during a writer's rounds (what G1
+ * let grow before collecting: bounded by -Xmx, not the live set). {@code min-heap WRITER} as the second argument
+ * writes once to a discarding stream and exits 0 (run-ncstream.sh tries decreasing -Xmx with it).
  *
  * <p>Usage: {@code bench/run-ncstream.sh [dir]} (the carray and the outputs go under dir, default /tmp/chunkcdm-bench).
  */
@@ -44,6 +45,10 @@ public final class NcStreamBench {
 
   public static void main(String[] args) throws Exception {
     Path root = Paths.get(args.length > 0 ? args[0] : "/tmp/chunkcdm-bench");
+    if (args.length > 2 && args[1].equals("min-heap")) {
+      minHeap(root.resolve("big_float64.bcolz"), args[2]);
+      return;
+    }
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
     JnaBlosc nat = new JnaBlosc();
     if (!nat.isAvailable()) {
@@ -107,22 +112,21 @@ public final class NcStreamBench {
     for (boolean sync : new boolean[] {false, true}) {
       Map<String, Double> best = new LinkedHashMap<>();
       Map<String, Long> heap = new LinkedHashMap<>();
-      Map<String, Long> live = new LinkedHashMap<>();
       Map<String, Long> size = new LinkedHashMap<>();
+      List<Map.Entry<String, Writer>> order = new ArrayList<>(writers.entrySet());
       for (int r = 0; r < rounds + 1; r++) { // round 0 warms up the JIT and the page cache of the input
-        for (Map.Entry<String, Writer> w : writers.entrySet()) {
+        java.util.Collections.rotate(order, 1);
+        for (Map.Entry<String, Writer> w : order) {
           Path out = root.resolve("ncstream-bench.out");
           Files.deleteIfExists(out);
+          new ProcessBuilder("sync").inheritIO().start().waitFor();
           System.gc();
           resetPeaks();
-          LIVE.set(0);
           long t0 = System.nanoTime();
           w.getValue().write(out, sync);
           double s = (System.nanoTime() - t0) / 1e9;
           long peak = peakHeap();
-          if (r > 0) {
-            live.merge(w.getKey(), LIVE.get(), Math::max);
-          }
+
           size.put(w.getKey(), Files.size(out));
           Files.delete(out);
           if (r > 0) {
@@ -134,43 +138,25 @@ public final class NcStreamBench {
       double raw = best.get("raw decoded bytes");
       double ncw = best.get("netcdf-java NcStreamWriter.streamAll");
       System.out.printf(Locale.ROOT, "%n%s, best of %d rounds:%n", sync ? "with fsync" : "to the page cache (no fsync)", rounds);
-      System.out.printf(Locale.ROOT, "| writer | file bytes | time s | MB/s | time vs raw write | speed vs NcStreamWriter | heap after GC, max MiB | heap pools peak MiB |%n");
-      System.out.printf(Locale.ROOT, "|---|---:|---:|---:|---:|---:|---:|---:|%n");
+      System.out.printf(Locale.ROOT, "| writer | file bytes | time s | MB/s | time vs raw write | speed vs NcStreamWriter | heap pools peak MiB |%n");
+      System.out.printf(Locale.ROOT, "|---|---:|---:|---:|---:|---:|---:|%n");
       for (String k : writers.keySet()) {
         double t = best.get(k);
-        System.out.printf(Locale.ROOT, "| %s | %d | %.2f | %.0f | %.2fx | %.2fx | %.1f | %d |%n", k, size.get(k), t, bytes / t / 1e6,
-            t / raw, ncw / t, live.getOrDefault(k, 0L) / (double) (1 << 20), heap.get(k) >> 20);
+        System.out.printf(Locale.ROOT, "| %s | %d | %.2f | %.0f | %.2fx | %.2fx | %d |%n", k, size.get(k), t, bytes / t / 1e6,
+            t / raw, ncw / t, heap.get(k) >> 20);
       }
     }
   }
 
-  /** The most heap in use after a collection since the last reset. */
-  static final java.util.concurrent.atomic.AtomicLong LIVE = new java.util.concurrent.atomic.AtomicLong();
-
-  static final java.util.Set<String> HEAP_POOLS = new java.util.HashSet<>();
-
-  static {
-    for (MemoryPoolMXBean m : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (m.getType() == MemoryType.HEAP) {
-        HEAP_POOLS.add(m.getName());
+  /** One write of the carray by {@code which} (ncstreamout | ncstreamwriter) to a discarding stream. */
+  static void minHeap(Path dir, String which) throws Exception {
+    OutputStream sink = OutputStream.nullOutputStream();
+    try (NetcdfFile nc = NetcdfFiles.open(dir.toString())) {
+      if (which.equals("ncstreamout")) {
+        new NcStreamOut(sink).writeAll(nc, "bench", null);
+      } else {
+        new NcStreamWriter(nc, "bench").streamAll(sink);
       }
-    }
-    for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      ((javax.management.NotificationEmitter) gc).addNotificationListener((n, hb) -> {
-        if (!n.getType().equals(com.sun.management.GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
-          return;
-        }
-        com.sun.management.GarbageCollectionNotificationInfo info = com.sun.management.GarbageCollectionNotificationInfo
-            .from((javax.management.openmbean.CompositeData) n.getUserData());
-        long used = 0;
-        for (Map.Entry<String, java.lang.management.MemoryUsage> e : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
-          if (HEAP_POOLS.contains(e.getKey())) {
-            used += e.getValue().getUsed();
-          }
-        }
-        long u = used;
-        LIVE.accumulateAndGet(u, Math::max);
-      }, null, null);
     }
   }
 

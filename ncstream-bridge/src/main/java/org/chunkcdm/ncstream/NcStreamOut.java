@@ -16,6 +16,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.zip.Deflater;
 import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
@@ -66,7 +70,8 @@ import ucar.nc2.stream.NcStreamProto;
  * length-prefixed {@code StructureData} message (big-endian fixed part, strings on its heap). Variable-length
  * arrays and sequences are refused with an IOException.
  *
- * <p>Not thread-safe: one writer per stream. Byte counts returned are bytes written to the stream.
+ * <p>While one slab of a chunked variable is written, the next is read in a background thread (two slabs in
+ * memory at most). Not thread-safe: one writer per stream. Byte counts returned are bytes written to the stream.
  */
 public final class NcStreamOut {
   /** Default payload bound of one data message. */
@@ -295,6 +300,9 @@ public final class NcStreamOut {
     Slabs slabs = new Slabs(s.getShape(), elem, opt.messageBytes, chunkShape, flat, extra);
     long n = 0;
     try {
+      if (raw != null && !slabs.single() && isFixedSize(v)) {
+        return writePrefetched(v, s, slabs, raw);
+      }
       for (int[][] slab = slabs.next(); slab != null; slab = slabs.next()) {
         Section piece = toVariable(s, slab[0], slab[1]);
         n += writeMessage(v, piece, raw, false);
@@ -304,6 +312,75 @@ public final class NcStreamOut {
     }
     return n;
   }
+
+  private static boolean isFixedSize(Variable v) {
+    DataType dt = v.getDataType();
+    return !v.isVariableLength() && dt != DataType.STRING && dt != DataType.OPAQUE && dt != DataType.STRUCTURE
+        && dt != DataType.SEQUENCE;
+  }
+
+  /** Reads the next slab of a chunked variable in a background thread while the current one is written. */
+  private long writePrefetched(Variable v, Section s, Slabs slabs, ChunkedArray raw) throws IOException {
+    long n = 0;
+    int[][] slab = slabs.next();
+    Section cur = toVariable(s, slab[0], slab[1]);
+    Future<Piece> next = prefetch(v, cur, raw);
+    try {
+      while (next != null) {
+        Piece p = await(next);
+        Section here = cur;
+        slab = slabs.next();
+        if (slab != null) {
+          cur = toVariable(s, slab[0], slab[1]);
+          next = prefetch(v, cur, raw);
+        } else {
+          next = null;
+        }
+        n += emitPrimitive(v, here, p.bytes, p.bigEndian, p.bytes.length);
+      }
+    } finally {
+      if (next != null) {
+        next.cancel(false);
+      }
+    }
+    return n;
+  }
+
+  private Future<Piece> prefetch(Variable v, Section s, ChunkedArray raw) {
+    boolean big = opt.bigEndian;
+    return PREFETCH.submit(() -> readPiece(v, s, raw, big));
+  }
+
+  private static Piece await(Future<Piece> f) throws IOException {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while reading data");
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof IOException) {
+        throw (IOException) c;
+      }
+      if (c instanceof UncheckedIOException) {
+        throw ((UncheckedIOException) c).getCause();
+      }
+      if (c instanceof RuntimeException) {
+        throw (RuntimeException) c;
+      }
+      if (c instanceof Error) {
+        throw (Error) c;
+      }
+      throw new IOException(c);
+    }
+  }
+
+  /** Background readers of the next slab (daemon threads, created on demand, idle ones end after a minute). */
+  private static final ExecutorService PREFETCH = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "chunkcdm-ncstream-prefetch");
+    t.setDaemon(true);
+    return t;
+  });
 
   /**
    * Writes {@code section} of {@code v} (null = all) as exactly one data message, big-endian (what netcdf-java
@@ -421,7 +498,7 @@ public final class NcStreamOut {
     }
   }
 
-  private Piece readPiece(Variable v, Section s, ChunkedArray raw, boolean forceBig) throws IOException {
+  private static Piece readPiece(Variable v, Section s, ChunkedArray raw, boolean forceBig) throws IOException {
     if (raw != null && raw.dtype().extraDim() > 0 && s.getRange(s.getRank() - 1).length() != raw.dtype().extraDim()) {
       raw = null; // part of each item: the CDM path cuts it
     }
