@@ -28,7 +28,8 @@ import ucar.nc2.stream.NcStreamWriter;
  * (run it with {@code -Xmx256m}), rounds interleaved: chunkcdm's {@link NcStreamOut#writeAll} (4 MiB
  * chunk-aligned messages in the chunks' byte order), netcdf-java's {@code new NcStreamWriter(nc, loc).streamAll}
  * (what a THREDDS cdmremote request ends in), and the raw decoded bytes (decoded once into memory before the
- * rounds, 4 MiB at a time: the same bytes, only the write is timed). Times include closing the file; a second
+ * rounds, 4 MiB at a time: the same bytes, only the write is timed); plus NcStreamOut into a discarding stream
+ * (reading and decoding alone, the floor of any writer of this data). Times include closing the file; a second
  * table adds {@code fsync}. Before each timed write, {@code sync} flushes the dirty pages of earlier rounds, and
  * the writers take turns in a rotating order. Heap: the peak of the heap pools during a writer's rounds (what G1
  * let grow before collecting: bounded by -Xmx, not the live set). {@code min-heap WRITER} as the second argument
@@ -96,6 +97,12 @@ public final class NcStreamBench {
           fo.getFD().sync();
         }
       }
+    });
+    writers.put("chunkcdm NcStreamOut to a discarding stream (no file)", (out, sync) -> {
+      try (NetcdfFile nc = NetcdfFiles.open(dir.toString())) {
+        new NcStreamOut(OutputStream.nullOutputStream()).writeAll(nc, "bench", null);
+      }
+      Files.write(out, new byte[0]);
     });
     writers.put("netcdf-java NcStreamWriter.streamAll", (out, sync) -> {
       try (NetcdfFile nc = NetcdfFiles.open(dir.toString());
