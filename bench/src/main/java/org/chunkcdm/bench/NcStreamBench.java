@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.chunkcdm.chunk.ChunkCache;
 import org.chunkcdm.ncstream.NcStreamOut;
 import org.chunkcdm.nativeblosc.JnaBlosc;
 import ucar.ma2.Array;
@@ -30,7 +31,8 @@ import ucar.nc2.stream.NcStreamWriter;
  * (what a THREDDS cdmremote request ends in), and the raw decoded bytes (decoded once into memory before the
  * rounds, 4 MiB at a time: the same bytes, only the write is timed); plus NcStreamOut into a discarding stream
  * (reading and decoding alone, the floor of any writer of this data). Times include closing the file; a second
- * table adds {@code fsync}. Before each timed write, {@code sync} flushes the dirty pages of earlier rounds, and
+ * table adds {@code fsync}. Before each timed write, {@code sync} flushes the dirty pages of earlier rounds, the
+ * shared decoded-chunk cache is emptied, and
  * the writers take turns in a rotating order. Heap: the peak of the heap pools during a writer's rounds (what G1
  * let grow before collecting: bounded by -Xmx, not the live set). {@code min-heap WRITER} as the second argument
  * writes once to a discarding stream and exits 0 (run-ncstream.sh tries decreasing -Xmx with it).
@@ -48,6 +50,17 @@ public final class NcStreamBench {
     Path root = Paths.get(args.length > 0 ? args[0] : "/tmp/chunkcdm-bench");
     if (args.length > 2 && args[1].equals("min-heap")) {
       minHeap(root.resolve("big_float64.bcolz"), args[2]);
+      return;
+    }
+    if (args.length > 2 && args[1].equals("floor")) { // NcStreamOut into a discarding stream with a message bound
+      for (int r = 0; r < 5; r++) {
+        try (NetcdfFile nc = NetcdfFiles.open(root.resolve("big_float64.bcolz").toString())) {
+          long t0 = System.nanoTime();
+          new NcStreamOut(OutputStream.nullOutputStream(), NcStreamOut.Options.defaults().messageBytes(Long.parseLong(args[2])))
+              .writeAll(nc, "bench", null);
+          System.out.printf(Locale.ROOT, "messageBytes %s: %.3f s%n", args[2], (System.nanoTime() - t0) / 1e9);
+        }
+      }
       return;
     }
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
@@ -127,6 +140,7 @@ public final class NcStreamBench {
           Path out = root.resolve("ncstream-bench.out");
           Files.deleteIfExists(out);
           new ProcessBuilder("sync").inheritIO().start().waitFor();
+          ChunkCache.shared().clear(); // every writer starts with an empty decoded-chunk cache
           System.gc();
           resetPeaks();
           long t0 = System.nanoTime();
