@@ -76,6 +76,11 @@ import ucar.nc2.stream.NcStreamProto;
 public final class NcStreamOut {
   /** Default payload bound of one data message. */
   public static final long DEFAULT_MESSAGE_BYTES = 4L << 20;
+  /**
+   * A one-message section ({@link #writeDataMessage}) is deflated only up to this many payload bytes, since its
+   * compressed length must precede it (the compressed bytes are held in memory); larger ones go uncompressed.
+   */
+  public static final long DEFLATE_ONE_MESSAGE_BYTES = 16L << 20;
   /** Version field of data messages (netcdf-java 5: proto3 encoding). */
   static final int DATA_VERSION = 3;
   /** Version field of the header message (as netcdf-java's writer). */
@@ -385,8 +390,9 @@ public final class NcStreamOut {
   /**
    * Writes {@code section} of {@code v} (null = all) as exactly one data message, big-endian (what netcdf-java
    * 5.5.3's cdmremote client reads for a {@code req=data} response). Payloads of fixed-size types are read and
-   * written in bounded pieces; with DEFLATE the compressed message is built in memory first (at most
-   * 64 MiB; a larger one goes uncompressed). Strings, opaque and structure data are read in bounded pieces too.
+   * written in bounded pieces; with DEFLATE the compressed message is built in memory first, so only sections
+   * of at most {@link #DEFLATE_ONE_MESSAGE_BYTES} are deflated (larger ones go uncompressed). Strings, opaque
+   * and structure data are read in bounded pieces too.
    * The first piece is read before anything is written, so a failing read of a small section leaves the
    * stream untouched; a failure later leaves a partial message (the caller must abort the stream).
    */
@@ -432,48 +438,30 @@ public final class NcStreamOut {
     Slabs slabs = new Slabs(s.getShape(), elem, opt.messageBytes, null, null, 1);
     int[][] first = slabs.next();
     Piece p0 = readPiece(v, toVariable(s, first[0], first[1]), raw, true);
-    if (opt.deflates()) {
-      long limit = 64L << 20;
+    if (opt.deflates() && payload <= DEFLATE_ONE_MESSAGE_BYTES) {
+      // the compressed length precedes the data: compress every piece first (at most about the payload)
       ByteArrayOutputStream z = new ByteArrayOutputStream();
       Deflater d = deflater();
       d.reset();
       byte[] buf = new byte[64 << 10];
-      Piece p = p0;
-      boolean fits = true;
-      int[][] slab = first;
-      while (true) {
+      for (Piece p = p0; p != null; ) {
         d.setInput(p.bytes);
         while (!d.needsInput()) {
-          int m = d.deflate(buf);
-          z.write(buf, 0, m);
+          z.write(buf, 0, d.deflate(buf));
         }
-        if (z.size() > limit) {
-          fits = false;
-          break;
-        }
-        slab = slabs.next();
-        if (slab == null) {
-          break;
-        }
-        p = readPiece(v, toVariable(s, slab[0], slab[1]), raw, true);
+        int[][] slab = slabs.next();
+        p = slab == null ? null : readPiece(v, toVariable(s, slab[0], slab[1]), raw, true);
       }
-      if (fits) {
-        d.finish();
-        while (!d.finished()) {
-          int m = d.deflate(buf);
-          z.write(buf, 0, m);
-        }
-        long n = putDataProto(v, s, true, true, (int) payload);
-        n += putVInt(z.size());
-        z.writeTo(out);
-        written += z.size();
-        report(payload);
-        return n + z.size();
+      d.finish();
+      while (!d.finished()) {
+        z.write(buf, 0, d.deflate(buf));
       }
-      // too large compressed: start over uncompressed
-      slabs = new Slabs(s.getShape(), elem, opt.messageBytes, null, null, 1);
-      first = slabs.next();
-      p0 = readPiece(v, toVariable(s, first[0], first[1]), raw, true);
+      long n = putDataProto(v, s, true, true, (int) payload);
+      n += putVInt(z.size());
+      z.writeTo(out);
+      written += z.size();
+      report(payload);
+      return n + z.size();
     }
     long n = putDataProto(v, s, true, false, 0);
     n += putVInt((int) payload);
