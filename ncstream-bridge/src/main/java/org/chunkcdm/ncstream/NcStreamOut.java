@@ -56,7 +56,8 @@ import ucar.nc2.stream.NcStreamProto;
  * {@link Options#messageBytes(long)} payload bytes each (a variable no larger than that in one message, which
  * stock netcdf-java readers need): every message is a C-order-contiguous slab of the selection (leading indices
  * fixed, one dimension ranged, trailing dimensions whole) whose boundaries fall on the variable's chunk
- * boundaries when it has a chunk layout. Variables of chunkcdm's IOSPs (SPobject a {@link ChunkedArray}) go
+ * boundaries when it has a chunk layout. Variables of chunkcdm's IOSPs (SPobject a {@link ChunkedArray}, also
+ * behind a {@code VariableDS} whose enhancements change none of its values) go
  * as the raw bytes of their chunks in the chunks' own byte order (the {@code bigend} flag says which; no
  * conversion), read with {@link SectionReader#readBytes}; other variables through {@link Variable#read(Section)}
  * in slabs, big-endian.
@@ -741,7 +742,13 @@ public final class NcStreamOut {
     Variable base = v;
     while (base instanceof VariableDS) {
       VariableDS ds = (VariableDS) base;
-      if (!ds.getEnhanceMode().isEmpty() || ds.getOriginalVariable() == null || ds.hasCachedData()) {
+      if (ds.getOriginalVariable() == null || ds.hasCachedData()) {
+        return null;
+      }
+      // enhancements that change no value of this variable (no scale/offset, no missing or valid-range
+      // attributes, no type change: checked below) leave the raw chunks right
+      if (!ds.getEnhanceMode().isEmpty() && (ds.hasScaleOffset() || ds.hasMissing() || ds.hasValidData()
+          || ds.hasFillValue() || ds.hasMissingValue())) {
         return null;
       }
       Variable org = ds.getOriginalVariable();

@@ -305,6 +305,43 @@ class NcStreamOutCasesTest {
     }
   }
 
+  /**
+   * Through NetcdfDatasets (enhanced): a variable whose enhancements change nothing still goes as raw chunks in
+   * their byte order; one with a _FillValue (values converted to NaN) goes as the dataset shows it, big-endian.
+   */
+  @Test
+  void enhancedDatasets() throws Exception {
+    Path carray = Fixtures.family("bcolz").resolve("carray/clevel_float64_lz4_c1_byteshuf");
+    try (NetcdfFile nc = ucar.nc2.dataset.NetcdfDatasets.openDataset("file:" + carray)) {
+      Variable v = nc.getVariables().get(0);
+      assertTrue(v instanceof ucar.nc2.dataset.VariableDS);
+      assertNotNull(NcStreamOut.rawSource(v), "no enhancement applies: raw chunks");
+      ByteArrayOutputStream b = new ByteArrayOutputStream();
+      new NcStreamOut(b, NcStreamOut.Options.defaults().messageBytes(8192)).writeAll(nc, null, null);
+      NcsWalker w = new NcsWalker(b.toByteArray(), nc);
+      assertTrue(w.messages.stream().allMatch(m -> !m.proto.getBigend()), "little-endian chunks kept");
+      NetcdfChecks.assertSameArray(v.read(), w.assemble(v), "enhanced, raw");
+    }
+    Path masked = Fixtures.family("ds").resolve("masked.ds");
+    try (NetcdfFile nc = ucar.nc2.dataset.NetcdfDatasets.openDataset(masked.toString())) {
+      int converted = 0;
+      ByteArrayOutputStream b = new ByteArrayOutputStream();
+      new NcStreamOut(b).writeAll(nc, null, null);
+      NcsWalker w = new NcsWalker(b.toByteArray(), nc);
+      for (Variable v : nc.getVariables()) {
+        ucar.nc2.dataset.VariableDS ds = (ucar.nc2.dataset.VariableDS) v;
+        if (ds.hasMissing() || ds.hasFillValue()) {
+          assertNull(NcStreamOut.rawSource(v), v.getFullName());
+          converted++;
+        }
+        if (v.getSize() > 0) {
+          NetcdfChecks.assertSameArray(v.read(), w.assemble(v), "enhanced " + v.getFullName());
+        }
+      }
+      assertTrue(converted > 0, "masked.ds has variables with missing values");
+    }
+  }
+
   /** A variable with no elements writes no data message; a section outside the variable is an IOException. */
   @Test
   void emptyAndBadSections() throws Exception {
