@@ -248,6 +248,15 @@ public class NcStreamFileIosp extends ChunkedIosp {
         throw new IOException(what + ": bad section: " + e.getMessage(), e);
       }
     }
+    try {
+      return readPayload(in, p, var, dt, section, at, ordinal, what, data);
+    } catch (IOException e) {
+      throw e.getMessage() != null && e.getMessage().contains("(variable '") ? e : new IOException(what + ": " + e.getMessage(), e);
+    }
+  }
+
+  private DataMessage readPayload(MessageScanner in, NcStreamProto.Data p, String var, DataType dt, Section section, long at,
+      int ordinal, String what, Map<String, List<DataMessage>> data) throws IOException {
     ByteOrder order = byteOrder(p);
     boolean deflate = p.getCompress() == NcStreamProto.Compress.DEFLATE;
     DataMessage.Layout layout;
