@@ -450,6 +450,24 @@ class CdmRemoteServerTest {
     }
   }
 
+  /** An .ncs file of many small data messages served (through chunkcdm's ncstream reader) reads right. */
+  @Test
+  void ncstreamFilesAreServedThroughChunkcdmsReader() throws Exception {
+    Path root = Files.createDirectories(tmp.resolve("ncs/root"));
+    Fixtures.Dataset d = Fixtures.manifest("ds").dataset("large.ds");
+    Path ncs = root.resolve("large.ncs");
+    try (NetcdfFile src = NetcdfFiles.open(d.file().toString());
+        OutputStream o = Files.newOutputStream(ncs)) {
+      new org.chunkcdm.ncstream.NcStreamOut(o, org.chunkcdm.ncstream.NcStreamOut.Options.defaults().messageBytes(4096))
+          .writeAll(src, null, null);
+    }
+    try (CdmRemoteServer s = CdmRemoteServer.start(root, "127.0.0.1", 0, 4);
+        NetcdfFile local = NetcdfFiles.open(d.file().toString());
+        NetcdfFile remote = NetcdfDatasets.openFile(remote(s, "large.ncs"), null)) {
+      assertSame(local, remote, "large.ncs");
+    }
+  }
+
   @Test
   void listingIsHtmlOrJson() throws Exception {
     Reply html = get(fixtures, "/");
