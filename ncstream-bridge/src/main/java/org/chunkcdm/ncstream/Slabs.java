@@ -6,9 +6,11 @@ import org.chunkcdm.chunk.ChunkGrid;
 /**
  * Cuts an N-d selection of {@code shape} (CDM index space of the selection) into slabs of at most
  * {@code maxBytes}: leading indices fixed, one dimension ranged, trailing dimensions whole, so every slab is a
- * C-order-contiguous run of the selection. When the selection is a whole variable with a known chunk layout,
- * slab boundaries along the ranged dimension fall on chunk boundaries: multiples of a regular chunk shape,
- * or flat chunk starts that lie on a row boundary. One slab of the selection is a whole small selection.
+ * C-order-contiguous run of the selection. The ranged dimension is the first one a single index of which
+ * (with all trailing dimensions) fits the bound. When the selection is a whole variable with a known chunk
+ * layout, slab boundaries along the ranged dimension fall on chunk boundaries: whole regular chunks per slab,
+ * or even pieces of one chunk when one chunk's extent is over the bound (never across a chunk boundary), or
+ * flat chunk starts that lie on a row boundary. A selection within the bound is one slab.
  */
 final class Slabs {
   private final int[] shape;
@@ -54,35 +56,29 @@ final class Slabs {
       lead = new int[0];
       return;
     }
-    int kk = -1;
-    int u = 1;
-    if (chunkShape != null) {
-      for (int d = 0; d < r; d++) {
-        long c = Math.min(chunkShape[d], shape[d]);
-        if (c * trail[d] * elemBytes <= maxBytes) {
-          kk = d;
-          u = (int) c;
-          break;
-        }
-      }
-    }
-    if (kk < 0) {
-      u = 1;
-      kk = r - 1;
-      for (int d = 0; d < r; d++) {
-        if (trail[d] * elemBytes <= maxBytes) {
-          kk = d;
-          break;
-        }
+    // the first dimension one index of which (with everything after it) fits the bound
+    int kk = r - 1;
+    for (int d = 0; d < r; d++) {
+      if (trail[d] * elemBytes <= maxBytes) {
+        kk = d;
+        break;
       }
     }
     k = kk;
-    unit = u;
     rowElems = trail[k];
     long n = Math.max(1, maxBytes / (rowElems * elemBytes));
-    if (u > 1) {
-      n = Math.max(u, n / u * u);
+    int u = 1;
+    if (chunkShape != null && chunkShape[k] > 1) {
+      long c = Math.min(chunkShape[k], shape[k]);
+      u = (int) c;
+      if (n >= c) {
+        n = n / c * c; // whole chunks per slab
+      } else {
+        long pieces = (c + n - 1) / n; // even pieces of one chunk, never across a chunk boundary
+        n = (c + pieces - 1) / pieces;
+      }
     }
+    unit = u;
     rows = (int) Math.min(n, shape[k]);
     lead = new int[k];
   }
@@ -103,6 +99,9 @@ final class Slabs {
       return new int[][] {new int[r], shape.clone()};
     }
     int end = Math.min(shape[k], pos + rows);
+    if (unit > 1 && rows < unit) {
+      end = (int) Math.min(end, (pos / unit + 1L) * unit); // pieces of a chunk end at its boundary
+    }
     if (flat != null && end < shape[k]) {
       end = alignFlat(end);
     }

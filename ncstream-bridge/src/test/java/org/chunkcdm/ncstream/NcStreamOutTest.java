@@ -265,12 +265,16 @@ class NcStreamOutTest {
       expectNext = start + size;
       if (raw != null && raw.grid() instanceof ChunkGrid.Regular && ranged >= 0 && ranged < raw.grid().rank()) {
         int c = ((ChunkGrid.Regular) raw.grid()).chunkShape()[ranged];
+        ucar.ma2.Range r = s.getRange(ranged);
         long cdmElems = 1;
         for (int d = ranged + 1; d < shape.length; d++) {
           cdmElems *= shape[d];
         }
         if ((long) c * cdmElems * elem <= bound) {
-          assertEquals(0, s.getRange(ranged).first() % c, what + ": message " + s + " not on a chunk boundary (" + c + ")");
+          assertEquals(0, r.first() % c, what + ": message " + s + " does not start on a chunk boundary (" + c + ")");
+          assertTrue(r.last() == shape[ranged] - 1 || (r.last() + 1) % c == 0, what + ": message " + s + " ends inside a chunk");
+        } else {
+          assertEquals(r.first() / c, r.last() / c, what + ": message " + s + " crosses a chunk boundary (" + c + ")");
         }
       }
     }
