@@ -152,6 +152,15 @@ final class GeneralReader implements ChunkedIosp.VariableReader {
   }
 
   private Section fill(Section section) throws IOException {
+    if (vlen && section != null && section.getRank() > shape.length) { // netcdf-java passes the vlen dimension too
+      List<Range> fixed = new ArrayList<>();
+      for (Range r : section.getRanges()) {
+        if (r != Range.VLEN && r.length() >= 0 && fixed.size() < shape.length) {
+          fixed.add(r);
+        }
+      }
+      section = new Section(fixed);
+    }
     try {
       Section s = section == null ? new Section(shape) : Section.fill(section, shape);
       if (s.getRank() != shape.length) {

@@ -117,7 +117,7 @@ class CraftedStreamTest {
       return this;
     }
 
-    private void message(byte[] proto) throws IOException {
+    void message(byte[] proto) throws IOException {
       out.write(NcStream.MAGIC_DATA);
       NcStream.writeVInt(out, proto.length);
       out.write(proto);
@@ -279,6 +279,38 @@ class CraftedStreamTest {
       ByteBuffer b1 = (ByteBuffer) o.getObject(1);
       assertArrayEquals(new byte[] {1, 2, 3}, java.util.Arrays.copyOfRange(b1.array(), b1.position(), b1.limit()));
       assertEquals(0, ((ByteBuffer) o.getObject(3)).remaining());
+    }
+  }
+
+  /** A variable-length array {@code int levels(n, *)}: one object per element of the fixed dimensions. */
+  @Test
+  void variableLengthArrays() throws Exception {
+    Ncs n = new Ncs().dim("n", 3);
+    n.root.addVars(NcStreamProto.Variable.newBuilder().setName("levels").setDataType(NcStreamProto.DataType.INT)
+        .addShape(n.root.getDims(0)).addShape(NcStreamProto.Dimension.newBuilder().setIsVlen(true).setIsPrivate(true)));
+    n.header();
+    NcStreamProto.Data d = NcStreamProto.Data.newBuilder().setVarName("levels").setDataType(NcStreamProto.DataType.INT)
+        .setSection(NcStream.encodeSection(new Section("0:2"))).setVdata(true).setBigend(true).setVersion(3).build();
+    n.message(d.toByteArray());
+    int[][] rows = {{1, 2, 3}, {}, {40, 50}};
+    NcStream.writeVInt(n.out, rows.length);
+    for (int[] r : rows) {
+      NcStream.writeVInt(n.out, r.length * 4);
+      for (int x : r) {
+        n.out.write(new byte[] {(byte) (x >>> 24), (byte) (x >>> 16), (byte) (x >>> 8), (byte) x});
+      }
+    }
+    Path p = n.end(tmp.resolve("vlen.ncs"));
+    try (NetcdfFile nc = NetcdfFiles.open(p.toString())) {
+      Array a = nc.findVariable("levels").read();
+      assertEquals(3, a.getSize());
+      for (int i = 0; i < 3; i++) {
+        Array row = (Array) a.getObject(i);
+        assertEquals(rows[i].length, row.getSize(), "row " + i);
+        for (int j = 0; j < rows[i].length; j++) {
+          assertEquals(rows[i][j], row.getInt(j), "row " + i + " element " + j);
+        }
+      }
     }
   }
 
