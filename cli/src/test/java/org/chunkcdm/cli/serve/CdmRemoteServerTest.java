@@ -485,6 +485,87 @@ class CdmRemoteServerTest {
     assertTrue(dir && file, json.text());
   }
 
+  /**
+   * A data response of 256 MiB from a server JVM limited to 64 MiB of heap: the response streams (bounded heap
+   * per request) and carries every byte.
+   */
+  @Test
+  void aLargeDataResponseStreamsFromASmallHeap() throws Exception {
+    Path root = Files.createDirectories(tmp.resolve("heap/root"));
+    Path f = root.resolve("big.ncs");
+    int rows = 32768;
+    int cols = 1024; // float64: 256 MiB
+    try (OutputStream o = new java.io.BufferedOutputStream(Files.newOutputStream(f), 1 << 20)) {
+      ucar.nc2.stream.NcStreamProto.Dimension r = ucar.nc2.stream.NcStreamProto.Dimension.newBuilder().setName("r").setLength(rows).build();
+      ucar.nc2.stream.NcStreamProto.Dimension c = ucar.nc2.stream.NcStreamProto.Dimension.newBuilder().setName("c").setLength(cols).build();
+      byte[] h = ucar.nc2.stream.NcStreamProto.Header.newBuilder().setVersion(1).setRoot(ucar.nc2.stream.NcStreamProto.Group
+          .newBuilder().addDims(r).addDims(c).addVars(ucar.nc2.stream.NcStreamProto.Variable.newBuilder().setName("v")
+              .setDataType(ucar.nc2.stream.NcStreamProto.DataType.DOUBLE).addShape(r).addShape(c))).build().toByteArray();
+      o.write(NcStream.MAGIC_START);
+      o.write(NcStream.MAGIC_HEADER);
+      NcStream.writeVInt(o, h.length);
+      o.write(h);
+      java.nio.ByteBuffer bb = java.nio.ByteBuffer.allocate(128 * cols * 8);
+      for (int r0 = 0; r0 < rows; r0 += 128) {
+        byte[] d = NcStream.encodeDataProto("v", ucar.ma2.DataType.DOUBLE, new Section(new int[] {r0, 0}, new int[] {128, cols}),
+            false, 0).toBuilder().setBigend(true).build().toByteArray();
+        o.write(NcStream.MAGIC_DATA);
+        NcStream.writeVInt(o, d.length);
+        o.write(d);
+        NcStream.writeVInt(o, bb.capacity());
+        bb.clear();
+        for (long i = (long) r0 * cols; i < (long) (r0 + 128) * cols; i++) {
+          bb.putDouble(i);
+        }
+        o.write(bb.array());
+      }
+      o.write(NcStream.MAGIC_END);
+    }
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p = new ProcessBuilder(java, "-Xmx64m", "-cp", System.getProperty("java.class.path"), "org.chunkcdm.cli.Main",
+        "serve", root.toString(), "--port", "0").redirectErrorStream(true).start();
+    try {
+      InputStream in = p.getInputStream();
+      StringBuilder line = new StringBuilder();
+      for (int ch; (ch = in.read()) != -1 && ch != '\n'; ) {
+        line.append((char) ch);
+      }
+      String l = line.toString();
+      assertTrue(l.contains("http://127.0.0.1:"), l);
+      int port = Integer.parseInt(l.substring(l.indexOf("http://127.0.0.1:") + 17, l.indexOf('/', l.indexOf("http://127.0.0.1:") + 8)));
+      try (Socket sock = new Socket("127.0.0.1", port)) {
+        sock.setSoTimeout(60000);
+        sock.getOutputStream().write(("GET /cdmremote/big.ncs?req=data&var=v HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            .getBytes(StandardCharsets.ISO_8859_1));
+        InputStream rin = new java.io.BufferedInputStream(sock.getInputStream(), 1 << 16);
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+          head.append((char) rin.read());
+        }
+        assertTrue(head.toString().startsWith("HTTP/1.1 200"), head.toString());
+        // the body: data message header, then 256 MiB of big-endian doubles i = 0, 1, 2, ...
+        byte[] magic = rin.readNBytes(4);
+        assertArrayEquals(NcStream.MAGIC_DATA, magic);
+        int plen = NcStream.readVInt(rin);
+        rin.readNBytes(plen);
+        long n = NcStream.readVInt(rin);
+        assertEquals((long) rows * cols * 8, n);
+        java.io.DataInputStream din = new java.io.DataInputStream(rin);
+        for (long i = 0; i < (long) rows * cols; i++) {
+          double x = din.readDouble();
+          if (x != i) {
+            throw new AssertionError("element " + i + " is " + x);
+          }
+        }
+      }
+      assertTrue(p.isAlive(), "the server survived the response");
+    } finally {
+      p.destroy();
+      p.waitFor(20, TimeUnit.SECONDS);
+      p.destroyForcibly();
+    }
+  }
+
   /** The command: prints its URL (loopback by default), serves, stops on SIGTERM. */
   @Test
   void serveCommandPrintsItsUrlAndStopsOnSigterm() throws Exception {
