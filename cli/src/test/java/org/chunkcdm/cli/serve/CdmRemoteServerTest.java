@@ -159,6 +159,13 @@ class CdmRemoteServerTest {
       Variable rv = remote.findVariable(lv.getFullNameEscaped());
       NetcdfChecks.assertSameArray(lv.read(), rv.read(), "openDataset");
       NetcdfChecks.assertSameArray(lv.read("10:900:7,1:2,0:3:3"), rv.read("10:900:7,1:2,0:3:3"), "openDataset section");
+      // the client asks for deflate=5 when compression is allowed
+      ucar.nc2.stream.CdmRemote.setAllowCompression(true);
+      try {
+        NetcdfChecks.assertSameArray(lv.read("0:999:3,0:2,1:3"), rv.read("0:999:3,0:2,1:3"), "deflated section");
+      } finally {
+        ucar.nc2.stream.CdmRemote.setAllowCompression(false);
+      }
     }
   }
 
