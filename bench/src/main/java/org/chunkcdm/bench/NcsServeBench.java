@@ -50,7 +50,7 @@ public final class NcsServeBench {
     double gib = args.length > 1 ? Double.parseDouble(args[1]) : 2;
     int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
     Files.createDirectories(dir);
-    NetcdfFiles.registerIOProvider(NcStreamFileIosp.class);
+    NetcdfFiles.registerIOProvider(NcStreamFileIosp.class); // ahead of netcdf-java's NcStreamIosp, as users do
     int rows = (int) (gib * (1L << 30) / (8L * COLS));
     Path big = dir.resolve("big.ncs");
     write(big, rows);

@@ -93,19 +93,8 @@ public final class CdmRemoteServer implements AutoCloseable {
     server.setStopTimeout(5000);
   }
 
-  private static volatile boolean registered;
-
-  /** chunkcdm's ncstream reader ahead of netcdf-java's NcStreamIosp, which misreads multi-message variables. */
-  static synchronized void registerReaders() throws Exception {
-    if (!registered) {
-      ucar.nc2.NetcdfFiles.registerIOProvider(org.chunkcdm.ncstream.iosp.NcStreamFileIosp.class);
-      registered = true;
-    }
-  }
-
   /** Starts a server for {@code root} on {@code bind:port} (port 0 = any free port). */
   public static CdmRemoteServer start(Path root, String bind, int port, int cacheSize) throws Exception {
-    registerReaders();
     CdmRemoteServer s = new CdmRemoteServer(root, bind, port, cacheSize);
     try {
       s.server.start();

@@ -71,7 +71,10 @@ final class DatasetCache implements Closeable {
         return e;
       }
     }
-    NetcdfFile nc = NetcdfFiles.open(path.toString());
+    // ncstream files through chunkcdm's reader (netcdf-java's NcStreamIosp misreads multi-message variables),
+    // without registering it for the whole JVM
+    NetcdfFile nc = Files.isRegularFile(path) && org.chunkcdm.ncstream.iosp.NcStreamFileIosp.isNcStream(path)
+        ? org.chunkcdm.ncstream.iosp.NcStreamFileIosp.open(path.toString()) : NetcdfFiles.open(path.toString());
     opens++;
     e = new Entry(path, nc, lastModified(path, nc));
     e.users = 1;

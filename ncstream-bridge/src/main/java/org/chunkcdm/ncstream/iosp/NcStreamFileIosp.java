@@ -57,6 +57,33 @@ public class NcStreamFileIosp extends ChunkedIosp {
             || Arrays.equals(Arrays.copyOfRange(b, 4, 8), NcStream.MAGIC_DATA));
   }
 
+  /** True when the file starts like an ncstream (start marker, then a header or data message). */
+  public static boolean isNcStream(Path p) {
+    byte[] b = new byte[8];
+    try (java.io.InputStream in = java.nio.file.Files.newInputStream(p)) {
+      if (in.readNBytes(b, 0, 8) < 8) {
+        return false;
+      }
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+    return Arrays.equals(Arrays.copyOf(b, 4), NcStream.MAGIC_START)
+        && (Arrays.equals(Arrays.copyOfRange(b, 4, 8), NcStream.MAGIC_HEADER)
+            || Arrays.equals(Arrays.copyOfRange(b, 4, 8), NcStream.MAGIC_DATA));
+  }
+
+  /**
+   * Opens an ncstream file with this IOSP, whatever is registered (no global registration needed):
+   * {@code NetcdfFiles.open(path, NcStreamFileIosp.class.getName(), ...)}.
+   */
+  public static ucar.nc2.NetcdfFile open(String path) throws IOException {
+    try {
+      return ucar.nc2.NetcdfFiles.open(path, NcStreamFileIosp.class.getName(), -1, null, null);
+    } catch (ReflectiveOperationException e) {
+      throw new IOException(path + ": cannot instantiate " + NcStreamFileIosp.class.getName(), e);
+    }
+  }
+
   @Override
   public String getFileTypeId() {
     return "ncstream";

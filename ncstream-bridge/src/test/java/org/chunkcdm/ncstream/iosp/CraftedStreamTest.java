@@ -18,7 +18,6 @@ import java.util.Random;
 import java.util.zip.Deflater;
 import org.chunkcdm.testkit.NetcdfChecks;
 import org.chunkcdm.testkit.TestFiles;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import ucar.ma2.Array;
@@ -26,7 +25,6 @@ import ucar.ma2.DataType;
 import ucar.ma2.Index;
 import ucar.ma2.Section;
 import ucar.nc2.NetcdfFile;
-import ucar.nc2.NetcdfFiles;
 import ucar.nc2.stream.NcStream;
 import ucar.nc2.stream.NcStreamProto;
 
@@ -38,11 +36,6 @@ import ucar.nc2.stream.NcStreamProto;
 class CraftedStreamTest {
   @TempDir
   Path tmp;
-
-  @BeforeAll
-  static void registerFirst() throws Exception {
-    NetcdfFiles.registerIOProvider(NcStreamFileIosp.class);
-  }
 
   /** Writes an ncstream message by message. */
   static final class Ncs {
@@ -212,7 +205,7 @@ class CraftedStreamTest {
     n.data("f", DataType.FLOAT, "8:9,0:5", ByteOrder.LITTLE_ENDIAN, true, f);
     n.data("f", DataType.FLOAT, "1,2:5", ByteOrder.BIG_ENDIAN, false, f.section(new int[] {0, 0}, new int[] {1, 4}).copy());
     Path p = n.end(tmp.resolve("orders.ncs"));
-    try (NetcdfFile nc = NetcdfFiles.open(p.toString())) {
+    try (NetcdfFile nc = NcStreamFileIosp.open(p.toString())) {
       assertInstanceOf(NcStreamFileIosp.class, nc.getIosp());
       assertSections(nc, "v", ints(new int[] {10, 6}, 0));
       Array wantF = Array.factory(DataType.FLOAT, new int[] {10, 6});
@@ -244,7 +237,7 @@ class CraftedStreamTest {
       base += 1000;
     }
     Path p = n.end(tmp.resolve("overlaps.ncs"));
-    try (NetcdfFile nc = NetcdfFiles.open(p.toString())) {
+    try (NetcdfFile nc = NcStreamFileIosp.open(p.toString())) {
       assertSections(nc, "v", want);
     }
   }
@@ -266,7 +259,7 @@ class CraftedStreamTest {
     n.objects("s", DataType.STRING, "2", "later".getBytes(StandardCharsets.UTF_8));
     n.objects("o", DataType.OPAQUE, "1:2", new byte[] {1, 2, 3}, new byte[0]);
     Path p = n.end(tmp.resolve("strings.ncs"));
-    try (NetcdfFile nc = NetcdfFiles.open(p.toString())) {
+    try (NetcdfFile nc = NcStreamFileIosp.open(p.toString())) {
       Array a = nc.findVariable("s").read();
       assertEquals(DataType.STRING, a.getDataType());
       assertEquals("a", a.getObject(0));
@@ -301,7 +294,7 @@ class CraftedStreamTest {
       }
     }
     Path p = n.end(tmp.resolve("vlen.ncs"));
-    try (NetcdfFile nc = NetcdfFiles.open(p.toString())) {
+    try (NetcdfFile nc = NcStreamFileIosp.open(p.toString())) {
       Array a = nc.findVariable("levels").read();
       assertEquals(3, a.getSize());
       for (int i = 0; i < 3; i++) {
@@ -320,7 +313,7 @@ class CraftedStreamTest {
     n.data("v", DataType.INT, "0:1", ByteOrder.BIG_ENDIAN, false, ints(new int[] {2}, 0));
     n.error("disk on fire while reading v");
     Path p = n.end(tmp.resolve("error.ncs"));
-    IOException e = assertThrows(IOException.class, () -> NetcdfFiles.open(p.toString()).close());
+    IOException e = assertThrows(IOException.class, () -> NcStreamFileIosp.open(p.toString()).close());
     NetcdfChecks.assertMentions(e, "error.ncs", "error message", "disk on fire while reading v");
   }
 
@@ -332,7 +325,7 @@ class CraftedStreamTest {
     n.data("w", DataType.INT, "0:99", ByteOrder.LITTLE_ENDIAN, true, ints(new int[] {100}, 7));
     Path good = n.end(tmp.resolve("good.ncs"));
     byte[] all = Files.readAllBytes(good);
-    try (NetcdfFile nc = NetcdfFiles.open(good.toString())) {
+    try (NetcdfFile nc = NcStreamFileIosp.open(good.toString())) {
       assertEquals(106, nc.findVariable("w").read("99").getInt(0));
     }
     int dataAt = TestFiles.indexOf(all, NcStream.MAGIC_DATA);
@@ -340,7 +333,7 @@ class CraftedStreamTest {
       Path p = tmp.resolve("cut" + cut + ".ncs");
       Files.write(p, java.util.Arrays.copyOf(all, cut));
       Exception e = assertThrows(Exception.class, () -> {
-        try (NetcdfFile nc = NetcdfFiles.open(p.toString())) {
+        try (NetcdfFile nc = NcStreamFileIosp.open(p.toString())) {
           nc.findVariable("v").read();
           nc.findVariable("w").read();
         }
@@ -361,7 +354,7 @@ class CraftedStreamTest {
       c[i] ^= 0x5a;
     }
     Files.write(bad, c);
-    try (NetcdfFile nc = NetcdfFiles.open(bad.toString())) {
+    try (NetcdfFile nc = NcStreamFileIosp.open(bad.toString())) {
       IOException e = assertThrows(IOException.class, () -> nc.findVariable("w").read());
       NetcdfChecks.assertMentions(e, "corrupt.ncs", "variable 'w'");
     }
@@ -369,14 +362,24 @@ class CraftedStreamTest {
     Ncs u = new Ncs().dim("t", 4).var("v", DataType.INT, "t", Float.NaN).header();
     u.data("nope", DataType.INT, "0:1", ByteOrder.BIG_ENDIAN, false, ints(new int[] {2}, 0));
     Path up = u.end(tmp.resolve("unknown.ncs"));
-    IOException e = assertThrows(IOException.class, () -> NetcdfFiles.open(up.toString()).close());
+    IOException e = assertThrows(IOException.class, () -> NcStreamFileIosp.open(up.toString()).close());
     NetcdfChecks.assertMentions(e, "unknown.ncs", "'nope'");
     // a section outside the variable
     Ncs o = new Ncs().dim("t", 4).var("v", DataType.INT, "t", Float.NaN).header();
     o.data("v", DataType.INT, "3:5", ByteOrder.BIG_ENDIAN, false, ints(new int[] {3}, 0));
     Path op = o.end(tmp.resolve("outside.ncs"));
-    e = assertThrows(IOException.class, () -> NetcdfFiles.open(op.toString()).close());
+    e = assertThrows(IOException.class, () -> NcStreamFileIosp.open(op.toString()).close());
     NetcdfChecks.assertMentions(e, "outside.ncs", "variable 'v'");
+  }
+
+  /** META-INF/services lists the reader (found after netcdf-java's built-ins: register it to put it first). */
+  @Test
+  void servicesFileListsTheReader() {
+    boolean found = false;
+    for (ucar.nc2.iosp.IOServiceProvider p : java.util.ServiceLoader.load(ucar.nc2.iosp.IOServiceProvider.class)) {
+      found |= p instanceof NcStreamFileIosp;
+    }
+    assertTrue(found);
   }
 
   @Test
@@ -384,7 +387,7 @@ class CraftedStreamTest {
     Ncs n = new Ncs().dim("t", 30).var("v", DataType.INT, "t", Float.NaN).header();
     n.data("v", DataType.INT, "0:29", ByteOrder.LITTLE_ENDIAN, false, ints(new int[] {30}, 5));
     Path p = n.end(tmp.resolve("cache.ncs"));
-    try (NetcdfFile nc = NetcdfFiles.open(p.toString())) {
+    try (NetcdfFile nc = NcStreamFileIosp.open(p.toString())) {
       NcStreamFileIosp iosp = (NcStreamFileIosp) nc.getIosp();
       long lm = iosp.getLastModified();
       assertEquals(Files.getLastModifiedTime(p).toMillis(), lm);

@@ -13,7 +13,6 @@ import java.util.Random;
 import java.util.stream.Stream;
 import org.chunkcdm.testkit.Fixtures;
 import org.chunkcdm.testkit.NetcdfChecks;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,12 +35,6 @@ import ucar.nc2.write.NetcdfFormatWriter;
 class NcStreamWriterFilesTest {
   @TempDir
   static Path tmp;
-
-  /** As users and THREDDS do it: registered, so it comes before netcdf-java's NcStreamIosp (NetcdfFiles has no undo). */
-  @BeforeAll
-  static void registerFirst() throws Exception {
-    NetcdfFiles.registerIOProvider(NcStreamFileIosp.class);
-  }
 
   static Stream<Fixtures.Dataset> fixtureDatasets() {
     List<Fixtures.Dataset> out = new ArrayList<>();
@@ -67,7 +60,7 @@ class NcStreamWriterFilesTest {
   void everyFixtureDatasetStreamedByNcStreamWriterReadsBack(Fixtures.Dataset d) throws Exception {
     try (NetcdfFile src = NetcdfFiles.open(d.file().toString())) {
       Path ncs = streamAll(src, Files.createTempFile(tmp, "fixture", ".ncs"));
-      try (NetcdfFile got = NetcdfFiles.open(ncs.toString())) {
+      try (NetcdfFile got = NcStreamFileIosp.open(ncs.toString())) {
         assertInstanceOf(NcStreamFileIosp.class, got.getIosp(), d.toString());
         CdmCompare.assertSameDataset(src, got, d.toString());
         // and against the manifest's expected bytes where the fixture gives them
@@ -150,7 +143,7 @@ class NcStreamWriterFilesTest {
     Path nc3 = synthetic(tmp.resolve("synthetic.nc"));
     try (NetcdfFile src = NetcdfFiles.open(nc3.toString())) {
       Path ncs = streamAll(src, tmp.resolve("synthetic.ncs"));
-      try (NetcdfFile got = NetcdfFiles.open(ncs.toString())) {
+      try (NetcdfFile got = NcStreamFileIosp.open(ncs.toString())) {
         NcStreamFileIosp iosp = (NcStreamFileIosp) got.getIosp();
         assertTrue(iosp.dataMessageCount() > 15, "several messages per large variable: " + iosp.dataMessageCount());
         CdmCompare.assertSameDataset(src, got, "synthetic");
@@ -194,7 +187,7 @@ class NcStreamWriterFilesTest {
       }
       Path ncs = streamAll(src, tmp.resolve("synthetic-deflate.ncs"));
       assertTrue(Files.size(ncs) < Files.size(nc3) * 0.9, "deflated: " + Files.size(ncs) + " of " + Files.size(nc3));
-      try (NetcdfFile got = NetcdfFiles.open(ncs.toString())) {
+      try (NetcdfFile got = NcStreamFileIosp.open(ncs.toString())) {
         CdmCompare.assertSameDataset(src, got, "deflated");
       }
     }
@@ -207,7 +200,7 @@ class NcStreamWriterFilesTest {
       Variable rec = src.findVariable("record");
       assertTrue(rec instanceof ucar.nc2.Structure, "record structure present");
       Path ncs = streamAll(src, tmp.resolve("synthetic-rec.ncs"));
-      try (NetcdfFile got = NetcdfFiles.open(ncs.toString())) {
+      try (NetcdfFile got = NcStreamFileIosp.open(ncs.toString())) {
         Variable g = got.findVariable("record");
         assertTrue(g instanceof ucar.nc2.Structure);
         CdmCompare.assertSameValues(rec.read(), g.read(), "record");
@@ -238,7 +231,7 @@ class NcStreamWriterFilesTest {
     }
     Files.delete(nc3);
     long size = Files.size(ncs);
-    try (NetcdfFile got = NetcdfFiles.open(ncs.toString())) {
+    try (NetcdfFile got = NcStreamFileIosp.open(ncs.toString())) {
       NcStreamFileIosp iosp = (NcStreamFileIosp) got.getIosp();
       assertTrue(iosp.dataMessageCount() >= 64, "messages: " + iosp.dataMessageCount());
       assertTrue(iosp.indexBytesRead() < size / 500, "open read " + iosp.indexBytesRead() + " of " + size + " bytes");
