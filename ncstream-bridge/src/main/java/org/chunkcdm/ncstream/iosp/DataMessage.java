@@ -15,7 +15,9 @@ final class DataMessage {
     /** vlenb + NcStreamProto.StructureData */
     STRUCTURE,
     /** {MAGIC_VDATA vlenb StructureData}* MAGIC_VEND */
-    SEQUENCE
+    SEQUENCE,
+    /** MAGIC_DATA2 vlenb NcStreamProto.DataCol: column-oriented message with its data inside (TDS 5 cdmremote) */
+    DATACOL
   }
 
   final int ordinal; // position among all data messages of the stream (later ones take precedence)

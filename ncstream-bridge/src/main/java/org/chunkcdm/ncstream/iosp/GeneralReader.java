@@ -181,6 +181,17 @@ final class GeneralReader implements ChunkedIosp.VariableReader {
   /** The objects (strings, ByteBuffers, Arrays) of an object message, C order over its section. */
   private Object[] objects(DataMessage m, Section ms) throws IOException {
     long n = ms.computeSize();
+    if (m.layout == DataMessage.Layout.DATACOL) {
+      Array a = dataCol(m);
+      if (a.getSize() != n) {
+        throw new IOException(what + ": " + m + " holds " + a.getSize() + " objects, its section " + m.section + " has " + n);
+      }
+      Object[] out = new Object[(int) n];
+      for (int i = 0; i < n; i++) {
+        out[i] = a.getObject(i);
+      }
+      return out;
+    }
     byte[] b;
     boolean counted;
     if (m.layout == DataMessage.Layout.OBJECTS) {
@@ -203,6 +214,13 @@ final class GeneralReader implements ChunkedIosp.VariableReader {
   private Array decode(DataMessage m, Section ms) throws IOException {
     int[] mshape = ms.getShape();
     long n = ms.computeSize();
+    if (m.layout == DataMessage.Layout.DATACOL) {
+      Array a = dataCol(m);
+      if (a.getSize() != n) {
+        throw new IOException(what + ": " + m + " holds " + a.getSize() + " values, its section " + m.section + " has " + n);
+      }
+      return a.reshapeNoCopy(mshape);
+    }
     if (m.layout != DataMessage.Layout.REGULAR) {
       throw new IOException(what + ": " + m + " holds " + m.layout + " data, unexpected for a " + type + " variable");
     }
@@ -213,6 +231,16 @@ final class GeneralReader implements ChunkedIosp.VariableReader {
       throw new IOException(what + ": " + m + " holds " + b.length + " bytes, but its section " + m.section + " needs " + bytes);
     }
     return Array.factory(type, mshape, ByteBuffer.wrap(b).order(m.order));
+  }
+
+  /** A column-oriented message decoded by netcdf-java's own decoder. */
+  private Array dataCol(DataMessage m) throws IOException {
+    byte[] b = files.read(file, m.payloadPos, m.payloadLen);
+    try {
+      return new ucar.nc2.stream.NcStreamDataCol().decode(NcStreamProto.DataCol.parseFrom(b), null);
+    } catch (InvalidProtocolBufferException | RuntimeException e) {
+      throw new IOException(what + ": " + m + " is corrupt: " + e.getMessage(), e);
+    }
   }
 
   private boolean isObjectType() {

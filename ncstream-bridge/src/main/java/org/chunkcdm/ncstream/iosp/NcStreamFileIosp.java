@@ -166,7 +166,11 @@ public class NcStreamFileIosp extends ChunkedIosp {
         throw new IOException(file + ": the stream holds an error message at byte " + at
             + " (its writer failed; the data after it is missing): " + text);
       } else if (Arrays.equals(magic, NcStream.MAGIC_DATA2)) {
-        throw new IOException(file + ": column-oriented (DataCol) data message at byte " + at + " is not supported");
+        if (!sawHeader) {
+          throw new IOException(file + ": data message at byte " + at + " comes before any header message");
+        }
+        readDataCol(in, file, at, ordinal++, data);
+        dataMessages = ordinal;
       } else {
         throw new IOException(file + ": unknown message marker " + hex(magic) + " at byte " + at + " (corrupt file?)");
       }
@@ -356,6 +360,71 @@ public class NcStreamFileIosp extends ChunkedIosp {
         p.getUncompressedSize() & 0xffffffffL, p.getVdata(), charLengths);
     data.computeIfAbsent(var, k -> new ArrayList<>()).add(dm);
     return dm;
+  }
+
+  /**
+   * A column-oriented data message (what TDS 5's cdmremote sends): its name, type and section come first in the
+   * protobuf encoding (fields 1-9), the data after them (fields 10-14), so only a prefix is parsed here.
+   */
+  private void readDataCol(MessageScanner in, Path file, long at, int ordinal, Map<String, List<DataMessage>> data)
+      throws IOException {
+    long len = in.readVarint("data message length");
+    long start = in.position();
+    if (len > in.size - start) {
+      throw new IOException(file + ": data message at byte " + at + " of " + len + " bytes lies past the end of the file ("
+          + in.size + " bytes; truncated?)");
+    }
+    String name = null;
+    DataType dt = DataType.CHAR; // proto3 leaves out defaults: CHAR is 0
+    Section section = new Section(); // and an empty section (a scalar)
+    boolean bigend = false;
+    boolean vlen = false;
+    for (long want = Math.min(len, 4096); ; want = Math.min(len, want * 4)) {
+      in.seek(start);
+      byte[] prefix = in.read(want, "data message");
+      com.google.protobuf.CodedInputStream c = com.google.protobuf.CodedInputStream.newInstance(prefix);
+      try {
+        while (true) {
+          int tag = c.readTag();
+          int field = tag >>> 3;
+          if (tag == 0 || field >= 10) {
+            break;
+          }
+          switch (field) {
+            case 1:
+              name = c.readStringRequireUtf8();
+              break;
+            case 2:
+              dt = NcStream.convertDataType(NcStreamProto.DataType.forNumber(c.readEnum()));
+              break;
+            case 3:
+              section = HeaderDecoder.section(NcStreamProto.Section.parseFrom(c.readBytes()));
+              break;
+            case 4:
+              bigend = c.readBool();
+              break;
+            case 7:
+              vlen = c.readBool();
+              break;
+            default:
+              c.skipField(tag);
+          }
+        }
+        break;
+      } catch (InvalidProtocolBufferException | InvalidRangeException | RuntimeException e) {
+        if (want >= len) {
+          throw new IOException(file + ": data message at byte " + at + " is corrupt: " + e.getMessage(), e);
+        }
+      }
+    }
+    if (name == null) {
+      throw new IOException(file + ": data message at byte " + at + " lacks its variable name");
+    }
+    in.seek(start);
+    in.skip(len, "data message");
+    DataMessage dm = new DataMessage(ordinal, at, start, len, 0, DataMessage.Layout.DATACOL, dt, section,
+        bigend ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN, false, 0, vlen, false);
+    data.computeIfAbsent(name, k -> new ArrayList<>()).add(dm);
   }
 
   /** True when a message marker (or the end marker) starts at the current position. */
