@@ -159,6 +159,15 @@ class NcStreamWriterFilesTest {
           }
         }
         NetcdfChecks.assertConcurrentReads(reads, 8, 40);
+        // and re-exported by chunkcdm's writer (raw message bytes through the reader's chunk grid) reads back equal
+        Path again = tmp.resolve("synthetic-again.ncs");
+        try (OutputStream os = Files.newOutputStream(again)) {
+          new org.chunkcdm.ncstream.NcStreamOut(os, org.chunkcdm.ncstream.NcStreamOut.Options.defaults().messageBytes(300_000))
+              .writeAll(got, null, null);
+        }
+        try (NetcdfFile back = NcStreamFileIosp.open(again.toString())) {
+          CdmCompare.assertSameDataset(src, back, "synthetic re-exported");
+        }
       }
       // netcdf-java's own reader gets a multi-message variable wrong (why this IOSP exists)
       try (NetcdfFile stock = NetcdfFiles.open(tmp.resolve("synthetic.ncs").toString(), "ucar.nc2.stream.NcStreamIosp", -1,
