@@ -40,6 +40,7 @@ final class DatasetCache implements Closeable {
 
   private final int max;
   private final LinkedHashMap<Path, Entry> open = new LinkedHashMap<>(16, 0.75f, true);
+  private final Map<Path, Object> opening = new java.util.HashMap<>(); // one lock per dataset being opened
   private long opens;
 
   DatasetCache(int max) {
@@ -55,31 +56,64 @@ final class DatasetCache implements Closeable {
     return open.size();
   }
 
-  /** The open dataset at {@code path} (a confined, existing path), opened or reacquired. */
-  synchronized Entry acquire(Path path) throws IOException {
-    Entry e = open.get(path);
-    if (e != null) {
-      if (e.users == 0 && lastModified(e.path, e.nc) != e.lastModified) {
-        open.remove(path);
-        closeQuietly(e);
-        e = null;
-      } else {
-        if (e.users == 0) {
-          e.nc.reacquire();
-        }
-        e.users++;
+  /**
+   * The open dataset at {@code path} (a confined, existing path), reacquired, or opened — outside the cache's
+   * lock, so a slow open holds up only the requests for the same dataset.
+   */
+  Entry acquire(Path path) throws IOException {
+    Object pathLock;
+    synchronized (this) {
+      Entry e = reuse(path);
+      if (e != null) {
         return e;
       }
+      pathLock = opening.computeIfAbsent(path, k -> new Object());
     }
-    // ncstream files through chunkcdm's reader (netcdf-java's NcStreamIosp misreads multi-message variables),
-    // without registering it for the whole JVM
-    NetcdfFile nc = Files.isRegularFile(path) && org.chunkcdm.ncstream.iosp.NcStreamFileIosp.isNcStream(path)
-        ? org.chunkcdm.ncstream.iosp.NcStreamFileIosp.open(path.toString()) : NetcdfFiles.open(path.toString());
-    opens++;
-    e = new Entry(path, nc, lastModified(path, nc));
-    e.users = 1;
-    open.put(path, e);
-    evict();
+    synchronized (pathLock) {
+      synchronized (this) {
+        Entry e = reuse(path); // opened by another request meanwhile
+        if (e != null) {
+          return e;
+        }
+      }
+      NetcdfFile nc = null;
+      try {
+        // ncstream files through chunkcdm's reader (netcdf-java's NcStreamIosp misreads multi-message
+        // variables), without registering it for the whole JVM
+        nc = Files.isRegularFile(path) && org.chunkcdm.ncstream.iosp.NcStreamFileIosp.isNcStream(path)
+            ? org.chunkcdm.ncstream.iosp.NcStreamFileIosp.open(path.toString()) : NetcdfFiles.open(path.toString());
+        long lm = lastModified(path, nc);
+        synchronized (this) {
+          Entry e = new Entry(path, nc, lm);
+          e.users = 1;
+          open.put(path, e);
+          opens++;
+          evict();
+          return e;
+        }
+      } finally {
+        synchronized (this) {
+          opening.remove(path);
+        }
+      }
+    }
+  }
+
+  /** An open entry for {@code path} with one more user, or null (a changed dataset nobody uses is closed). */
+  private Entry reuse(Path path) throws IOException {
+    Entry e = open.get(path);
+    if (e == null) {
+      return null;
+    }
+    if (e.users == 0 && lastModified(e.path, e.nc) != e.lastModified) {
+      open.remove(path);
+      closeQuietly(e);
+      return null;
+    }
+    if (e.users == 0) {
+      e.nc.reacquire();
+    }
+    e.users++;
     return e;
   }
 
