@@ -257,7 +257,7 @@ public final class CdmRemoteServer implements AutoCloseable {
     } catch (FileNotFoundException ex) {
       throw new Refusal(404, "not found");
     } catch (IOException | RuntimeException ex) {
-      throw new Refusal(404, "not a dataset netcdf-java can open: " + oneLine(ex.getMessage()));
+      throw new Refusal(404, "not a dataset netcdf-java can open: " + hidePaths(oneLine(ex.getMessage())));
     }
     try {
       if (e.concurrent) {
@@ -282,9 +282,15 @@ public final class CdmRemoteServer implements AutoCloseable {
         send(response, callback, 200, "application/xml; charset=UTF-8", xml);
         return;
       }
-      case "cdl":
-        send(response, callback, 200, "text/plain; charset=UTF-8", nc.toString());
+      case "cdl": {
+        String cdl = nc.toString();
+        int eol = cdl.indexOf('\n');
+        if (eol > 0 && nc.getLocation() != null) { // "netcdf <location> {": the URL, not the server's path
+          cdl = cdl.substring(0, eol).replace(nc.getLocation(), location) + cdl.substring(eol);
+        }
+        send(response, callback, 200, "text/plain; charset=UTF-8", hidePaths(cdl));
         return;
+      }
       case "ncml": {
         NcmlWriter w = new NcmlWriter();
         send(response, callback, 200, "application/xml; charset=UTF-8", w.writeToString(w.makeNetcdfElement(nc, location)));
@@ -470,7 +476,7 @@ public final class CdmRemoteServer implements AutoCloseable {
       callback.succeeded();
     } catch (Throwable t) {
       failures.incrementAndGet();
-      String msg = (varName != null ? varName + ": " : "") + oneLine(String.valueOf(t.getMessage()));
+      String msg = (varName != null ? varName + ": " : "") + hidePaths(oneLine(String.valueOf(t.getMessage())));
       if (counting.n == 0 && !response.isCommitted()) {
         try {
           response.setStatus(500);
@@ -515,6 +521,15 @@ public final class CdmRemoteServer implements AutoCloseable {
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
     Content.Sink.write(response, true, body, callback);
+  }
+
+  /** Messages sent to clients name files relative to the root, never by the server's own paths. */
+  String hidePaths(String s) {
+    String out = s;
+    for (Path p : new Path[] {realRoot, root}) {
+      out = out.replace(p.toString() + java.io.File.separator, "").replace(p.toString(), ".");
+    }
+    return out;
   }
 
   static String oneLine(String s) {

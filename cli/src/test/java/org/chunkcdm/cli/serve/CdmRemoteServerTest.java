@@ -415,6 +415,8 @@ class CdmRemoteServerTest {
         assertTrue(r.headers().contains("Content-Description: ncstream"), r.headers());
         assertArrayEquals(NcStream.MAGIC_ERR, Arrays.copyOf(r.body(), 4));
         assertTrue(r.text().contains("broken.bcolz"), r.text());
+        assertTrue(!r.text().contains(root.toString()) && !r.text().contains(root.toRealPath().toString()),
+            "no server paths in messages: " + r.text());
         Reply ok = get(s, "/cdmremote/broken.bcolz?req=data&var=" + var + "(999:999,0:2,0:3)");
         assertEquals(200, ok.status(), "chunks that are intact still read: " + ok.text());
       }
@@ -441,6 +443,7 @@ class CdmRemoteServerTest {
     Files.copy(Fixtures.manifest("ds").dataset("small.ds").file(), f);
     try (CdmRemoteServer s = CdmRemoteServer.start(root, "127.0.0.1", 0, 2)) {
       String first = get(s, "/cdmremote/x.ds?req=cdl").text();
+      assertTrue(first.startsWith("netcdf http://") && !first.contains(root.toString()), first);
       get(s, "/cdmremote/x.ds?req=cdl");
       assertEquals(1, s.cache().opens(), "second request reuses the open dataset");
       Files.copy(Fixtures.manifest("ds").dataset("tiny.ds").file(), f, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
