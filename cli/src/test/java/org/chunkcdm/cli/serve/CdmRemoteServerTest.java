@@ -457,6 +457,22 @@ class CdmRemoteServerTest {
         assertEquals(200, get(s, "/cdmremote/" + n + "?req=header").status());
       }
       assertTrue(s.cache().size() <= 2, "bounded: " + s.cache().size());
+      // 16 first requests at once for a dataset nobody opened yet: one open
+      Files.copy(Fixtures.manifest("ds").dataset("large.ds").file(), root.resolve("fresh.ds"));
+      long before = s.cache().opens();
+      ExecutorService pool = Executors.newFixedThreadPool(16);
+      try {
+        List<Future<Integer>> fs = new ArrayList<>();
+        for (int t = 0; t < 16; t++) {
+          fs.add(pool.submit(() -> get(s, "/cdmremote/fresh.ds?req=header").status()));
+        }
+        for (Future<Integer> done : fs) {
+          assertEquals(200, done.get());
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      assertEquals(before + 1, s.cache().opens(), "concurrent first requests share one open");
     }
   }
 
