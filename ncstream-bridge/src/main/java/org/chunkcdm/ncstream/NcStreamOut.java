@@ -16,6 +16,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.zip.Deflater;
 import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
@@ -66,11 +70,17 @@ import ucar.nc2.stream.NcStreamProto;
  * length-prefixed {@code StructureData} message (big-endian fixed part, strings on its heap). Variable-length
  * arrays and sequences are refused with an IOException.
  *
- * <p>Not thread-safe: one writer per stream. Byte counts returned are bytes written to the stream.
+ * <p>While one slab of a chunked variable is written, the next is read in a background thread (two slabs in
+ * memory at most). Not thread-safe: one writer per stream. Byte counts returned are bytes written to the stream.
  */
 public final class NcStreamOut {
   /** Default payload bound of one data message. */
   public static final long DEFAULT_MESSAGE_BYTES = 4L << 20;
+  /**
+   * A one-message section ({@link #writeDataMessage}) is deflated only up to this many payload bytes, since its
+   * compressed length must precede it (the compressed bytes are held in memory); larger ones go uncompressed.
+   */
+  public static final long DEFLATE_ONE_MESSAGE_BYTES = 16L << 20;
   /** Version field of data messages (netcdf-java 5: proto3 encoding). */
   static final int DATA_VERSION = 3;
   /** Version field of the header message (as netcdf-java's writer). */
@@ -295,6 +305,9 @@ public final class NcStreamOut {
     Slabs slabs = new Slabs(s.getShape(), elem, opt.messageBytes, chunkShape, flat, extra);
     long n = 0;
     try {
+      if (raw != null && !slabs.single() && isFixedSize(v)) {
+        return writePrefetched(v, s, slabs, raw);
+      }
       for (int[][] slab = slabs.next(); slab != null; slab = slabs.next()) {
         Section piece = toVariable(s, slab[0], slab[1]);
         n += writeMessage(v, piece, raw, false);
@@ -305,11 +318,81 @@ public final class NcStreamOut {
     return n;
   }
 
+  private static boolean isFixedSize(Variable v) {
+    DataType dt = v.getDataType();
+    return !v.isVariableLength() && dt != DataType.STRING && dt != DataType.OPAQUE && dt != DataType.STRUCTURE
+        && dt != DataType.SEQUENCE;
+  }
+
+  /** Reads the next slab of a chunked variable in a background thread while the current one is written. */
+  private long writePrefetched(Variable v, Section s, Slabs slabs, ChunkedArray raw) throws IOException {
+    long n = 0;
+    int[][] slab = slabs.next();
+    Section cur = toVariable(s, slab[0], slab[1]);
+    Future<Piece> next = prefetch(v, cur, raw);
+    try {
+      while (next != null) {
+        Piece p = await(next);
+        Section here = cur;
+        slab = slabs.next();
+        if (slab != null) {
+          cur = toVariable(s, slab[0], slab[1]);
+          next = prefetch(v, cur, raw);
+        } else {
+          next = null;
+        }
+        n += emitPrimitive(v, here, p.bytes, p.bigEndian, p.bytes.length);
+      }
+    } finally {
+      if (next != null) {
+        next.cancel(false);
+      }
+    }
+    return n;
+  }
+
+  private Future<Piece> prefetch(Variable v, Section s, ChunkedArray raw) {
+    boolean big = opt.bigEndian;
+    return PREFETCH.submit(() -> readPiece(v, s, raw, big));
+  }
+
+  private static Piece await(Future<Piece> f) throws IOException {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while reading data");
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof IOException) {
+        throw (IOException) c;
+      }
+      if (c instanceof UncheckedIOException) {
+        throw ((UncheckedIOException) c).getCause();
+      }
+      if (c instanceof RuntimeException) {
+        throw (RuntimeException) c;
+      }
+      if (c instanceof Error) {
+        throw (Error) c;
+      }
+      throw new IOException(c);
+    }
+  }
+
+  /** Background readers of the next slab (daemon threads, created on demand, idle ones end after a minute). */
+  private static final ExecutorService PREFETCH = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "chunkcdm-ncstream-prefetch");
+    t.setDaemon(true);
+    return t;
+  });
+
   /**
    * Writes {@code section} of {@code v} (null = all) as exactly one data message, big-endian (what netcdf-java
    * 5.5.3's cdmremote client reads for a {@code req=data} response). Payloads of fixed-size types are read and
-   * written in bounded pieces; with DEFLATE the compressed message is built in memory first (at most
-   * 64 MiB; a larger one goes uncompressed). Strings, opaque and structure data are read in bounded pieces too.
+   * written in bounded pieces; with DEFLATE the compressed message is built in memory first, so only sections
+   * of at most {@link #DEFLATE_ONE_MESSAGE_BYTES} are deflated (larger ones go uncompressed). Strings, opaque
+   * and structure data are read in bounded pieces too.
    * The first piece is read before anything is written, so a failing read of a small section leaves the
    * stream untouched; a failure later leaves a partial message (the caller must abort the stream).
    */
@@ -355,48 +438,30 @@ public final class NcStreamOut {
     Slabs slabs = new Slabs(s.getShape(), elem, opt.messageBytes, null, null, 1);
     int[][] first = slabs.next();
     Piece p0 = readPiece(v, toVariable(s, first[0], first[1]), raw, true);
-    if (opt.deflates()) {
-      long limit = 64L << 20;
+    if (opt.deflates() && payload <= DEFLATE_ONE_MESSAGE_BYTES) {
+      // the compressed length precedes the data: compress every piece first (at most about the payload)
       ByteArrayOutputStream z = new ByteArrayOutputStream();
       Deflater d = deflater();
       d.reset();
       byte[] buf = new byte[64 << 10];
-      Piece p = p0;
-      boolean fits = true;
-      int[][] slab = first;
-      while (true) {
+      for (Piece p = p0; p != null; ) {
         d.setInput(p.bytes);
         while (!d.needsInput()) {
-          int m = d.deflate(buf);
-          z.write(buf, 0, m);
+          z.write(buf, 0, d.deflate(buf));
         }
-        if (z.size() > limit) {
-          fits = false;
-          break;
-        }
-        slab = slabs.next();
-        if (slab == null) {
-          break;
-        }
-        p = readPiece(v, toVariable(s, slab[0], slab[1]), raw, true);
+        int[][] slab = slabs.next();
+        p = slab == null ? null : readPiece(v, toVariable(s, slab[0], slab[1]), raw, true);
       }
-      if (fits) {
-        d.finish();
-        while (!d.finished()) {
-          int m = d.deflate(buf);
-          z.write(buf, 0, m);
-        }
-        long n = putDataProto(v, s, true, true, (int) payload);
-        n += putVInt(z.size());
-        z.writeTo(out);
-        written += z.size();
-        report(payload);
-        return n + z.size();
+      d.finish();
+      while (!d.finished()) {
+        z.write(buf, 0, d.deflate(buf));
       }
-      // too large compressed: start over uncompressed
-      slabs = new Slabs(s.getShape(), elem, opt.messageBytes, null, null, 1);
-      first = slabs.next();
-      p0 = readPiece(v, toVariable(s, first[0], first[1]), raw, true);
+      long n = putDataProto(v, s, true, true, (int) payload);
+      n += putVInt(z.size());
+      z.writeTo(out);
+      written += z.size();
+      report(payload);
+      return n + z.size();
     }
     long n = putDataProto(v, s, true, false, 0);
     n += putVInt((int) payload);
@@ -421,7 +486,7 @@ public final class NcStreamOut {
     }
   }
 
-  private Piece readPiece(Variable v, Section s, ChunkedArray raw, boolean forceBig) throws IOException {
+  private static Piece readPiece(Variable v, Section s, ChunkedArray raw, boolean forceBig) throws IOException {
     if (raw != null && raw.dtype().extraDim() > 0 && s.getRange(s.getRank() - 1).length() != raw.dtype().extraDim()) {
       raw = null; // part of each item: the CDM path cuts it
     }

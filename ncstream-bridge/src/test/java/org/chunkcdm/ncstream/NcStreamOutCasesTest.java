@@ -213,6 +213,39 @@ class NcStreamOutCasesTest {
     }
   }
 
+  /** One-message sections are deflated up to DEFLATE_ONE_MESSAGE_BYTES and sent plain above it. */
+  @Test
+  void oneMessageDeflateBound(@TempDir Path tmp) throws Exception {
+    Path dir = BoundedHeapTest.writeCarray(tmp.resolve("zeros.bcolz"));
+    try (NetcdfFile nc = NetcdfFiles.open(dir.toString())) {
+      Variable v = nc.getVariables().get(0);
+      ByteArrayOutputStream h = new ByteArrayOutputStream();
+      new NcStreamOut(h).writeHeader(nc, "x", null);
+      NetcdfFile remote = new NcStreamReader().readStream(new ByteArrayInputStream(h.toByteArray()), null);
+      int cols = BoundedHeapTest.COLS;
+      for (int rows : new int[] {512, 2048}) { // 8 MiB (deflated), 32 MiB (over the bound: plain)
+        ByteArrayOutputStream d = new ByteArrayOutputStream();
+        Section sec = new Section(new int[] {1000, 0}, new int[] {rows, cols});
+        new NcStreamOut(d, NcStreamOut.Options.defaults().deflate(1)).writeDataMessage(v, sec);
+        byte[] b = d.toByteArray();
+        boolean two = (b[4] & 0x80) != 0; // the Data proto's length: a one- or two-byte varint
+        int len = two ? (b[4] & 0x7f) | (b[5] & 0x7f) << 7 : b[4];
+        int at = two ? 6 : 5;
+        ucar.nc2.stream.NcStreamProto.Data proto = ucar.nc2.stream.NcStreamProto.Data.parseFrom(
+            java.util.Arrays.copyOfRange(b, at, at + len));
+        long payload = (long) rows * cols * 8;
+        boolean deflated = payload <= NcStreamOut.DEFLATE_ONE_MESSAGE_BYTES;
+        assertEquals(deflated ? ucar.nc2.stream.NcStreamProto.Compress.DEFLATE : ucar.nc2.stream.NcStreamProto.Compress.NONE,
+            proto.getCompress(), rows + " rows");
+        assertTrue(deflated ? b.length < payload / 100 : b.length > payload, rows + " rows: " + b.length + " bytes");
+        NcStreamReader.DataResult r = new NcStreamReader().readData(new ByteArrayInputStream(b), remote, "x");
+        assertEquals(rows * cols, r.data.getSize());
+        assertEquals(0.0, ucar.ma2.MAMath.getMaximum(r.data));
+        assertEquals(0.0, ucar.ma2.MAMath.getMinimum(r.data));
+      }
+    }
+  }
+
   /** A variable with no elements writes no data message; a section outside the variable is an IOException. */
   @Test
   void emptyAndBadSections() throws Exception {

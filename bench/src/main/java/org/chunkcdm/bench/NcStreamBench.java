@@ -1,0 +1,201 @@
+package org.chunkcdm.bench;
+
+import java.io.BufferedOutputStream;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.chunkcdm.chunk.ChunkCache;
+import org.chunkcdm.ncstream.NcStreamOut;
+import org.chunkcdm.nativeblosc.JnaBlosc;
+import ucar.ma2.Array;
+import ucar.ma2.Section;
+import ucar.nc2.NetcdfFile;
+import ucar.nc2.NetcdfFiles;
+import ucar.nc2.Variable;
+import ucar.nc2.stream.NcStreamWriter;
+
+/**
+ * The 1 GiB float64 lz4 bcolz carray of {@link BcolzBench} written to a file on one disk three ways, in one JVM
+ * (run it with {@code -Xmx256m}), rounds interleaved: chunkcdm's {@link NcStreamOut#writeAll} (4 MiB
+ * chunk-aligned messages in the chunks' byte order), netcdf-java's {@code new NcStreamWriter(nc, loc).streamAll}
+ * (what a THREDDS cdmremote request ends in), and the raw decoded bytes (decoded once into memory before the
+ * rounds, 4 MiB at a time: the same bytes, only the write is timed); plus NcStreamOut into a discarding stream
+ * (reading and decoding alone, the floor of any writer of this data). Times include closing the file; a second
+ * table adds {@code fsync}. Before each timed write, {@code sync} flushes the dirty pages of earlier rounds, the
+ * shared decoded-chunk cache is emptied, and
+ * the writers take turns in a rotating order. Heap: the peak of the heap pools during a writer's rounds (what G1
+ * let grow before collecting: bounded by -Xmx, not the live set). {@code min-heap WRITER} as the second argument
+ * writes once to a discarding stream and exits 0 (run-ncstream.sh tries decreasing -Xmx with it).
+ *
+ * <p>Usage: {@code bench/run-ncstream.sh [dir]} (the carray and the outputs go under dir, default /tmp/chunkcdm-bench).
+ */
+public final class NcStreamBench {
+  private NcStreamBench() {}
+
+  interface Writer {
+    void write(Path out, boolean sync) throws Exception;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path root = Paths.get(args.length > 0 ? args[0] : "/tmp/chunkcdm-bench");
+    if (args.length > 2 && args[1].equals("min-heap")) {
+      minHeap(root.resolve("big_float64.bcolz"), args[2]);
+      return;
+    }
+    if (args.length > 2 && args[1].equals("floor")) { // NcStreamOut into a discarding stream with a message bound
+      for (int r = 0; r < 5; r++) {
+        try (NetcdfFile nc = NetcdfFiles.open(root.resolve("big_float64.bcolz").toString())) {
+          long t0 = System.nanoTime();
+          new NcStreamOut(OutputStream.nullOutputStream(), NcStreamOut.Options.defaults().messageBytes(Long.parseLong(args[2])))
+              .writeAll(nc, "bench", null);
+          System.out.printf(Locale.ROOT, "messageBytes %s: %.3f s%n", args[2], (System.nanoTime() - t0) / 1e9);
+        }
+      }
+      return;
+    }
+    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    JnaBlosc nat = new JnaBlosc();
+    if (!nat.isAvailable()) {
+      throw new IllegalStateException("needs native c-blosc to make the carray (apt-get install libblosc1)");
+    }
+    Path dir = root.resolve("big_float64.bcolz");
+    BcolzBench.write(dir, nat);
+    long bytes = BcolzBench.ROWS * 8;
+    System.out.printf(Locale.ROOT, "carray %s: %d float64 (%.2f GiB), 1 MiB lz4 chunks; JVM max heap %d MiB, %d decode threads%n",
+        dir, BcolzBench.ROWS, bytes / (double) (1L << 30), Runtime.getRuntime().maxMemory() >> 20,
+        Integer.getInteger("chunkcdm.decode.threads", Runtime.getRuntime().availableProcessors()));
+
+    // the raw decoded bytes, in 4 MiB pieces: 1 GiB does not fit a 256 MiB heap, so the raw writer writes one
+    // decoded 4 MiB piece per distinct chunk content (BcolzBench repeats 32 contents), the same bytes the file holds
+    int piece = 4 << 20;
+    List<byte[]> pieces = new ArrayList<>();
+    try (NetcdfFile nc = NetcdfFiles.open(dir.toString())) {
+      Variable v = nc.getVariables().get(0);
+      int rowsPerPiece = piece / 8;
+      for (int i = 0; i < 8; i++) { // 8 pieces x 4 chunks = the 32 distinct chunks
+        Array a = v.read(new Section(new int[] {i * rowsPerPiece}, new int[] {rowsPerPiece}));
+        java.nio.ByteBuffer bb = java.nio.ByteBuffer.allocate(piece).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        bb.asDoubleBuffer().put((double[]) a.get1DJavaArray(ucar.ma2.DataType.DOUBLE));
+        pieces.add(bb.array());
+      }
+    }
+    Map<String, Writer> writers = new LinkedHashMap<>();
+    writers.put("raw decoded bytes", (out, sync) -> {
+      try (FileOutputStream fo = new FileOutputStream(out.toFile())) {
+        for (long done = 0, i = 0; done < bytes; done += piece, i++) {
+          fo.write(pieces.get((int) (i % pieces.size())));
+        }
+        if (sync) {
+          fo.getFD().sync();
+        }
+      }
+    });
+    writers.put("chunkcdm NcStreamOut", (out, sync) -> {
+      try (NetcdfFile nc = NetcdfFiles.open(dir.toString());
+          FileOutputStream fo = new FileOutputStream(out.toFile());
+          OutputStream o = new BufferedOutputStream(fo, 1 << 16)) {
+        new NcStreamOut(o).writeAll(nc, "bench", null);
+        o.flush();
+        if (sync) {
+          fo.getFD().sync();
+        }
+      }
+    });
+    writers.put("chunkcdm NcStreamOut to a discarding stream (no file)", (out, sync) -> {
+      try (NetcdfFile nc = NetcdfFiles.open(dir.toString())) {
+        new NcStreamOut(OutputStream.nullOutputStream()).writeAll(nc, "bench", null);
+      }
+      Files.write(out, new byte[0]);
+    });
+    writers.put("netcdf-java NcStreamWriter.streamAll", (out, sync) -> {
+      try (NetcdfFile nc = NetcdfFiles.open(dir.toString());
+          FileOutputStream fo = new FileOutputStream(out.toFile());
+          OutputStream o = new BufferedOutputStream(fo, 1 << 16)) {
+        new NcStreamWriter(nc, "bench").streamAll(o);
+        o.flush();
+        if (sync) {
+          fo.getFD().sync();
+        }
+      }
+    });
+
+    for (boolean sync : new boolean[] {false, true}) {
+      Map<String, Double> best = new LinkedHashMap<>();
+      Map<String, Long> heap = new LinkedHashMap<>();
+      Map<String, Long> size = new LinkedHashMap<>();
+      List<Map.Entry<String, Writer>> order = new ArrayList<>(writers.entrySet());
+      for (int r = 0; r < rounds + 1; r++) { // round 0 warms up the JIT and the page cache of the input
+        java.util.Collections.rotate(order, 1);
+        for (Map.Entry<String, Writer> w : order) {
+          Path out = root.resolve("ncstream-bench.out");
+          Files.deleteIfExists(out);
+          new ProcessBuilder("sync").inheritIO().start().waitFor();
+          ChunkCache.shared().clear(); // every writer starts with an empty decoded-chunk cache
+          System.gc();
+          resetPeaks();
+          long t0 = System.nanoTime();
+          w.getValue().write(out, sync);
+          double s = (System.nanoTime() - t0) / 1e9;
+          long peak = peakHeap();
+
+          size.put(w.getKey(), Files.size(out));
+          Files.delete(out);
+          if (r > 0) {
+            best.merge(w.getKey(), s, Math::min);
+            heap.merge(w.getKey(), peak, Math::max);
+          }
+        }
+      }
+      double raw = best.get("raw decoded bytes");
+      double ncw = best.get("netcdf-java NcStreamWriter.streamAll");
+      System.out.printf(Locale.ROOT, "%n%s, best of %d rounds:%n", sync ? "with fsync" : "to the page cache (no fsync)", rounds);
+      System.out.printf(Locale.ROOT, "| writer | file bytes | time s | MB/s | time vs raw write | speed vs NcStreamWriter | heap pools peak MiB |%n");
+      System.out.printf(Locale.ROOT, "|---|---:|---:|---:|---:|---:|---:|%n");
+      for (String k : writers.keySet()) {
+        double t = best.get(k);
+        System.out.printf(Locale.ROOT, "| %s | %d | %.2f | %.0f | %.2fx | %.2fx | %d |%n", k, size.get(k), t, bytes / t / 1e6,
+            t / raw, ncw / t, heap.get(k) >> 20);
+      }
+    }
+  }
+
+  /** One write of the carray by {@code which} (ncstreamout | ncstreamwriter) to a discarding stream. */
+  static void minHeap(Path dir, String which) throws Exception {
+    OutputStream sink = OutputStream.nullOutputStream();
+    try (NetcdfFile nc = NetcdfFiles.open(dir.toString())) {
+      if (which.equals("ncstreamout")) {
+        new NcStreamOut(sink).writeAll(nc, "bench", null);
+      } else {
+        new NcStreamWriter(nc, "bench").streamAll(sink);
+      }
+    }
+  }
+
+  static void resetPeaks() {
+    for (MemoryPoolMXBean m : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (m.getType() == MemoryType.HEAP) {
+        m.resetPeakUsage();
+      }
+    }
+  }
+
+  static long peakHeap() {
+    long peak = 0;
+    for (MemoryPoolMXBean m : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (m.getType() == MemoryType.HEAP) {
+        peak += m.getPeakUsage().getUsed();
+      }
+    }
+    return peak;
+  }
+}
