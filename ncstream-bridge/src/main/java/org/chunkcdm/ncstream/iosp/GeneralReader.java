@@ -324,7 +324,16 @@ final class GeneralReader implements ChunkedIosp.VariableReader {
   Array readStructure(Structure v, Section section) throws IOException {
     Section want = fill(section);
     int[] wshape = want.getShape();
-    StructureMembers members = v.makeStructureMembers();
+    // rows are packed with every member of the structure as the header defines it, even when netcdf-java asks
+    // through a copy with fewer members (Structure.select, how a member variable is read)
+    Structure full = v;
+    if (v.getNetcdfFile() != null) {
+      ucar.nc2.Variable f = v.getNetcdfFile().findVariable(v.getFullNameEscaped());
+      if (f instanceof Structure) {
+        full = (Structure) f;
+      }
+    }
+    StructureMembers members = full.makeStructureMembers();
     ArrayStructureBB.setOffsets(members);
     StructureData[] rows = new StructureData[(int) want.computeSize()];
     long varSize = new Section(shape).computeSize();
@@ -385,6 +394,19 @@ final class GeneralReader implements ChunkedIosp.VariableReader {
       if (rows[i] == null) {
         ArrayStructureBB zero = new ArrayStructureBB(members, new int[] {1});
         rows[i] = zero.getStructureData(0);
+      }
+    }
+    if (full != v) {
+      StructureMembers subset = v.makeStructureMembers();
+      if (subset.getMembers().size() != members.getMembers().size()) {
+        for (int i = 0; i < rows.length; i++) {
+          ucar.ma2.StructureDataW w = new ucar.ma2.StructureDataW(subset);
+          for (StructureMembers.Member m : subset.getMembers()) {
+            w.setMemberData(m, rows[i].getArray(m.getName()));
+          }
+          rows[i] = w;
+        }
+        return new ArrayStructureW(subset, wshape, rows);
       }
     }
     return new ArrayStructureW(members, wshape, rows);
