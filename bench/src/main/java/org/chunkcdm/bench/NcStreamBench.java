@@ -59,6 +59,13 @@ public final class NcStreamBench {
           new NcStreamOut(OutputStream.nullOutputStream(), NcStreamOut.Options.defaults().messageBytes(Long.parseLong(args[2])))
               .writeAll(nc, "bench", null);
           System.out.printf(Locale.ROOT, "messageBytes %s: %.3f s%n", args[2], (System.nanoTime() - t0) / 1e9);
+          Variable v = nc.getVariables().get(0);
+          int rows = (int) (Long.parseLong(args[2]) / 8);
+          t0 = System.nanoTime();
+          for (long r0 = 0; r0 < BcolzBench.ROWS; r0 += rows) {
+            v.read(new Section(new int[] {(int) r0}, new int[] {(int) Math.min(rows, BcolzBench.ROWS - r0)}));
+          }
+          System.out.printf(Locale.ROOT, "Variable.read in pieces of %s bytes: %.3f s%n", args[2], (System.nanoTime() - t0) / 1e9);
         }
       }
       return;

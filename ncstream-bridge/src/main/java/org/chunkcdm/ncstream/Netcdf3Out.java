@@ -37,6 +37,7 @@ import ucar.nc2.write.NetcdfFormatWriter;
  *   <li>text attributes of several strings: one text, the strings joined by newlines;
  *   <li>attributes of unsigned or 64-bit integer types: the smallest signed type holding every value exactly
  *       (short, int, double), or else their decimal text;
+ *   <li>{@code _ChunkSizes} is left out (NetCDF-3 is not chunked);
  *   <li>a dimension of length 0 is the file's unlimited dimension when it is the first dimension of every
  *       variable using it (NetCDF-3 allows one unlimited dimension, outermost).
  * </ul>
@@ -156,7 +157,8 @@ public final class Netcdf3Out {
       }
       Variable.Builder<?> vb = b.addVariable(v.getShortName(), t.withSignedness(DataType.Signedness.SIGNED), vd);
       for (Attribute a : v.attributes()) {
-        if (!a.getShortName().equals("_Unsigned")) {
+        // _ChunkSizes describes the source's storage; a NetCDF-3 file is not chunked
+        if (!a.getShortName().equals("_Unsigned") && !a.getShortName().equals("_ChunkSizes")) {
           vb.addAttribute(attribute(a));
         }
       }

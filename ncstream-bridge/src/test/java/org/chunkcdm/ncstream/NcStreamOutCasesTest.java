@@ -27,6 +27,7 @@ import ucar.ma2.StructureData;
 import ucar.ma2.StructureMembers;
 import ucar.nc2.Attribute;
 import ucar.nc2.Dimension;
+import ucar.nc2.Group;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Structure;
@@ -243,6 +244,64 @@ class NcStreamOutCasesTest {
         assertEquals(0.0, ucar.ma2.MAMath.getMaximum(r.data));
         assertEquals(0.0, ucar.ma2.MAMath.getMinimum(r.data));
       }
+    }
+  }
+
+  /**
+   * Groups, nested dimensions, an enum typedef and an enum variable, an unlimited dimension, a string and a
+   * multi-chunk variable in a subgroup: NcStreamReader rebuilds the same header; the walker finds the data
+   * under the escaped full names.
+   */
+  @Test
+  void groupsAndEnums() throws Exception {
+    Group.Builder root = Group.builder().setName("");
+    root.addEnumTypedef(new ucar.nc2.EnumTypedef("colors", java.util.Map.of(0, "red", 1, "green", 7, "blue")));
+    Dimension t = Dimension.builder().setName("t").setIsUnlimited(true).setLength(3).build();
+    root.addDimension(t);
+    root.addAttribute(new Attribute("title", "groups"));
+    root.addVariable(Variable.builder().setName("c").setDataType(DataType.ENUM1).setEnumTypeName("colors")
+        .setDimensions(List.of(t)).setCachedData(Array.factory(DataType.ENUM1, new int[] {3}, new byte[] {0, 7, 1}), false));
+    Group.Builder sub = Group.builder().setName("sub");
+    Dimension x = new Dimension("x", 3000);
+    sub.addDimension(x);
+    sub.addAttribute(new Attribute("where", "inside"));
+    int[] vals = new int[3000];
+    for (int i = 0; i < vals.length; i++) {
+      vals[i] = i * 7 - 5;
+    }
+    sub.addVariable(Variable.builder().setName("v").setDataType(DataType.INT).setDimensions(List.of(x))
+        .addAttribute(new Attribute("units", "m")).setCachedData(Array.factory(DataType.INT, new int[] {3000}, vals), false));
+    Group.Builder deeper = Group.builder().setName("deeper");
+    deeper.addVariable(Variable.builder().setName("s").setDataType(DataType.STRING).setDimensions(List.of(t))
+        .setCachedData(Array.factory(DataType.STRING, new int[] {3}, new Object[] {"a", "Ωmega", ""}), false));
+    sub.addGroup(deeper);
+    root.addGroup(sub);
+    NetcdfFile nc = NetcdfFile.builder().setRootGroup(root).setLocation("memory").build();
+
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    new NcStreamOut(b, NcStreamOut.Options.defaults().messageBytes(4096)).writeAll(nc, "mem", null);
+    NetcdfFile back = new NcStreamReader().readStream(new ByteArrayInputStream(b.toByteArray()), null);
+    assertEquals("groups", back.getRootGroup().findAttributeString("title", null));
+    ucar.nc2.Group bsub = back.findGroup("sub");
+    assertNotNull(bsub);
+    assertEquals("inside", bsub.findAttributeString("where", null));
+    assertEquals(3000, bsub.findDimension("x").getLength());
+    assertTrue(back.findDimension("t").isUnlimited());
+    ucar.nc2.EnumTypedef e = back.getRootGroup().findEnumeration("colors");
+    assertNotNull(e);
+    assertEquals(java.util.Map.of(0, "red", 1, "green", 7, "blue"), e.getMap());
+    Variable bc = back.findVariable("c");
+    assertEquals(DataType.ENUM1, bc.getDataType());
+    assertEquals("colors", bc.getEnumTypedef().getShortName());
+    assertEquals("m", back.findVariable("sub/v").findAttributeString("units", null));
+    assertEquals(DataType.STRING, back.findVariable("sub/deeper/s").getDataType());
+
+    NcsWalker w = new NcsWalker(b.toByteArray(), nc);
+    assertTrue(w.ended);
+    assertTrue(w.byVar.get("sub/v").size() > 1, "several messages for 12 kB with a 4 KiB bound");
+    for (String name : new String[] {"c", "sub/v", "sub/deeper/s"}) {
+      Variable v = nc.findVariable(name);
+      NetcdfChecks.assertSameArray(v.read(), w.assemble(v), name);
     }
   }
 
