@@ -227,6 +227,52 @@ class NcStreamWriterFilesTest {
     }
   }
 
+  /**
+   * Groups (nested), an enum typedef and enum variable, an unlimited dimension, non-ASCII strings and a
+   * multi-message variable in a group, from an in-memory dataset, streamed by netcdf-java's writer and by chunkcdm's.
+   */
+  @Test
+  void groupsEnumsUnlimitedAndStringsReadBack() throws Exception {
+    ucar.nc2.Group.Builder root = ucar.nc2.Group.builder().setName("");
+    root.addEnumTypedef(new ucar.nc2.EnumTypedef("colors", java.util.Map.of(0, "red", 1, "green", 7, "blue")));
+    ucar.nc2.Dimension t = ucar.nc2.Dimension.builder().setName("t").setIsUnlimited(true).setLength(3).build();
+    root.addDimension(t);
+    root.addAttribute(new Attribute("title", "groups"));
+    root.addVariable(Variable.builder().setName("c").setDataType(DataType.ENUM1).setEnumTypeName("colors")
+        .setDimensions(List.of(t)).setCachedData(Array.factory(DataType.ENUM1, new int[] {3}, new byte[] {0, 7, 1}), false));
+    ucar.nc2.Group.Builder sub = ucar.nc2.Group.builder().setName("sub");
+    ucar.nc2.Dimension x = new ucar.nc2.Dimension("x", 300_000);
+    sub.addDimension(x);
+    double[] vals = new double[300_000]; // 2.4 MB: several messages from either writer
+    for (int i = 0; i < vals.length; i++) {
+      vals[i] = i * 0.5 - 7;
+    }
+    sub.addVariable(Variable.builder().setName("v").setDataType(DataType.DOUBLE).setDimensions(List.of(x))
+        .addAttribute(new Attribute("units", "m")).setCachedData(Array.factory(DataType.DOUBLE, new int[] {300_000}, vals), false));
+    ucar.nc2.Group.Builder deeper = ucar.nc2.Group.builder().setName("deeper");
+    deeper.addVariable(Variable.builder().setName("s").setDataType(DataType.STRING).setDimensions(List.of(t))
+        .setCachedData(Array.factory(DataType.STRING, new int[] {3}, new Object[] {"a", "Ωmega ✓", ""}), false));
+    sub.addGroup(deeper);
+    root.addGroup(sub);
+    NetcdfFile nc = NetcdfFile.builder().setRootGroup(root).setLocation("memory").build();
+    Path stock = tmp.resolve("groups-stock.ncs");
+    Path ours = tmp.resolve("groups-ours.ncs");
+    streamAll(nc, stock);
+    try (OutputStream os = Files.newOutputStream(ours)) {
+      new org.chunkcdm.ncstream.NcStreamOut(os, org.chunkcdm.ncstream.NcStreamOut.Options.defaults().messageBytes(100_000))
+          .writeAll(nc, null, null);
+    }
+    for (Path p : List.of(stock, ours)) {
+      try (NetcdfFile got = NcStreamFileIosp.open(p.toString())) {
+        CdmCompare.assertSameDataset(nc, got, p.getFileName().toString());
+        assertEquals(DataType.ENUM1, got.findVariable("c").getDataType(), "enum variable");
+        assertEquals("colors", got.findVariable("c").getEnumTypedef().getShortName());
+        assertTrue(got.findDimension("t").isUnlimited());
+        assertEquals("Ωmega ✓", got.findVariable("sub/deeper/s").read().getObject(1));
+      }
+    }
+  }
+
   @Test
   void deflatedStreamReadsRight() throws Exception {
     Path nc3 = synthetic(tmp.resolve("synthetic-deflate.nc"));
