@@ -4,9 +4,13 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.SectionReader;
@@ -114,29 +118,135 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
   }
 
   /**
-   * Streams a section as big-endian values (the ncstream/DAP wire order) in pieces of a bounded size along
-   * the outermost dimension, so a large variable is never held in memory twice over.
+   * Bytes of one piece of {@link #readToOutputStream} (bounds the heap a streamed section needs):
+   * {@code -Dchunkcdm.stream.pieceBytes}, default 8 MiB.
+   */
+  static long pieceBytes() {
+    return Math.max(1, Long.getLong("chunkcdm.stream.pieceBytes", 8L << 20));
+  }
+
+  /**
+   * Streams a section in netcdf-java's wire encoding (big-endian numbers, as {@code IospHelper.copyToOutputStream}
+   * writes them) in pieces of at most about 8 MiB: C-order slabs of the selection (leading indices fixed, one
+   * dimension split, trailing dimensions whole), so a large variable is never held in memory whole, whatever
+   * its shape. {@code Variable.readToStream} (netcdf-java's {@code NcStreamWriter}) ends here.
    */
   @Override
   public long readToOutputStream(Variable v, Section section, OutputStream out)
       throws IOException, InvalidRangeException {
     Section s = Section.fill(section, v.getShape());
-    long rowBytes = Math.max(1, s.computeSize() / Math.max(1, s.getRank() == 0 ? 1 : s.getShape(0))) * v.getElementSize();
-    int rowsPerPiece = s.getRank() == 0 ? 1 : (int) Math.max(1, Math.min(s.getShape(0), (8L << 20) / rowBytes));
-    if (s.getRank() == 0 || rowsPerPiece >= s.getShape(0) || v.getDataType().isString()) {
-      return super.readToOutputStream(v, s, out);
-    }
     long written = 0;
-    ucar.ma2.Range r0 = s.getRange(0);
-    for (int i = 0; i < r0.length(); i += rowsPerPiece) {
-      int n = Math.min(rowsPerPiece, r0.length() - i);
-      Section piece = s.replaceRange(0, new ucar.ma2.Range(r0.element(i), r0.element(i + n - 1), r0.stride()));
-      Array a = readData(v, piece);
-      ByteBuffer bb = a.getDataAsByteBuffer(ByteOrder.BIG_ENDIAN);
-      out.write(bb.array(), bb.arrayOffset(), bb.remaining());
-      written += bb.remaining();
+    boolean numeric = v.getDataType().isNumeric();
+    for (Section piece : pieces(s, Math.max(1, v.getElementSize()), pieceBytes())) {
+      if (numeric) {
+        byte[] b = bigEndian(readData(v, piece));
+        out.write(b);
+        written += b.length;
+      } else {
+        written += super.readToOutputStream(v, piece, out); // chars, strings: the same encoding piece by piece
+      }
     }
     return written;
+  }
+
+  /** A numeric array's values, big-endian, in C order. */
+  static byte[] bigEndian(Array a) {
+    Object p = a.get1DJavaArray(a.getDataType());
+    if (p instanceof byte[]) {
+      return (byte[]) p;
+    }
+    int n = (int) a.getSize();
+    ByteBuffer bb = ByteBuffer.allocate(n * a.getDataType().getSize()).order(ByteOrder.BIG_ENDIAN);
+    if (p instanceof double[]) {
+      bb.asDoubleBuffer().put((double[]) p);
+    } else if (p instanceof float[]) {
+      bb.asFloatBuffer().put((float[]) p);
+    } else if (p instanceof long[]) {
+      bb.asLongBuffer().put((long[]) p);
+    } else if (p instanceof int[]) {
+      bb.asIntBuffer().put((int[]) p);
+    } else if (p instanceof short[]) {
+      bb.asShortBuffer().put((short[]) p);
+    } else {
+      throw new IllegalArgumentException("not a numeric array: " + a.getDataType());
+    }
+    return bb.array();
+  }
+
+  /** As {@link #readToOutputStream}, to a channel (netcdf-java's default holds the whole section). */
+  @Override
+  public long readToByteChannel(Variable v, Section section, WritableByteChannel channel)
+      throws IOException, InvalidRangeException {
+    return readToOutputStream(v, section, unclosable(Channels.newOutputStream(channel)));
+  }
+
+  /** As {@link #readToOutputStream}, to a channel (netcdf-java's default holds the whole section). */
+  @Override
+  public long streamToByteChannel(Variable v, Section section, WritableByteChannel channel)
+      throws IOException, InvalidRangeException {
+    return readToOutputStream(v, section, unclosable(Channels.newOutputStream(channel)));
+  }
+
+  private static OutputStream unclosable(OutputStream o) {
+    return new java.io.FilterOutputStream(o) {
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
+      }
+
+      @Override
+      public void close() throws IOException {
+        flush();
+      }
+    };
+  }
+
+  /**
+   * Cuts a (filled) section into C-order pieces of at most {@code maxBytes} (at least one element each):
+   * leading dimensions one index at a time, the first dimension whose trailing extent fits split into runs,
+   * later dimensions whole. Concatenated, the pieces' elements are the section's in C order.
+   */
+  public static List<Section> pieces(Section s, int elemBytes, long maxBytes) throws InvalidRangeException {
+    int rank = s.getRank();
+    List<Section> out = new ArrayList<>();
+    if (rank == 0 || s.computeSize() * elemBytes <= maxBytes) {
+      out.add(s);
+      return out;
+    }
+    // k = outermost dimension whose trailing block (dims after k, whole) fits one piece
+    long trailing = elemBytes;
+    int k = rank - 1;
+    while (k > 0 && trailing * s.getShape(k) <= maxBytes) {
+      trailing *= s.getShape(k);
+      k--;
+    }
+    int run = (int) Math.max(1, Math.min(s.getShape(k), maxBytes / trailing));
+    int[] idx = new int[k]; // positions within the leading ranges
+    while (true) {
+      List<ucar.ma2.Range> ranges = new ArrayList<>(rank);
+      for (int d = 0; d < k; d++) {
+        int e = s.getRange(d).element(idx[d]);
+        ranges.add(new ucar.ma2.Range(e, e));
+      }
+      ucar.ma2.Range rk = s.getRange(k);
+      for (int i = 0; i < rk.length(); i += run) {
+        int n = Math.min(run, rk.length() - i);
+        List<ucar.ma2.Range> r = new ArrayList<>(ranges);
+        r.add(new ucar.ma2.Range(rk.element(i), rk.element(i + n - 1), rk.stride()));
+        for (int d = k + 1; d < rank; d++) {
+          r.add(s.getRange(d));
+        }
+        out.add(new Section(r));
+      }
+      int d = k - 1;
+      while (d >= 0 && ++idx[d] == s.getShape(d)) {
+        idx[d] = 0;
+        d--;
+      }
+      if (d < 0) {
+        return out;
+      }
+    }
   }
 
   @Override

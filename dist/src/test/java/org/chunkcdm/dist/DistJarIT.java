@@ -52,6 +52,44 @@ class DistJarIT {
         "no zstd-jni: zstd dictionaries are decoded in pure Java");
     assertTrue(names.contains("META-INF/services/ucar.nc2.iosp.IOServiceProvider"));
     assertTrue(names.contains("META-INF/services/org.chunkcdm.blosc.NativeBlosc"));
+    // the ncstream bridge: reader IOSP and writer, listed in the merged services file
+    assertTrue(names.contains("org/chunkcdm/ncstream/iosp/NcStreamFileIosp.class"), "ncstream reader");
+    assertTrue(names.contains("org/chunkcdm/ncstream/NcStreamOut.class"), "ncstream writer");
+    try (JarFile jar = new JarFile(JAR.toFile())) {
+      String services = new String(jar.getInputStream(jar.getEntry("META-INF/services/ucar.nc2.iosp.IOServiceProvider"))
+          .readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(services.contains("org.chunkcdm.ncstream.iosp.NcStreamFileIosp"), services);
+    }
+    assertFalse(names.stream().anyMatch(n -> n.startsWith("org/eclipse/jetty/")), "no HTTP server in the drop-in jar");
+  }
+
+  /**
+   * A host with only netcdf-java plus the jar, chunkcdm's ncstream reader registered as threddsConfig.xml does:
+   * a multi-message .ncs written by netcdf-java's NcStreamWriter, and one written by the jar's own writer, read
+   * back equal to the source.
+   */
+  @Test
+  void aHostReadsNcstreamThroughTheJarsReaderRegisteredLikeThreddsConfig() throws Exception {
+    Fixtures.Dataset d = Fixtures.manifest("ds").dataset("large.ds");
+    Path ncs = Files.createTempFile("chunkcdm-dist", ".ncs");
+    Path ours = Files.createTempFile("chunkcdm-dist-ours", ".ncs");
+    try {
+      long crc;
+      try (ucar.nc2.NetcdfFile src = ucar.nc2.NetcdfFiles.open(d.file().toString());
+          java.io.OutputStream o = Files.newOutputStream(ncs)) {
+        new ucar.nc2.stream.NcStreamWriter(src, null).streamAll(o);
+        crc = NcsHostProbe.crc(src);
+      }
+      Files.delete(ours);
+      List<String> out = runOnHost(List.of(), JAR, NcsHostProbe.class.getName(),
+          List.of(ncs.toString(), d.file().toString(), ours.toString()));
+      String joined = String.join("\n", out);
+      assertTrue(out.contains(String.format("NCS %s org.chunkcdm.ncstream.iosp.NcStreamFileIosp %08x", ncs, crc)), joined);
+      assertTrue(out.contains(String.format("NCS %s org.chunkcdm.ncstream.iosp.NcStreamFileIosp %08x", ours, crc)), joined);
+    } finally {
+      Files.deleteIfExists(ncs);
+      Files.deleteIfExists(ours);
+    }
   }
 
   @Test
@@ -125,6 +163,15 @@ class DistJarIT {
    * path entry except chunkcdm's own modules and what the jar bundles) plus {@code jar}; returns its output lines.
    */
   static List<String> probe(List<String> jvmArgs, Path jar) throws Exception {
+    List<String> args = new ArrayList<>();
+    for (String[] t : HostProbe.TARGETS) {
+      args.add(Fixtures.family(t[0]).resolve(t[1]).toString());
+    }
+    return runOnHost(jvmArgs, jar, HostProbe.class.getName(), args);
+  }
+
+  /** Runs {@code mainClass} with {@code args} in a JVM whose class path is the host's plus {@code jar}. */
+  static List<String> runOnHost(List<String> jvmArgs, Path jar, String mainClass, List<String> args) throws Exception {
     List<String> host = new ArrayList<>();
     for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
       String n = e.replace('\\', '/');
@@ -139,10 +186,8 @@ class DistJarIT {
     List<String> cmd = new ArrayList<>();
     cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmArgs);
-    cmd.addAll(List.of("-cp", String.join(File.pathSeparator, host), HostProbe.class.getName()));
-    for (String[] t : HostProbe.TARGETS) {
-      cmd.add(Fixtures.family(t[0]).resolve(t[1]).toString());
-    }
+    cmd.addAll(List.of("-cp", String.join(File.pathSeparator, host), mainClass));
+    cmd.addAll(args);
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     assertTrue(p.waitFor(120, TimeUnit.SECONDS), "probe JVM timed out"); // its output fits the pipe buffer
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

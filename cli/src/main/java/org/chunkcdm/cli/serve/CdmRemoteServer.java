@@ -1,0 +1,642 @@
+package org.chunkcdm.cli.serve;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedOutputStream;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.atomic.AtomicLong;
+import org.chunkcdm.ncstream.NcStreamOut;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import ucar.ma2.InvalidRangeException;
+import ucar.ma2.Range;
+import ucar.ma2.Section;
+import ucar.nc2.NetcdfFile;
+import ucar.nc2.Variable;
+import ucar.nc2.write.NcmlWriter;
+import ucar.unidata.io.spi.RandomAccessFileProvider;
+
+/**
+ * netcdf-java's cdmremote protocol over HTTP for every dataset under a root directory, on an embedded Jetty
+ * server: {@code /cdmremote/<path>?req=capabilities|cdl|ncml|header|data&var=name(section);...&deflate=N},
+ * answered as netcdf-java 5.5.3's {@code CdmRemote} client expects (ncstream, {@code Content-Description:
+ * ncstream}, chunked transfer, one big-endian data message per variable). {@code /} lists the datasets (HTML, or
+ * JSON for {@code Accept: application/json}).
+ *
+ * <p>Confinement: request paths are decoded and checked by this class (Jetty's URI checks are relaxed so that
+ * every request reaches it): encoded slashes or backslashes, {@code .} or {@code ..} segments, empty segments,
+ * and paths (symbolic links resolved) outside the root are 404, as are paths that do not exist.
+ */
+public final class CdmRemoteServer implements AutoCloseable {
+  static final String PREFIX = "/cdmremote/";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Path root;
+  private final Path realRoot;
+  private final Server server;
+  private final ServerConnector connector;
+  private final DatasetCache cache;
+  /** Requests answered with an error status (tests, logs). */
+  final AtomicLong failures = new AtomicLong();
+
+  private CdmRemoteServer(Path root, String bind, int port, int cacheSize) throws IOException {
+    this.root = root.toAbsolutePath().normalize();
+    this.realRoot = this.root.toRealPath();
+    if (!Files.isDirectory(realRoot)) {
+      throw new IOException(root + ": not a directory");
+    }
+    this.cache = new DatasetCache(cacheSize);
+    QueuedThreadPool pool = new QueuedThreadPool(256, 8);
+    pool.setName("chunkcdm-serve");
+    pool.setDaemon(true);
+    server = new Server(pool);
+    HttpConfiguration hc = new HttpConfiguration();
+    hc.setUriCompliance(UriCompliance.UNSAFE); // confinement is decided here, on the raw path
+    hc.setSendServerVersion(false);
+    hc.setOutputBufferSize(64 << 10);
+    connector = new ServerConnector(server, new HttpConnectionFactory(hc));
+    connector.setHost(bind);
+    connector.setPort(port);
+    server.addConnector(connector);
+    server.setHandler(new Handler.Abstract() {
+      @Override
+      public boolean handle(Request request, Response response, Callback callback) {
+        CdmRemoteServer.this.handle(request, response, callback);
+        return true;
+      }
+    });
+    server.setStopTimeout(5000);
+  }
+
+  /** Starts a server for {@code root} on {@code bind:port} (port 0 = any free port). */
+  public static CdmRemoteServer start(Path root, String bind, int port, int cacheSize) throws Exception {
+    CdmRemoteServer s = new CdmRemoteServer(root, bind, port, cacheSize);
+    try {
+      s.server.start();
+    } catch (Exception e) {
+      s.close();
+      throw e;
+    }
+    return s;
+  }
+
+  public int port() {
+    return connector.getLocalPort();
+  }
+
+  /** The server's base URL, e.g. {@code http://127.0.0.1:8080/}. */
+  public String url() {
+    String host = connector.getHost() == null ? "0.0.0.0" : connector.getHost();
+    if (host.contains(":")) {
+      host = "[" + host + "]";
+    }
+    return "http://" + host + ":" + port() + "/";
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  DatasetCache cache() {
+    return cache;
+  }
+
+  /** Waits until the server stops. */
+  public void join() throws InterruptedException {
+    server.join();
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      server.stop();
+    } finally {
+      cache.close();
+    }
+  }
+
+  // ------------------------------------------------------------------ requests
+
+  /** A refused request: status and a one-line reason. */
+  static final class Refusal extends Exception {
+    final int status;
+
+    Refusal(int status, String reason) {
+      super(reason, null, false, false);
+      this.status = status;
+    }
+  }
+
+  private void handle(Request request, Response response, Callback callback) {
+    try {
+      if (!"GET".equals(request.getMethod()) && !"HEAD".equals(request.getMethod())) {
+        throw new Refusal(405, "only GET is served");
+      }
+      String raw = request.getHttpURI().getPath();
+      if (raw == null || raw.equals("/") || raw.isEmpty()) {
+        listing(request, response, callback);
+        return;
+      }
+      if (!raw.startsWith(PREFIX)) {
+        throw new Refusal(404, "not found");
+      }
+      Path dataset = confine(raw.substring(PREFIX.length()));
+      Map<String, String> q = query(request.getHttpURI().getQuery());
+      String req = q.getOrDefault("req", q.containsKey("var") ? "data" : "header").toLowerCase(Locale.ROOT);
+      switch (req) {
+        case "capabilities":
+        case "header":
+        case "cdl":
+        case "ncml":
+        case "data":
+          serveDataset(req, dataset, q, raw, request, response, callback);
+          return;
+        default:
+          throw new Refusal(400, "unknown req '" + req + "' (capabilities, cdl, ncml, header, data)");
+      }
+    } catch (Refusal r) {
+      text(response, callback, r.status, r.getMessage());
+    } catch (Throwable t) {
+      text(response, callback, 500, "internal error: " + t);
+    }
+  }
+
+  /**
+   * The dataset file or directory for a raw (still percent-encoded) path below /cdmremote/; every way out of
+   * the root, and every path that does not exist, is a 404.
+   */
+  Path confine(String rawRel) throws Refusal {
+    String lower = rawRel.toLowerCase(Locale.ROOT);
+    if (rawRel.isEmpty() || lower.contains("%2f") || lower.contains("%5c") || lower.contains("%00") || rawRel.contains("\\")
+        || rawRel.contains(";")) {
+      throw new Refusal(404, "not found");
+    }
+    List<String> parts = new ArrayList<>();
+    for (String seg : rawRel.split("/", -1)) {
+      String s;
+      try {
+        s = URLDecoder.decode(seg.replace("+", "%2B"), StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException e) {
+        throw new Refusal(404, "not found");
+      }
+      if (s.isEmpty() || s.equals(".") || s.equals("..") || s.indexOf('\0') >= 0 || s.contains("/") || s.contains("\\")) {
+        throw new Refusal(404, "not found");
+      }
+      parts.add(s);
+    }
+    Path p = root;
+    for (String s : parts) {
+      p = p.resolve(s);
+    }
+    p = p.normalize();
+    if (!p.startsWith(root) || !Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+      throw new Refusal(404, "not found");
+    }
+    try {
+      Path real = p.toRealPath();
+      if (!real.startsWith(realRoot)) {
+        throw new Refusal(404, "not found");
+      }
+    } catch (IOException e) {
+      throw new Refusal(404, "not found");
+    }
+    return p;
+  }
+
+  static Map<String, String> query(String q) throws Refusal {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (q == null || q.isEmpty()) {
+      return out;
+    }
+    for (String kv : q.split("&")) {
+      if (kv.isEmpty()) {
+        continue;
+      }
+      int eq = kv.indexOf('=');
+      String k = eq < 0 ? kv : kv.substring(0, eq);
+      String v = eq < 0 ? "" : kv.substring(eq + 1);
+      try {
+        out.put(URLDecoder.decode(k, StandardCharsets.UTF_8).toLowerCase(Locale.ROOT), URLDecoder.decode(v, StandardCharsets.UTF_8));
+      } catch (IllegalArgumentException e) {
+        throw new Refusal(400, "malformed query parameter '" + k + "'");
+      }
+    }
+    return out;
+  }
+
+  private void serveDataset(String req, Path dataset, Map<String, String> q, String rawPath, Request request,
+      Response response, Callback callback) throws Refusal {
+    DatasetCache.Entry e;
+    try {
+      e = cache.acquire(dataset);
+    } catch (FileNotFoundException ex) {
+      throw new Refusal(404, "not found");
+    } catch (IOException | RuntimeException ex) {
+      throw new Refusal(404, "not a dataset netcdf-java can open: " + hidePaths(oneLine(ex.getMessage())));
+    }
+    try {
+      if (e.concurrent) {
+        serveOpen(req, e.nc, q, rawPath, request, response, callback);
+      } else {
+        synchronized (e.lock) {
+          serveOpen(req, e.nc, q, rawPath, request, response, callback);
+        }
+      }
+    } finally {
+      cache.release(e);
+    }
+  }
+
+  private void serveOpen(String req, NetcdfFile nc, Map<String, String> q, String rawPath, Request request,
+      Response response, Callback callback) throws Refusal {
+    String location = "http://" + request.getHttpURI().getAuthority() + rawPath;
+    switch (req) {
+      case "capabilities": {
+        String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<cdmRemoteCapabilities location=\"" + xmlEscape(location)
+            + "\">\n  <featureDataset type=\"GENERAL\" url=\"" + xmlEscape(location) + "\"/>\n</cdmRemoteCapabilities>\n";
+        send(response, callback, 200, "application/xml; charset=UTF-8", xml);
+        return;
+      }
+      case "cdl": {
+        String cdl = nc.toString();
+        int eol = cdl.indexOf('\n');
+        if (eol > 0 && nc.getLocation() != null) { // "netcdf <location> {": the URL, not the server's path
+          cdl = cdl.substring(0, eol).replace(nc.getLocation(), location) + cdl.substring(eol);
+        }
+        send(response, callback, 200, "text/plain; charset=UTF-8", hidePaths(cdl));
+        return;
+      }
+      case "ncml": {
+        NcmlWriter w = new NcmlWriter();
+        send(response, callback, 200, "application/xml; charset=UTF-8", w.writeToString(w.makeNetcdfElement(nc, location)));
+        return;
+      }
+      case "header":
+        streamNcs(response, callback, out -> {
+          NcStreamOut w = new NcStreamOut(out, NcStreamOut.Options.defaults().headerDataBytes(100));
+          w.writeStart();
+          w.writeHeader(nc, location, null);
+          w.writeEnd();
+        }, null);
+        return;
+      default:
+        data(nc, q, response, callback);
+    }
+  }
+
+  /** A variable and its section, checked before anything is sent. */
+  private static final class Selection {
+    final Variable v;
+    final Section s;
+
+    Selection(Variable v, Section s) {
+      this.v = v;
+      this.s = s;
+    }
+  }
+
+  private void data(NetcdfFile nc, Map<String, String> q, Response response, Callback callback) throws Refusal {
+    String spec = q.get("var");
+    if (spec == null || spec.isEmpty()) {
+      throw new Refusal(400, "req=data needs var=name or var=name(section)");
+    }
+    List<Selection> sel = new ArrayList<>();
+    for (String one : splitVars(spec)) {
+      sel.add(selection(nc, one));
+    }
+    int level = Integer.MIN_VALUE;
+    if (q.containsKey("deflate")) {
+      try {
+        level = Integer.parseInt(q.get("deflate"));
+      } catch (NumberFormatException e) {
+        throw new Refusal(400, "deflate must be a level 0..9, not '" + q.get("deflate") + "'");
+      }
+      if (level < 0 || level > 9) {
+        throw new Refusal(400, "deflate must be a level 0..9, not " + level);
+      }
+    }
+    NcStreamOut.Options opt = NcStreamOut.Options.defaults().bigEndian(true);
+    if (level != Integer.MIN_VALUE) {
+      opt = opt.deflate(level);
+    }
+    NcStreamOut.Options o = opt;
+    streamNcs(response, callback, out -> {
+      NcStreamOut w = new NcStreamOut(out, o);
+      for (Selection s : sel) {
+        w.writeDataMessage(s.v, s.s);
+      }
+    }, sel.size() == 1 ? sel.get(0).v.getFullName() : null);
+  }
+
+  /** {@code a(0:1,2);b} → the variable specs, splitting on ';' outside parentheses. */
+  static List<String> splitVars(String spec) {
+    List<String> out = new ArrayList<>();
+    int depth = 0;
+    int start = 0;
+    for (int i = 0; i < spec.length(); i++) {
+      char c = spec.charAt(i);
+      if (c == '\\') {
+        i++;
+      } else if (c == '(') {
+        depth++;
+      } else if (c == ')') {
+        depth--;
+      } else if (c == ';' && depth == 0) {
+        out.add(spec.substring(start, i));
+        start = i + 1;
+      }
+    }
+    out.add(spec.substring(start));
+    return out;
+  }
+
+  static Selection selection(NetcdfFile nc, String one) throws Refusal {
+    String name = one;
+    String sec = null;
+    if (one.endsWith(")")) {
+      int open = one.lastIndexOf('(');
+      if (open <= 0) {
+        throw new Refusal(400, "malformed variable selection '" + one + "'");
+      }
+      name = one.substring(0, open);
+      sec = one.substring(open + 1, one.length() - 1);
+    } else if (one.contains("(") || one.contains(")")) {
+      throw new Refusal(400, "malformed variable selection '" + one + "'");
+    }
+    Variable v = nc.findVariable(name);
+    if (v == null) {
+      throw new Refusal(400, "unknown variable '" + name + "'");
+    }
+    if (v.getDataType() == ucar.ma2.DataType.SEQUENCE) {
+      throw new Refusal(400, "variable '" + name + "' is a sequence, which this server does not send");
+    }
+    int[] shape = v.getShape();
+    Section s;
+    try {
+      s = sec == null || sec.isEmpty() ? new Section(shape) : new Section(sec);
+    } catch (InvalidRangeException | RuntimeException e) {
+      throw new Refusal(400, "malformed section '" + sec + "' for variable '" + name + "': " + oneLine(e.getMessage()));
+    }
+    if (s.getRank() != shape.length) {
+      throw new Refusal(400, "section '" + sec + "' has rank " + s.getRank() + ", variable '" + name + "' has rank " + shape.length);
+    }
+    try {
+      s = Section.fill(s, shape);
+    } catch (InvalidRangeException e) {
+      throw new Refusal(400, "section '" + sec + "' of variable '" + name + "': " + oneLine(e.getMessage()));
+    }
+    for (int d = 0; d < shape.length; d++) {
+      Range r = s.getRange(d);
+      if (r.length() > 0 && (r.first() < 0 || r.last() >= shape[d])) {
+        throw new Refusal(400, "section '" + sec + "' is out of range for variable '" + name + "' of shape "
+            + java.util.Arrays.toString(shape));
+      }
+    }
+    return new Selection(v, s);
+  }
+
+  // ------------------------------------------------------------------ responses
+
+  private interface NcsBody {
+    void write(OutputStream out) throws IOException;
+  }
+
+  /** Counts what reaches the response, to know whether a failure can still change the status. */
+  private static final class Counting extends OutputStream {
+    final OutputStream out;
+    long n;
+
+    Counting(OutputStream out) {
+      this.out = out;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+      n++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+      n += len;
+    }
+
+    @Override
+    public void flush() throws IOException {
+      out.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+      out.close();
+    }
+  }
+
+  /**
+   * Streams an ncstream body (no Content-Length: chunked). A failure before the first byte is a 500 whose body
+   * is an ncstream error message; after it, the stream ends with an error message and the connection closes.
+   */
+  private void streamNcs(Response response, Callback callback, NcsBody body, String varName) {
+    response.setStatus(200);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/octet-stream");
+    response.getHeaders().put("Content-Description", "ncstream");
+    Counting counting = new Counting(Content.Sink.asOutputStream(response));
+    // a small first buffer keeps the status open until the first piece is read
+    BufferedOutputStream out = new BufferedOutputStream(counting, 64 << 10);
+    try {
+      body.write(out);
+      out.flush();
+      counting.close();
+      callback.succeeded();
+    } catch (Throwable t) {
+      failures.incrementAndGet();
+      String msg = (varName != null ? varName + ": " : "") + hidePaths(oneLine(String.valueOf(t.getMessage())));
+      if (counting.n == 0 && !response.isCommitted()) {
+        try {
+          response.setStatus(500);
+          byte[] err = errorMessage(msg);
+          counting.write(err, 0, err.length);
+          counting.close();
+          callback.succeeded();
+        } catch (Throwable t2) {
+          callback.failed(t2);
+        }
+      } else {
+        try {
+          NcStreamOut w = new NcStreamOut(out);
+          w.writeError(msg);
+          out.flush();
+        } catch (Throwable ignored) {
+          // the connection is gone
+        }
+        callback.failed(t);
+      }
+    }
+  }
+
+  static byte[] errorMessage(String msg) throws IOException {
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    new NcStreamOut(b).writeError(msg);
+    return b.toByteArray();
+  }
+
+  private void text(Response response, Callback callback, int status, String line) {
+    if (status >= 400) {
+      failures.incrementAndGet();
+    }
+    send(response, callback, status, "text/plain; charset=UTF-8", oneLine(line) + "\n");
+  }
+
+  private static void send(Response response, Callback callback, int status, String type, String body) {
+    if (response.isCommitted()) {
+      callback.failed(new IOException(body));
+      return;
+    }
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+    Content.Sink.write(response, true, body, callback);
+  }
+
+  /** Messages sent to clients name files relative to the root, never by the server's own paths. */
+  String hidePaths(String s) {
+    String out = s;
+    for (Path p : new Path[] {realRoot, root}) {
+      out = out.replace(p.toString() + java.io.File.separator, "").replace(p.toString(), ".");
+    }
+    return out;
+  }
+
+  static String oneLine(String s) {
+    if (s == null) {
+      return "";
+    }
+    String t = s.replace('\r', ' ').replace('\n', ' ');
+    return t.length() > 500 ? t.substring(0, 500) + "..." : t;
+  }
+
+  static String xmlEscape(String s) {
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+  }
+
+  // ------------------------------------------------------------------ listing
+
+  /** Datasets under the root: dataset directories (claimed by a RandomAccessFileProvider) and files. */
+  List<String[]> datasets() throws IOException {
+    List<RandomAccessFileProvider> providers = new ArrayList<>();
+    for (RandomAccessFileProvider p : ServiceLoader.load(RandomAccessFileProvider.class)) {
+      providers.add(p);
+    }
+    List<String[]> out = new ArrayList<>();
+    walk(root, providers, out, 0);
+    return out;
+  }
+
+  private void walk(Path dir, List<RandomAccessFileProvider> providers, List<String[]> out, int depth) throws IOException {
+    if (depth > 16 || out.size() >= 10000) {
+      return;
+    }
+    List<Path> children = new ArrayList<>();
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+      for (Path p : ds) {
+        children.add(p);
+      }
+    }
+    children.sort(null);
+    for (Path p : children) {
+      String name = p.getFileName().toString();
+      if (name.startsWith(".")) {
+        continue;
+      }
+      try {
+        if (!p.toRealPath().startsWith(realRoot)) {
+          continue; // a link out of the root: not served, not listed
+        }
+      } catch (IOException e) {
+        continue;
+      }
+      String rel = root.relativize(p).toString().replace('\\', '/');
+      if (Files.isDirectory(p)) {
+        boolean dataset = false;
+        for (RandomAccessFileProvider prov : providers) {
+          try {
+            dataset |= prov.isOwnerOf(p.toString());
+          } catch (RuntimeException ignored) {
+            // not this provider's
+          }
+        }
+        if (dataset) {
+          out.add(new String[] {rel, "directory"});
+        } else {
+          walk(p, providers, out, depth + 1);
+        }
+      } else if (Files.isRegularFile(p)) {
+        out.add(new String[] {rel, "file"});
+      }
+    }
+  }
+
+  private void listing(Request request, Response response, Callback callback) throws IOException {
+    List<String[]> ds = datasets();
+    String accept = request.getHeaders().get(HttpHeader.ACCEPT);
+    if (accept != null && accept.contains("application/json")) {
+      ObjectNode root = JSON.createObjectNode();
+      ArrayNode arr = root.putArray("datasets");
+      for (String[] d : ds) {
+        ObjectNode n = arr.addObject();
+        n.put("path", d[0]);
+        n.put("kind", d[1]);
+        n.put("url", PREFIX + encodePath(d[0]));
+      }
+      send(response, callback, 200, "application/json", JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+      return;
+    }
+    StringBuilder h = new StringBuilder("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>chunkcdm serve</title></head>"
+        + "<body>\n<h1>chunkcdm serve</h1>\n<p>cdmremote datasets: open <code>cdmremote:http://HOST:PORT/cdmremote/PATH</code>"
+        + " with netcdf-java.</p>\n<table>\n<tr><th>dataset</th><th>kind</th><th></th></tr>\n");
+    for (String[] d : ds) {
+      String url = PREFIX + encodePath(d[0]);
+      h.append("<tr><td>").append(xmlEscape(d[0])).append("</td><td>").append(d[1]).append("</td><td><a href=\"")
+          .append(xmlEscape(url)).append("?req=cdl\">cdl</a> <a href=\"").append(xmlEscape(url))
+          .append("?req=ncml\">ncml</a></td></tr>\n");
+    }
+    h.append("</table>\n</body></html>\n");
+    send(response, callback, 200, "text/html; charset=UTF-8", h.toString());
+  }
+
+  static String encodePath(String rel) {
+    StringBuilder sb = new StringBuilder();
+    for (String seg : rel.split("/")) {
+      if (sb.length() > 0) {
+        sb.append('/');
+      }
+      sb.append(java.net.URLEncoder.encode(seg, StandardCharsets.UTF_8).replace("+", "%20"));
+    }
+    return sb.toString();
+  }
+}
