@@ -9,10 +9,9 @@ import org.chunkcdm.chunk.DType;
 import org.chunkcdm.chunk.SectionReader;
 
 /**
- * The one place where the viewer reads numbers: a box of a {@link ChunkedArray} through core's section
- * assembly ({@link SectionReader#readBytes}, which decodes only the chunks the box crosses, in parallel, with
- * core's shared chunk cache), converted from the dtype's byte order to Java primitives. When core gains a
- * public typed read, {@link #read} is the only method to swap.
+ * The one place where the viewer reads numbers: a box of a {@link ChunkedArray} through core's typed read
+ * ({@link SectionReader#readTyped}, which decodes only the chunks the box crosses, in parallel, with the
+ * array's chunk cache, and converts each chunk into the Java array as it is decoded).
  */
 public final class Types {
   private Types() {}
@@ -43,7 +42,7 @@ public final class Types {
    * {@code double[]} for float64.
    */
   public static Object read(ChunkedArray a, long[] first, long[] count, long[] stride) throws IOException {
-    return toPrimitive(a.dtype(), SectionReader.readBytes(a, first, count, stride));
+    return SectionReader.readTyped(a, first, count, stride);
   }
 
   /** Converts raw bytes in the dtype's byte order (see {@link #read}). */
@@ -63,7 +62,7 @@ public final class Types {
         if (size == 2) {
           float[] f = new float[n];
           for (int i = 0; i < n; i++) {
-            f[i] = halfToFloat(bb.getShort(2 * i));
+            f[i] = DType.halfToFloat(bb.getShort(2 * i));
           }
           return f;
         }
@@ -120,21 +119,5 @@ public final class Types {
       return ((float[]) prim)[i];
     }
     return ((double[]) prim)[i];
-  }
-
-  /** IEEE half precision bits to float. */
-  public static float halfToFloat(short h) {
-    int bits = h & 0xffff;
-    int sign = (bits & 0x8000) << 16;
-    int exp = (bits >>> 10) & 0x1f;
-    int mant = bits & 0x3ff;
-    if (exp == 0x1f) {
-      return Float.intBitsToFloat(sign | 0x7f800000 | (mant << 13));
-    }
-    if (exp == 0) {
-      float v = mant * 0x1p-24f;
-      return sign != 0 ? -v : v;
-    }
-    return Float.intBitsToFloat(sign | ((exp + 112) << 23) | (mant << 13));
   }
 }

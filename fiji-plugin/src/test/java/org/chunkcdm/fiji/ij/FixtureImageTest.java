@@ -156,7 +156,7 @@ class FixtureImageTest {
       int size = dt.itemSize();
       if (dt.kind() == DType.Kind.FLOAT) {
         int at = (int) (i * size);
-        return size == 2 ? Types.halfToFloat(b.getShort(at)) : size == 4 ? b.getFloat(at) : b.getDouble(at);
+        return size == 2 ? org.chunkcdm.chunk.DType.halfToFloat(b.getShort(at)) : size == 4 ? b.getFloat(at) : b.getDouble(at);
       }
       long v = bits(i);
       if (dt.kind() == DType.Kind.UINT && size == 8 && v < 0) {
