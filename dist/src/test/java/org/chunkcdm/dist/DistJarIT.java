@@ -52,6 +52,12 @@ class DistJarIT {
         "no zstd-jni: zstd dictionaries are decoded in pure Java");
     assertTrue(names.contains("META-INF/services/ucar.nc2.iosp.IOServiceProvider"));
     assertTrue(names.contains("META-INF/services/org.chunkcdm.blosc.NativeBlosc"));
+    assertTrue(names.contains("org/chunkcdm/hdf5blosc/H5BloscIosp.class"), "HDF5 Blosc IOSP");
+    try (JarFile jar = new JarFile(JAR.toFile())) {
+      String services = new String(jar.getInputStream(jar.getEntry("META-INF/services/ucar.nc2.iosp.IOServiceProvider"))
+          .readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      assertTrue(services.contains("org.chunkcdm.hdf5blosc.H5BloscIosp"), services);
+    }
   }
 
   @Test
