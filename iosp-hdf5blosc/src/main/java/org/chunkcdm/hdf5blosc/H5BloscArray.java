@@ -212,6 +212,7 @@ final class H5BloscArray implements ChunkedArray {
           if (buf.length < 4) {
             throw new IOException("Fletcher32: " + buf.length + " bytes, no room for the checksum");
           }
+          checkFletcher32(buf);
           buf = Arrays.copyOf(buf, buf.length - 4);
           break;
         case BLOSC:
@@ -233,6 +234,41 @@ final class H5BloscArray implements ChunkedArray {
     }
     checkSize(buf.length, null);
     return ChunkData.of(buf);
+  }
+
+  /**
+   * HDF5's Fletcher32 filter: the checksum of the data as big-endian 16-bit words (an odd last byte as the high
+   * byte of a word), appended little-endian; like HDF5, the byte-swapped value older libraries wrote is accepted.
+   */
+  static void checkFletcher32(byte[] buf) throws IOException {
+    int n = buf.length - 4;
+    long sum1 = 0;
+    long sum2 = 0;
+    int i = 0;
+    int words = n / 2;
+    while (words > 0) {
+      int t = Math.min(words, 360);
+      words -= t;
+      for (int k = 0; k < t; k++, i += 2) {
+        sum1 += ((buf[i] & 0xff) << 8) | (buf[i + 1] & 0xff);
+        sum2 += sum1;
+      }
+      sum1 = (sum1 & 0xffff) + (sum1 >>> 16);
+      sum2 = (sum2 & 0xffff) + (sum2 >>> 16);
+    }
+    if ((n & 1) != 0) {
+      sum1 += (buf[n - 1] & 0xff) << 8;
+      sum2 += sum1;
+      sum1 = (sum1 & 0xffff) + (sum1 >>> 16);
+      sum2 = (sum2 & 0xffff) + (sum2 >>> 16);
+    }
+    sum1 = (sum1 & 0xffff) + (sum1 >>> 16);
+    sum2 = (sum2 & 0xffff) + (sum2 >>> 16);
+    int want = (int) ((sum2 << 16) | sum1);
+    int stored = (buf[n] & 0xff) | (buf[n + 1] & 0xff) << 8 | (buf[n + 2] & 0xff) << 16 | (buf[n + 3] & 0xff) << 24;
+    if (stored != want && stored != Integer.reverseBytes(want)) {
+      throw new IOException(String.format("Fletcher32 checksum mismatch: stored %08x, computed %08x", stored, want));
+    }
   }
 
   private void checkSize(long n, H5Internals.Filter f) throws IOException {

@@ -275,6 +275,33 @@ class H5BloscFixturesTest {
     }
   }
 
+  /** Blosc + Fletcher32: a flipped byte in a chunk stored raw (filter mask 1) fails the checksum, never reads wrong. */
+  @Test
+  void fletcher32MismatchIsAnIOException(@TempDir Path tmp) throws Exception {
+    Path src = Fixtures.family("hdf5-blosc").resolve("h5py_plugin_blosc_nd.h5");
+    Fixtures.Variable fv = variables().stream().filter(v -> v.name().equals("f64_1d_blosc_lz4_fletcher32")).findFirst()
+        .orElseThrow();
+    byte[] want = fv.expected();
+    Path bad = TestFiles.copy(src, tmp.resolve("fletcher.h5"));
+    byte[] file = Fixtures.bytes(bad);
+    // chunks of the random second half are stored raw: find 16 of a chunk's expected bytes (little-endian, as stored)
+    int at = -1;
+    int chunk = -1;
+    for (int c = 6; c >= 0 && at < 0; c--) {
+      at = TestFiles.indexOf(file, java.util.Arrays.copyOfRange(want, c * 2400 + 80, c * 2400 + 96));
+      chunk = c;
+    }
+    assertTrue(at > 0 && chunk > 0, "raw chunk found");
+    TestFiles.patch(bad, at + 3, new byte[] {(byte) (file[at + 3] ^ 0x40)});
+    try (NetcdfFile nc = NetcdfFiles.open(bad.toString())) {
+      Variable v = nc.findVariable("f64_1d_blosc_lz4_fletcher32");
+      IOException e = assertThrows(IOException.class, v::read);
+      NetcdfChecks.assertMentions(e, "f64_1d_blosc_lz4_fletcher32", "chunk " + chunk, "Fletcher32", "filter mask 1");
+      Array first = v.read("0:299"); // chunk 0 is intact
+      assertArrayEquals(java.util.Arrays.copyOf(want, 2400), CdmArrays.littleEndian(first));
+    }
+  }
+
   @Test
   void truncatedBlosc2FrameIsAnIOException(@TempDir Path tmp) throws Exception {
     Path src = Fixtures.family("hdf5-blosc").resolve("pytables_blosc2.h5");
