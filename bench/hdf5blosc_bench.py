@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """HDF5 Blosc benchmark, C side (docs/BENCHMARKS.md, "HDF5 / NetCDF-4 with Blosc").
 
-write DIR: writes DIR/bench_blosc_lz4.h5 (float64 [128, 1024, 1024] = 1 GiB, chunks [8, 256, 256], HDF5 filter
+write DIR: writes DIR/bench_blosc_lz4_<chunks>.h5 (float64 [128, 1024, 1024] = 1 GiB, chunks HDF5BLOSC_CHUNKS (default 1,1024,1024), HDF5 filter
   32001 Blosc lz4 clevel 5 + byte shuffle, through h5py and the HDF5 Blosc filter plugin) and
-  DIR/bench_deflate1.h5 (the same values, HDF5 shuffle + deflate level 1). Existing files are kept unless --force.
+  DIR/bench_deflate1_<chunks>.h5 (the same values, HDF5 shuffle + deflate level 1). Existing files are kept unless --force.
 read DIR ROUNDS: reads the Blosc variable whole ROUNDS times with h5py (the C library + the filter plugin) and
   prints one line per read.
 """
@@ -15,7 +15,9 @@ import h5py
 import numpy as np
 
 SHAPE = (128, 1024, 1024)
-CHUNKS = (8, 256, 256)
+# chunk shape: env HDF5BLOSC_CHUNKS, default one 2-D field per record (netcdf-c's style for record variables)
+CHUNKS = tuple(int(c) for c in os.environ.get("HDF5BLOSC_CHUNKS", "1,1024,1024").split(","))
+TAG = "x".join(str(c) for c in CHUNKS)
 VAR = "t"
 
 
@@ -33,8 +35,8 @@ def slab(k0, k1):
 def write(d, force):
     os.makedirs(d, exist_ok=True)
     specs = [
-        ("bench_blosc_lz4.h5", dict(compression=32001, compression_opts=(0, 0, 0, 0, 5, 1, 1))),
-        ("bench_deflate1.h5", dict(compression="gzip", compression_opts=1, shuffle=True)),
+        (f"bench_blosc_lz4_{TAG}.h5", dict(compression=32001, compression_opts=(0, 0, 0, 0, 5, 1, 1))),
+        (f"bench_deflate1_{TAG}.h5", dict(compression="gzip", compression_opts=1, shuffle=True)),
     ]
     for name, kw in specs:
         path = os.path.join(d, name)
@@ -45,15 +47,16 @@ def write(d, force):
         t0 = time.time()
         with h5py.File(tmp, "w", libver="earliest") as f:
             ds = f.create_dataset(VAR, shape=SHAPE, dtype="<f8", chunks=CHUNKS, **kw)
-            for k in range(0, SHAPE[0], CHUNKS[0]):
-                ds[k:k + CHUNKS[0]] = slab(k, k + CHUNKS[0])
-                print(f"\r{name}: {k + CHUNKS[0]}/{SHAPE[0]} rows", end="", file=sys.stderr, flush=True)
+            step = max(CHUNKS[0], 8)
+            for k in range(0, SHAPE[0], step):
+                ds[k:k + step] = slab(k, k + step)
+                print(f"\r{name}: {k + step}/{SHAPE[0]} rows", end="", file=sys.stderr, flush=True)
         os.replace(tmp, path)
         print(f"\r{name}: {os.path.getsize(path)} bytes in {time.time() - t0:.1f} s", file=sys.stderr)
 
 
 def read(d, rounds):
-    path = os.path.join(d, "bench_blosc_lz4.h5")
+    path = os.path.join(d, f"bench_blosc_lz4_{TAG}.h5")
     for r in range(rounds):
         t0 = time.perf_counter()
         with h5py.File(path, "r") as f:
