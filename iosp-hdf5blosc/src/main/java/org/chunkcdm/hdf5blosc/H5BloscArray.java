@@ -35,7 +35,7 @@ final class H5BloscArray implements ChunkedArray {
     long length() throws IOException;
   }
 
-  /** Lists the stored chunks (netcdf-java's B-tree walk; not thread-safe, so called once under a lock). */
+  /** The stored chunks (netcdf-java's B-tree entries, read when the file was opened). */
   interface IndexSource {
     java.util.List<DataBTree.DataChunk> chunks() throws IOException;
   }
@@ -144,8 +144,8 @@ final class H5BloscArray implements ChunkedArray {
         ix.size[k] = dc.size;
         ix.mask[k] = dc.filterMask;
       }
-    } catch (RuntimeException e) { // netcdf-java's B-tree reader throws IllegalStateException on bad nodes
-      throw new IOException(file + ": variable '" + variable + "': chunk index (B-tree) unreadable: " + e, e);
+    } catch (RuntimeException e) {
+      throw new IOException(file + ": variable '" + variable + "': bad chunk index entry: " + e, e);
     }
     return ix;
   }

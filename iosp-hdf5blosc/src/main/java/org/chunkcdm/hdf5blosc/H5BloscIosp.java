@@ -5,8 +5,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import org.chunkcdm.cdm.CdmReader;
 import org.chunkcdm.chunk.ChunkedArray;
@@ -15,9 +17,12 @@ import ucar.ma2.Array;
 import ucar.ma2.DataType;
 import ucar.ma2.InvalidRangeException;
 import ucar.ma2.Section;
+import ucar.nc2.Group;
 import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 import ucar.nc2.internal.iosp.hdf5.H5iospNew;
+import ucar.nc2.iosp.hdf5.DataBTree;
+import ucar.nc2.util.CancelTask;
 import ucar.unidata.io.RandomAccessFile;
 
 /**
@@ -34,6 +39,10 @@ import ucar.unidata.io.RandomAccessFile;
  */
 public class H5BloscIosp extends H5iospNew {
   private final Map<Object, Object> arrays = Collections.synchronizedMap(new IdentityHashMap<>());
+  /** Chunk index of every Blosc variable, read at open (the B-tree walk seeks the RandomAccessFile of the open). */
+  private final Map<Object, List<DataBTree.DataChunk>> indexes = new IdentityHashMap<>();
+  /** Variables whose chunk index could not be read at open: their reads fail with this (the file still opens). */
+  private final Map<Object, IOException> indexErrors = new IdentityHashMap<>();
   private static final Object NONE = new Object();
   private static volatile boolean registered;
 
@@ -50,6 +59,52 @@ public class H5BloscIosp extends H5iospNew {
     registered = true;
   }
 
+  /**
+   * netcdf-java builds the header; then the chunk index of each Blosc / Blosc2 variable is read, while the
+   * RandomAccessFile of the open is still the one netcdf-java's B-tree reader holds (after a TDS
+   * release/reacquire cycle that reader's file is closed), so reads never walk the B-tree or seek a shared
+   * file pointer.
+   */
+  @Override
+  public void build(RandomAccessFile raf, Group.Builder rootGroup, CancelTask cancelTask) throws IOException {
+    super.build(raf, rootGroup, cancelTask);
+    if (H5Internals.available()) {
+      indexGroup(rootGroup);
+    }
+  }
+
+  private void indexGroup(Group.Builder g) throws IOException {
+    for (Variable.Builder<?> vb : g.vbuilders) {
+      Object sp = vb.spiObject;
+      H5Internals.VarInfo vi = H5Internals.of(sp);
+      if (vi != null && vi.btree() != null && hasBlosc(vi) && !vi.useFillValue()) {
+        List<DataBTree.DataChunk> all = new ArrayList<>();
+        try {
+          DataBTree.DataChunkIterator it = vi.btree().getDataChunkIteratorFilter(null);
+          while (it.hasNext()) {
+            all.add(it.next());
+          }
+          indexes.put(sp, all);
+        } catch (IOException | RuntimeException e) { // the B-tree reader throws IllegalStateException on bad nodes
+          indexErrors.put(sp, new IOException(location + ": variable '" + vb.getFullName()
+              + "': chunk index (B-tree) unreadable: " + e, e));
+        }
+      }
+    }
+    for (Group.Builder sub : g.gbuilders) {
+      indexGroup(sub);
+    }
+  }
+
+  private static boolean hasBlosc(H5Internals.VarInfo vi) {
+    for (H5Internals.Filter f : vi.pipeline()) {
+      if (f.id() == H5BloscArray.BLOSC || f.id() == H5BloscArray.BLOSC2) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   @Override
   public String getFileTypeDescription() {
     return super.getFileTypeDescription() + " (with Blosc/Blosc2 filters by chunkcdm)";
@@ -57,6 +112,10 @@ public class H5BloscIosp extends H5iospNew {
 
   @Override
   public Array readData(Variable v, Section section) throws IOException, InvalidRangeException {
+    IOException bad = indexErrors.get(v.getSPobject());
+    if (bad != null) {
+      throw new IOException(bad.getMessage(), bad);
+    }
     ChunkedArray a = arrayOf(v);
     if (a == null) {
       return super.readData(v, section);
@@ -84,11 +143,8 @@ public class H5BloscIosp extends H5iospNew {
     if (vi == null || vi.useFillValue() || !vi.chunked() || vi.btree() == null || vi.vstring() || vi.pipeline().length == 0) {
       return null;
     }
-    boolean blosc = false;
-    for (H5Internals.Filter f : vi.pipeline()) {
-      blosc |= f.id() == H5BloscArray.BLOSC || f.id() == H5BloscArray.BLOSC2;
-    }
-    if (!blosc || vi.hdfType() != 0 && vi.hdfType() != 1) { // fixed-point or floating-point only
+    List<DataBTree.DataChunk> index = indexes.get(sp);
+    if (index == null || !hasBlosc(vi) || vi.hdfType() != 0 && vi.hdfType() != 1) { // fixed-point or floating-point only
       return null;
     }
     DType.Kind kind;
@@ -133,16 +189,7 @@ public class H5BloscIosp extends H5iospNew {
     File f = loc == null ? null : new File(loc);
     Object key = loc + "#" + v.getFullName() + "@" + (f == null ? 0 : f.lastModified()) + ":" + (f == null ? 0 : f.length());
     return new H5BloscArray(loc, v.getFullName(), dt, shape, chunkShape, vi.pipeline(),
-        H5BloscArray.fillBytes(vi.fillValue(), dt), key, new RafBytes(), () -> {
-          synchronized (this) { // netcdf-java's B-tree walk seeks the shared RandomAccessFile
-            java.util.List<ucar.nc2.iosp.hdf5.DataBTree.DataChunk> all = new java.util.ArrayList<>();
-            ucar.nc2.iosp.hdf5.DataBTree.DataChunkIterator it = vi.btree().getDataChunkIteratorFilter(null);
-            while (it.hasNext()) {
-              all.add(it.next());
-            }
-            return all;
-          }
-        });
+        H5BloscArray.fillBytes(vi.fillValue(), dt), key, new RafBytes(), () -> index);
   }
 
   /** Positional reads through the channel of this IOSP's current RandomAccessFile (reopened by reacquire). */

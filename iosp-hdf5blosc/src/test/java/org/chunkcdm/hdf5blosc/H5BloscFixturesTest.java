@@ -224,6 +224,20 @@ class H5BloscFixturesTest {
     assertTrue(compared >= 10, "compared " + compared + " variables");
   }
 
+  /** TDS's file cache: release() parks the file, reacquire() hands it out again; the first read comes after. */
+  @Test
+  void readsAfterReleaseAndReacquire() throws Exception {
+    Fixtures.Variable fv = variables().stream().filter(v -> v.name().equals("sst")).findFirst().orElseThrow();
+    try (NetcdfFile nc = NetcdfFiles.open(fv.dataset().file().toString())) {
+      nc.getIosp().release();
+      nc.getIosp().reacquire();
+      assertArrayEquals(fv.expected(), CdmArrays.littleEndian(nc.findVariable("sst").read()));
+      nc.getIosp().release();
+      nc.getIosp().reacquire();
+      assertArrayEquals(fv.expected(), CdmArrays.littleEndian(nc.findVariable("sst").read()));
+    }
+  }
+
   @Test
   void concurrentReadsOfOneFile() throws Exception {
     Path f = Fixtures.family("hdf5-blosc").resolve("h5py_plugin_blosc_nd.h5");
