@@ -6,7 +6,6 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
-import org.chunkcdm.blosc.Blosc;
 import org.chunkcdm.blosc.BloscChunkData;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;
@@ -402,9 +401,5 @@ final class H5BloscArray implements ChunkedArray {
         throw chunkError(k, "cannot decode: " + e.getMessage(), e);
       }
     }
-  }
-
-  static byte[] decompressAll(byte[] src, int off, int len) throws IOException {
-    return Blosc.decompress(src, off, len);
   }
 }
