@@ -34,6 +34,8 @@ public final class Main implements Callable<Integer> {
 
   /** Runs the CLI; returns the exit status. Errors print one line on {@code err}. */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    // HDF5 / NetCDF-4 with Blosc: netcdf-java asks its own HDF5 reader before ServiceLoader IOSPs
+    org.chunkcdm.hdf5blosc.H5BloscIosp.register();
     CommandLine cl = new CommandLine(new Main());
     cl.setOut(out);
     cl.setErr(err);

@@ -61,6 +61,12 @@ class DistJarIT {
       assertTrue(services.contains("org.chunkcdm.ncstream.iosp.NcStreamFileIosp"), services);
     }
     assertFalse(names.stream().anyMatch(n -> n.startsWith("org/eclipse/jetty/")), "no HTTP server in the drop-in jar");
+    assertTrue(names.contains("org/chunkcdm/hdf5blosc/H5BloscIosp.class"), "HDF5 Blosc IOSP");
+    try (JarFile jar = new JarFile(JAR.toFile())) {
+      String services = new String(jar.getInputStream(jar.getEntry("META-INF/services/ucar.nc2.iosp.IOServiceProvider"))
+          .readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(services.contains("org.chunkcdm.hdf5blosc.H5BloscIosp"), services);
+    }
   }
 
   /**

@@ -24,9 +24,21 @@ public final class HostProbe {
     {"blosc2", "sframe/sf_zstd_dict_i4.b2frame"}, // zstd with a trained dictionary, no zstd-jni on that class path
     {"blosc2", "b2nd/b2nd_3d_i2_cframe.b2nd"},
     {"ds", "nd_shared_dims.ds"},
+    {"hdf5-blosc", "netcdf4_blosc.nc"}, // NetCDF-4 with Blosc: the HDF5 IOSP registered as threddsConfig.xml does
   };
 
+  /** What a threddsConfig.xml {@code <nj22Config>} with chunkcdm's HDF5 Blosc IOSP does (by class name only). */
+  static void registerLikeThreddsConfig() throws java.io.IOException {
+    String xml = "<nj22Config><ioServiceProvider class=\"org.chunkcdm.hdf5blosc.H5BloscIosp\"/></nj22Config>";
+    StringBuilder log = new StringBuilder();
+    ucar.nc2.util.xml.RuntimeConfigParser.read(new java.io.ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), log);
+    if (log.toString().toLowerCase().contains("fail")) {
+      throw new IllegalStateException(log.toString());
+    }
+  }
+
   public static void main(String[] args) throws Exception {
+    registerLikeThreddsConfig();
     for (String path : args) {
       try (NetcdfFile nc = NetcdfFiles.open(path)) {
         long n = 0;
