@@ -114,6 +114,30 @@ class ReleaseDirIT {
   void imagejZipAndUpdateSiteCarryTheVersion() throws Exception {
     try (ZipFile z = new ZipFile(RELEASE.resolve("chunkcdm-imagej-" + VERSION + ".zip").toFile())) {
       assertTrue(z.getEntry("plugins/chunkcdm_fiji-" + VERSION + ".jar") != null);
+      assertTrue(new String(z.getInputStream(z.getEntry("plugins/chunkcdm/LICENSE.txt")).readAllBytes(), StandardCharsets.UTF_8)
+          .contains("Redistribution and use in source and binary forms"));
+      String third = new String(z.getInputStream(z.getEntry("plugins/chunkcdm/THIRD-PARTY.txt")).readAllBytes(),
+          StandardCharsets.UTF_8);
+      // every bundled third-party jar (netcdf-java and imglib2 included) is listed with its version and a license
+      int listed = 0;
+      for (var e : z.stream().filter(e -> e.getName().startsWith("plugins/chunkcdm/") && e.getName().endsWith(".jar")).toList()) {
+        String n = e.getName().substring("plugins/chunkcdm/".length());
+        if (n.startsWith("chunkcdm-")) {
+          continue;
+        }
+        String base = n.substring(0, n.length() - 4);
+        boolean found = third.lines().anyMatch(l -> {
+          int open = l.lastIndexOf(" (");
+          if (open < 0 || l.contains("Unknown license")) {
+            return false;
+          }
+          String[] gav = l.substring(open + 2).split(" ")[0].split(":");
+          return gav.length >= 3 && base.equals(gav[1] + "-" + gav[2]);
+        });
+        assertTrue(found, n + " not in the ImageJ zip's THIRD-PARTY.txt:\n" + third);
+        listed++;
+      }
+      assertTrue(listed >= 10, "third-party jars in the zip: " + listed);
     }
   }
 }
