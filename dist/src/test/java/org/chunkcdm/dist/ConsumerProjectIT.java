@@ -87,7 +87,10 @@ class ConsumerProjectIT {
     Files.writeString(work.resolve("expected.properties"), "path=" + d.file().toString().replace("\\", "/") + "\n");
     Files.write(work.resolve("expected.bin"), v.expected());
 
-    Path m2 = Paths.get(System.getProperty("user.home"), ".m2", "repository");
+    // the build's own local repository (~/.m2/repository unless -Dmaven.repo.local / settings say otherwise)
+    String local = System.getProperty("chunkcdm.local.repo", "");
+    Path m2 = local.isBlank() || local.startsWith("${") ? Paths.get(System.getProperty("user.home"), ".m2", "repository")
+        : Paths.get(local);
     Files.writeString(work.resolve("settings.xml"), "<settings>\n"
         + "  <localRepository>" + work.resolve("local-repo") + "</localRepository>\n"
         + "  <mirrors><mirror><id>m2-as-remote</id><mirrorOf>*,!chunkcdm</mirrorOf>"
