@@ -20,7 +20,7 @@ import ucar.nc2.NetcdfFiles;
 import ucar.nc2.write.Ncdump;
 
 /** {@code chunkcdm}: Blosc chunk tools and a CDL dump of anything netcdf-java (with chunkcdm) opens. */
-@Command(name = "chunkcdm", mixinStandardHelpOptions = true, version = "chunkcdm 0.1.0",
+@Command(name = "chunkcdm", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
     description = "bcolz, Bloscpack, Blosc2 frames and .ds files through netcdf-java.",
     subcommands = {Main.Dump.class, Main.BloscCmd.class, ConvertCommand.class, org.chunkcdm.cli.serve.ServeCommand.class})
 public final class Main implements Callable<Integer> {

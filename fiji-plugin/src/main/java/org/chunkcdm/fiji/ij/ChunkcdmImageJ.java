@@ -326,6 +326,8 @@ public final class ChunkcdmImageJ {
     ImageDataset ds = v.dataset();
     ChunkedArray a = v.array();
     sb.append("chunkcdm dataset: ").append(ds.path()).append('\n');
+    String version = ChunkcdmImageJ.class.getPackage().getImplementationVersion(); // the plugin jar's manifest
+    sb.append("chunkcdm version: ").append(version != null ? version : "development build (no jar manifest)").append('\n');
     sb.append("format: ").append(ds.format()).append('\n');
     sb.append("variable: ").append(v.name()).append(' ').append(a.dtype()).append(' ')
         .append(java.util.Arrays.toString(v.shape())).append('\n');

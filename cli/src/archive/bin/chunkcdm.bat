@@ -1,0 +1,39 @@
+@echo off
+rem chunkcdm launcher for Windows: runs the CLI from ..\lib with a Java 17 or newer runtime; nothing else needed.
+rem The Java used: %JAVA_HOME%\bin\java.exe when JAVA_HOME is set, else java.exe on PATH.
+rem CHUNKCDM_JAVA_OPTS: extra JVM options (e.g. -Xmx8g -Dchunkcdm.blosc=java).
+setlocal
+set "CHUNKCDM_HOME=%~dp0.."
+
+if not defined JAVA_HOME goto javaOnPath
+set "JAVA_EXE=%JAVA_HOME%\bin\java.exe"
+if exist "%JAVA_EXE%" goto checkVersion
+echo chunkcdm: JAVA_HOME is set to "%JAVA_HOME%", which has no bin\java.exe; point JAVA_HOME at a Java 17 or newer runtime, or unset it to use java on PATH 1>&2
+exit /b 1
+
+:javaOnPath
+set "JAVA_EXE=java.exe"
+where java.exe >nul 2>&1
+if not errorlevel 1 goto checkVersion
+echo chunkcdm: no Java found: chunkcdm needs a Java 17 or newer runtime (e.g. Eclipse Temurin 17+); put its java.exe on PATH or set JAVA_HOME 1>&2
+exit /b 1
+
+:checkVersion
+rem third word of the first line of "java -version": "1.8.0_392", "11.0.21", "17.0.9", "21-ea", ...
+set "JAVA_VERSION="
+for /f "tokens=3" %%v in ('call "%JAVA_EXE%" -version 2^>^&1') do if not defined JAVA_VERSION set "JAVA_VERSION=%%~v"
+if not defined JAVA_VERSION goto run
+set "JAVA_MAJOR="
+set "JAVA_MINOR="
+for /f "tokens=1,2 delims=.-_+" %%a in ("%JAVA_VERSION%") do (set "JAVA_MAJOR=%%a" & set "JAVA_MINOR=%%b")
+if "%JAVA_MAJOR%"=="1" set "JAVA_MAJOR=%JAVA_MINOR%"
+set /a JAVA_MAJOR_NUM=%JAVA_MAJOR% 2>nul
+if errorlevel 1 goto run
+if %JAVA_MAJOR_NUM% GEQ 17 goto run
+echo chunkcdm: needs Java 17 or newer, but %JAVA_EXE% is Java %JAVA_VERSION%; install Java 17+ and put it on PATH or set JAVA_HOME 1>&2
+exit /b 1
+
+:run
+rem jdk.incubator.vector: SIMD unshuffle in the pure-Java Blosc decoder (Java prints one "Using incubator modules" line)
+"%JAVA_EXE%" --add-modules jdk.incubator.vector %CHUNKCDM_JAVA_OPTS% -cp "%CHUNKCDM_HOME%\lib\*" org.chunkcdm.cli.Main %*
+exit /b %ERRORLEVEL%

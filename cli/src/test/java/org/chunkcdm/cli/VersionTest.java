@@ -1,0 +1,50 @@
+package org.chunkcdm.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import org.chunkcdm.blosc.Blosc;
+import org.junit.jupiter.api.Test;
+
+/** {@code chunkcdm --version}: version and commit of the build, netcdf-java version, Blosc backend. */
+class VersionTest {
+  @Test
+  void versionNamesBuildNetcdfJavaAndBloscBackend() {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    assertEquals(0, Main.run(new String[] {"--version"}, new PrintWriter(out), new PrintWriter(err)), err.toString());
+    List<String> lines = out.toString().lines().toList();
+    String version = System.getProperty("chunkcdm.version");
+    assertTrue(version != null && !version.isBlank(), "the build passes chunkcdm.version");
+    assertTrue(lines.get(0).matches("chunkcdm " + version.replace(".", "\\.") + " \\(commit ([0-9a-f]{12}(-dirty)?|unknown)\\)"),
+        lines.get(0));
+    // test class path: netcdf-java's own jar, so its manifest version
+    assertEquals("netcdf-java 5.5.3", lines.get(1));
+    assertTrue(lines.get(2).startsWith("Blosc: "), lines.get(2));
+    if (Blosc.nativeAvailable()) {
+      assertTrue(lines.get(2).startsWith("Blosc: native " + Blosc.nativeVersion()), lines.get(2));
+    } else {
+      assertTrue(lines.get(2).startsWith("Blosc: pure Java") && lines.get(2).contains(Blosc.nativeVersion()), lines.get(2));
+    }
+    assertTrue(lines.get(3).startsWith("Java " + Runtime.version()), lines.get(3));
+  }
+
+  @Test
+  void theBackendFollowsTheConfiguration() {
+    String before = System.getProperty("chunkcdm.blosc");
+    try {
+      System.setProperty("chunkcdm.blosc", "java");
+      assertTrue(VersionInfo.bloscBackend().startsWith("pure Java") && VersionInfo.bloscBackend().endsWith("(configured: java)"),
+          VersionInfo.bloscBackend());
+    } finally {
+      if (before == null) {
+        System.clearProperty("chunkcdm.blosc");
+      } else {
+        System.setProperty("chunkcdm.blosc", before);
+      }
+    }
+  }
+}

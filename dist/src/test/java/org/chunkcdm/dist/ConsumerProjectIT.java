@@ -1,0 +1,153 @@
+package org.chunkcdm.dist;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import org.chunkcdm.testkit.Fixtures;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The netcdf-java programmer's recipe: a project that declares only {@code chunkcdm-iosp-bcolz} and netcdf-java,
+ * built by Maven against the file repository the build wrote (target/maven-repo, the release's maven/), opens a
+ * bcolz carray through {@code NetcdfFiles.open} and checks its values against the fixture's expected data.
+ *
+ * <p>The nested Maven never touches the network nor ~/.m2: its local repository is a fresh directory under
+ * target/, every repository is mirrored to ~/.m2 read as a file:// repository, except the chunkcdm one.
+ */
+class ConsumerProjectIT {
+  static final Path REPO = Paths.get(System.getProperty("chunkcdm.maven.repo", "../target/maven-repo")).toAbsolutePath();
+  static final String VERSION = System.getProperty("chunkcdm.version");
+
+  @Test
+  void publishedPomsAreCompleteAndLeakNoBuildModule() throws Exception {
+    for (String a : List.of("chunkcdm-core", "chunkcdm-native", "chunkcdm-iosp-bcolz", "chunkcdm-iosp-ds",
+        "chunkcdm-iosp-sframe")) {
+      Path dir = REPO.resolve("org/chunkcdm/" + a + "/" + VERSION);
+      for (String suffix : List.of(".jar", "-sources.jar", "-javadoc.jar", ".pom")) {
+        assertTrue(Files.isRegularFile(dir.resolve(a + "-" + VERSION + suffix)), dir + ": " + a + suffix);
+      }
+      String pom = Files.readString(dir.resolve(a + "-" + VERSION + ".pom"));
+      for (String must : List.of("<version>" + VERSION + "</version>", "<name>", "<description>", "<licenses>",
+          "BSD-3-Clause", "<developers>")) {
+        assertTrue(pom.contains(must), a + " pom lacks " + must + ":\n" + pom);
+      }
+      assertFalse(pom.contains("${"), a + " pom has an unresolved property:\n" + pom);
+      assertFalse(pom.contains("<parent>"), a + " pom refers to the (unpublished) parent:\n" + pom);
+      // netcdf-java (and the bootstrap module that provides it to the build) are never passed on to consumers
+      String[] deps = pom.split("<dependency>");
+      for (int i = 1; i < deps.length; i++) {
+        String dep = deps[i];
+        if (dep.contains("<artifactId>netcdf-bootstrap<") || dep.contains("<artifactId>cdm-core<")) {
+          assertTrue(dep.contains("<scope>provided</scope>"), a + ": not provided: " + dep);
+        }
+        assertFalse(dep.contains("chunkcdm-testkit"), a + ": test helpers leak");
+      }
+      try (JarFile j = new JarFile(dir.resolve(a + "-" + VERSION + ".jar").toFile())) {
+        assertEquals(VERSION, j.getManifest().getMainAttributes().getValue("Implementation-Version"), a);
+        assertTrue(j.getEntry("META-INF/LICENSE") != null, a + ": META-INF/LICENSE");
+      }
+      try (JarFile j = new JarFile(dir.resolve(a + "-" + VERSION + "-sources.jar").toFile())) {
+        assertTrue(j.stream().anyMatch(e -> e.getName().endsWith(".java")), a + ": sources");
+      }
+      try (JarFile j = new JarFile(dir.resolve(a + "-" + VERSION + "-javadoc.jar").toFile())) {
+        assertTrue(j.getEntry("index.html") != null, a + ": javadoc");
+      }
+    }
+  }
+
+  @Test
+  void aProjectDeclaringOnlyTheBcolzIospAndNetcdfJavaOpensADatasetThroughNetcdfFiles() throws Exception {
+    Fixtures.Dataset d = Fixtures.manifest("bcolz").dataset("carray/dtype_float64_zlib_c9_byteshuf_n1025_cl128");
+    Fixtures.Variable v = d.variables().get(0);
+    assertEquals("<f8", v.dtype());
+
+    Path work = Paths.get("target", "consumer").toAbsolutePath();
+    deleteTree(work);
+    Files.createDirectories(work.resolve("src/test/java/org/example"));
+    Files.createDirectories(work.resolve("target"));
+    String pom = resource("consumer/pom.xml")
+        .replace("@VERSION@", VERSION)
+        .replace("@NETCDF@", System.getProperty("netcdf.version"))
+        .replace("@JUNIT@", org.junit.jupiter.api.Test.class.getPackage().getImplementationVersion())
+        .replace("@REPO@", REPO.toUri().toString());
+    Files.writeString(work.resolve("pom.xml"), pom);
+    Files.writeString(work.resolve("src/test/java/org/example/OpenTest.java"),
+        resource("consumer/src/test/java/org/example/OpenTest.java"));
+    Files.writeString(work.resolve("expected.properties"), "path=" + d.file().toString().replace("\\", "/") + "\n");
+    Files.write(work.resolve("expected.bin"), v.expected());
+
+    // the build's own local repository (~/.m2/repository unless -Dmaven.repo.local / settings say otherwise)
+    String local = System.getProperty("chunkcdm.local.repo", "");
+    Path m2 = local.isBlank() || local.startsWith("${") ? Paths.get(System.getProperty("user.home"), ".m2", "repository")
+        : Paths.get(local);
+    Files.writeString(work.resolve("settings.xml"), "<settings>\n"
+        + "  <localRepository>" + work.resolve("local-repo") + "</localRepository>\n"
+        + "  <mirrors><mirror><id>m2-as-remote</id><mirrorOf>*,!chunkcdm</mirrorOf>"
+        + "<url>" + m2.toUri() + "</url></mirror></mirrors>\n"
+        + "</settings>\n");
+
+    List<String> cmd = new ArrayList<>();
+    cmd.add(mvn());
+    cmd.addAll(List.of("-B", "-q", "-s", work.resolve("settings.xml").toString(), "test"));
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true)
+        .redirectOutput(work.resolve("mvn.log").toFile());
+    pb.environment().remove("MAVEN_OPTS");
+    Process p = pb.start();
+    boolean done = p.waitFor(300, TimeUnit.SECONDS);
+    if (!done) {
+      p.destroyForcibly();
+    }
+    String log = Files.readString(work.resolve("mvn.log"));
+    assertTrue(done, "consumer build timed out:\n" + log);
+    assertEquals(0, p.exitValue(), "consumer build failed:\n" + log);
+
+    String ok = Files.readString(work.resolve("target/consumer-ok.txt"));
+    assertTrue(ok.startsWith("bcolz 1025 "), ok);
+    assertTrue(ok.contains("chunkcdm-iosp-bcolz-" + VERSION + ".jar") && ok.contains("chunkcdm-core-" + VERSION + ".jar"),
+        "chunkcdm from the file repository: " + ok);
+    assertFalse(ok.contains("netcdf-bootstrap"), ok);
+    assertFalse(ok.contains("chunkcdm-testkit"), ok);
+    assertTrue(ok.contains("cdm-core-" + System.getProperty("netcdf.version") + ".jar"), ok);
+  }
+
+  static String mvn() {
+    String home = System.getProperty("maven.home");
+    boolean win = System.getProperty("os.name").toLowerCase().contains("win");
+    if (home != null && !home.isBlank()) {
+      Path m = Paths.get(home, "bin", win ? "mvn.cmd" : "mvn");
+      if (Files.isExecutable(m)) {
+        return m.toString();
+      }
+    }
+    return win ? "mvn.cmd" : "mvn";
+  }
+
+  static String resource(String name) throws IOException {
+    try (InputStream in = ConsumerProjectIT.class.getClassLoader().getResourceAsStream(name)) {
+      assertTrue(in != null, name);
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  static void deleteTree(Path p) throws IOException {
+    if (!Files.exists(p)) {
+      return;
+    }
+    try (var s = Files.walk(p)) {
+      for (Path q : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        Files.delete(q);
+      }
+    }
+  }
+}
