@@ -169,8 +169,112 @@ final class Filters {
    * Bit unshuffle of the first {@code n8 = items - items % 8} items: {@code 8 * ts} rows of {@code n8 / 8}
    * bytes, row {@code 8 * j + k} holding bit k (LSB first) of byte j of every item, item i in bit
    * {@code i % 8} of row byte {@code i / 8}. The remaining bytes are copied as they are.
+   *
+   * <p>Two passes: the eight rows of byte j become byte plane j (64 items at a time, an 8 x 64 bit-matrix
+   * transpose in eight 64-bit registers), then the planes are byte-unshuffled ({@link #unshuffle}). With item
+   * size 1 the plane is the result.
    */
   static void bitunshuffle(int ts, byte[] src, int sp, byte[] dst, int dp, int len) {
+    int items = len / ts;
+    int n8 = items - items % 8;
+    if (n8 > 0) {
+      if (ts == 1) {
+        bitsToPlanes(1, src, sp, dst, dp, n8);
+      } else {
+        byte[] planes = planeScratch(n8 * ts);
+        bitsToPlanes(ts, src, sp, planes, 0, n8);
+        unshuffle(ts, planes, 0, dst, dp, n8 * ts);
+      }
+    }
+    int done = n8 * ts;
+    if (len > done) {
+      System.arraycopy(src, sp + done, dst, dp + done, len - done);
+    }
+  }
+
+  private static final ThreadLocal<byte[][]> PLANES = ThreadLocal.withInitial(() -> new byte[1][]);
+
+  private static byte[] planeScratch(int size) {
+    byte[][] s = PLANES.get();
+    if (s[0] == null || s[0].length < size) {
+      s[0] = new byte[Math.max(size, 1 << 16)];
+    }
+    return s[0];
+  }
+
+  /**
+   * Turns the {@code 8 * ts} bit rows at {@code src[sp..]} (rows of {@code n8 / 8} bytes) into {@code ts} byte
+   * planes of {@code n8} bytes at {@code dst[dp..]}: plane j holds byte j of every item.
+   */
+  static void bitsToPlanes(int ts, byte[] src, int sp, byte[] dst, int dp, int n8) {
+    int rowBytes = n8 / 8;
+    int wide = rowBytes & ~7;
+    for (int j = 0; j < ts; j++) {
+      int s0 = sp + 8 * j * rowBytes;
+      int o = dp + j * n8;
+      for (int g = 0; g < wide; g += 8) {
+        int s = s0 + g;
+        long r0 = (long) LONG.get(src, s);
+        long r1 = (long) LONG.get(src, s + rowBytes);
+        long r2 = (long) LONG.get(src, s + 2 * rowBytes);
+        long r3 = (long) LONG.get(src, s + 3 * rowBytes);
+        long r4 = (long) LONG.get(src, s + 4 * rowBytes);
+        long r5 = (long) LONG.get(src, s + 5 * rowBytes);
+        long r6 = (long) LONG.get(src, s + 6 * rowBytes);
+        long r7 = (long) LONG.get(src, s + 7 * rowBytes);
+        long t;
+        // rK byte m bit b = bit K of item 8 * (g + m) + b; wanted: long m byte b bit K. Swap the register index
+        // with the bit index (three steps), then with the byte index (three steps).
+      t = ((r0 >>> 1) ^ r1) & 0x5555555555555555L; r1 ^= t; r0 ^= t << 1;
+      t = ((r2 >>> 1) ^ r3) & 0x5555555555555555L; r3 ^= t; r2 ^= t << 1;
+      t = ((r4 >>> 1) ^ r5) & 0x5555555555555555L; r5 ^= t; r4 ^= t << 1;
+      t = ((r6 >>> 1) ^ r7) & 0x5555555555555555L; r7 ^= t; r6 ^= t << 1;
+      t = ((r0 >>> 2) ^ r2) & 0x3333333333333333L; r2 ^= t; r0 ^= t << 2;
+      t = ((r1 >>> 2) ^ r3) & 0x3333333333333333L; r3 ^= t; r1 ^= t << 2;
+      t = ((r4 >>> 2) ^ r6) & 0x3333333333333333L; r6 ^= t; r4 ^= t << 2;
+      t = ((r5 >>> 2) ^ r7) & 0x3333333333333333L; r7 ^= t; r5 ^= t << 2;
+      t = ((r0 >>> 4) ^ r4) & 0x0F0F0F0F0F0F0F0FL; r4 ^= t; r0 ^= t << 4;
+      t = ((r1 >>> 4) ^ r5) & 0x0F0F0F0F0F0F0F0FL; r5 ^= t; r1 ^= t << 4;
+      t = ((r2 >>> 4) ^ r6) & 0x0F0F0F0F0F0F0F0FL; r6 ^= t; r2 ^= t << 4;
+      t = ((r3 >>> 4) ^ r7) & 0x0F0F0F0F0F0F0F0FL; r7 ^= t; r3 ^= t << 4;
+      t = ((r0 >>> 8) ^ r1) & 0x00FF00FF00FF00FFL; r1 ^= t; r0 ^= t << 8;
+      t = ((r2 >>> 8) ^ r3) & 0x00FF00FF00FF00FFL; r3 ^= t; r2 ^= t << 8;
+      t = ((r4 >>> 8) ^ r5) & 0x00FF00FF00FF00FFL; r5 ^= t; r4 ^= t << 8;
+      t = ((r6 >>> 8) ^ r7) & 0x00FF00FF00FF00FFL; r7 ^= t; r6 ^= t << 8;
+      t = ((r0 >>> 16) ^ r2) & 0x0000FFFF0000FFFFL; r2 ^= t; r0 ^= t << 16;
+      t = ((r1 >>> 16) ^ r3) & 0x0000FFFF0000FFFFL; r3 ^= t; r1 ^= t << 16;
+      t = ((r4 >>> 16) ^ r6) & 0x0000FFFF0000FFFFL; r6 ^= t; r4 ^= t << 16;
+      t = ((r5 >>> 16) ^ r7) & 0x0000FFFF0000FFFFL; r7 ^= t; r5 ^= t << 16;
+      t = ((r0 >>> 32) ^ r4) & 0x00000000FFFFFFFFL; r4 ^= t; r0 ^= t << 32;
+      t = ((r1 >>> 32) ^ r5) & 0x00000000FFFFFFFFL; r5 ^= t; r1 ^= t << 32;
+      t = ((r2 >>> 32) ^ r6) & 0x00000000FFFFFFFFL; r6 ^= t; r2 ^= t << 32;
+      t = ((r3 >>> 32) ^ r7) & 0x00000000FFFFFFFFL; r7 ^= t; r3 ^= t << 32;
+        int d = o + 8 * g;
+        LONG.set(dst, d, r0);
+        LONG.set(dst, d + 8, r1);
+        LONG.set(dst, d + 16, r2);
+        LONG.set(dst, d + 24, r3);
+        LONG.set(dst, d + 32, r4);
+        LONG.set(dst, d + 40, r5);
+        LONG.set(dst, d + 48, r6);
+        LONG.set(dst, d + 56, r7);
+      }
+      for (int g = wide; g < rowBytes; g++) {
+        long x = 0;
+        for (int k = 0; k < 8; k++) {
+          x |= (long) (src[s0 + k * rowBytes + g] & 0xff) << (8 * k);
+        }
+        LONG.set(dst, o + 8 * g, transpose8(x));
+      }
+    }
+  }
+
+  /**
+   * The plain byte-at-a-time bit unshuffle (the reference the tests hold {@link #bitunshuffle} to). Bit unshuffle of the first {@code n8 = items - items % 8} items: {@code 8 * ts} rows of {@code n8 / 8}
+   * bytes, row {@code 8 * j + k} holding bit k (LSB first) of byte j of every item, item i in bit
+   * {@code i % 8} of row byte {@code i / 8}. The remaining bytes are copied as they are.
+   */
+  static void bitunshuffleScalar(int ts, byte[] src, int sp, byte[] dst, int dp, int len) {
     int items = len / ts;
     int n8 = items - items % 8;
     int rowBytes = n8 / 8;
