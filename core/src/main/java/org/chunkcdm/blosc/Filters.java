@@ -208,23 +208,40 @@ final class Filters {
    */
   static void bitsToPlanes(int ts, byte[] src, int sp, byte[] dst, int dp, int n8) {
     int rowBytes = n8 / 8;
-    int wide = rowBytes & ~7;
     for (int j = 0; j < ts; j++) {
       int s0 = sp + 8 * j * rowBytes;
       int o = dp + j * n8;
-      for (int g = 0; g < wide; g += 8) {
-        int s = s0 + g;
-        long r0 = (long) LONG.get(src, s);
-        long r1 = (long) LONG.get(src, s + rowBytes);
-        long r2 = (long) LONG.get(src, s + 2 * rowBytes);
-        long r3 = (long) LONG.get(src, s + 3 * rowBytes);
-        long r4 = (long) LONG.get(src, s + 4 * rowBytes);
-        long r5 = (long) LONG.get(src, s + 5 * rowBytes);
-        long r6 = (long) LONG.get(src, s + 6 * rowBytes);
-        long r7 = (long) LONG.get(src, s + 7 * rowBytes);
-        long t;
-        // rK byte m bit b = bit K of item 8 * (g + m) + b; wanted: long m byte b bit K. Swap the register index
-        // with the bit index (three steps), then with the byte index (three steps).
+      int g = VECTOR_BITS ? VectorUnshuffle.bitRows(src, s0, rowBytes, dst, o) : 0;
+      bitRows(src, s0, rowBytes, dst, o, g);
+    }
+  }
+
+  /**
+   * Whether {@link #bitsToPlanes} takes 512 items at a time in 512-bit vectors ({@link VectorUnshuffle#bitRows});
+   * needs the vector module as {@link #VECTOR} does, 512-bit registers, and {@code -Dchunkcdm.blosc.vector} not
+   * false.
+   */
+  static final boolean VECTOR_BITS = VECTOR && VectorUnshuffle.handlesBits();
+
+  /**
+   * One byte plane from its eight bit rows of {@code rowBytes} bytes at {@code src[s0..]}, starting at row byte
+   * {@code from} (64 items at a time in eight 64-bit registers, the last row bytes one at a time).
+   */
+  static void bitRows(byte[] src, int s0, int rowBytes, byte[] dst, int o, int from) {
+    int wide = from + ((rowBytes - from) & ~7);
+    for (int g = from; g < wide; g += 8) {
+      int s = s0 + g;
+      long r0 = (long) LONG.get(src, s);
+      long r1 = (long) LONG.get(src, s + rowBytes);
+      long r2 = (long) LONG.get(src, s + 2 * rowBytes);
+      long r3 = (long) LONG.get(src, s + 3 * rowBytes);
+      long r4 = (long) LONG.get(src, s + 4 * rowBytes);
+      long r5 = (long) LONG.get(src, s + 5 * rowBytes);
+      long r6 = (long) LONG.get(src, s + 6 * rowBytes);
+      long r7 = (long) LONG.get(src, s + 7 * rowBytes);
+      long t;
+      // rK byte m bit b = bit K of item 8 * (g + m) + b; wanted: long m byte b bit K. Swap the register index
+      // with the bit index (three steps), then with the byte index (three steps).
       t = ((r0 >>> 1) ^ r1) & 0x5555555555555555L; r1 ^= t; r0 ^= t << 1;
       t = ((r2 >>> 1) ^ r3) & 0x5555555555555555L; r3 ^= t; r2 ^= t << 1;
       t = ((r4 >>> 1) ^ r5) & 0x5555555555555555L; r5 ^= t; r4 ^= t << 1;
@@ -249,23 +266,22 @@ final class Filters {
       t = ((r1 >>> 32) ^ r5) & 0x00000000FFFFFFFFL; r5 ^= t; r1 ^= t << 32;
       t = ((r2 >>> 32) ^ r6) & 0x00000000FFFFFFFFL; r6 ^= t; r2 ^= t << 32;
       t = ((r3 >>> 32) ^ r7) & 0x00000000FFFFFFFFL; r7 ^= t; r3 ^= t << 32;
-        int d = o + 8 * g;
-        LONG.set(dst, d, r0);
-        LONG.set(dst, d + 8, r1);
-        LONG.set(dst, d + 16, r2);
-        LONG.set(dst, d + 24, r3);
-        LONG.set(dst, d + 32, r4);
-        LONG.set(dst, d + 40, r5);
-        LONG.set(dst, d + 48, r6);
-        LONG.set(dst, d + 56, r7);
+      int d = o + 8 * g;
+      LONG.set(dst, d, r0);
+      LONG.set(dst, d + 8, r1);
+      LONG.set(dst, d + 16, r2);
+      LONG.set(dst, d + 24, r3);
+      LONG.set(dst, d + 32, r4);
+      LONG.set(dst, d + 40, r5);
+      LONG.set(dst, d + 48, r6);
+      LONG.set(dst, d + 56, r7);
+    }
+    for (int g = wide; g < rowBytes; g++) {
+      long x = 0;
+      for (int k = 0; k < 8; k++) {
+        x |= (long) (src[s0 + k * rowBytes + g] & 0xff) << (8 * k);
       }
-      for (int g = wide; g < rowBytes; g++) {
-        long x = 0;
-        for (int k = 0; k < 8; k++) {
-          x |= (long) (src[s0 + k * rowBytes + g] & 0xff) << (8 * k);
-        }
-        LONG.set(dst, o + 8 * g, transpose8(x));
-      }
+      LONG.set(dst, o + 8 * g, transpose8(x));
     }
   }
 

@@ -1,6 +1,7 @@
 package org.chunkcdm.blosc;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Arrays;
 import java.util.Random;
@@ -59,6 +60,39 @@ class BitUnshuffleTest {
           assertArrayEquals(scalar, wide, "wide path (incl. bytes around the block), " + what);
           assertArrayEquals(Arrays.copyOf(guard, dp), Arrays.copyOf(wide, dp), what);
         }
+      }
+    }
+  }
+
+  @Test
+  void vectorBitPathIsOnWhereTheMachineHas512BitVectors() {
+    // core's tests run with --add-modules jdk.incubator.vector: the self-check must pass where the lanes exist
+    assertEquals(VectorUnshuffle.handlesBits(), Filters.VECTOR_BITS);
+  }
+
+  @Test
+  void vectorAndRegisterRowPathsAgree() {
+    Random rnd = new Random(11);
+    for (int rowBytes : new int[] {0, 1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 200, 1000, 4096 + 24}) {
+      byte[] src = new byte[7 + 8 * rowBytes];
+      rnd.nextBytes(src);
+      byte[] want = new byte[3 + 8 * rowBytes + 4];
+      for (int i = 0; i < 8 * rowBytes; i++) {
+        int v = 0;
+        for (int k = 0; k < 8; k++) {
+          v |= ((src[7 + k * rowBytes + i / 8] >>> (i % 8)) & 1) << k;
+        }
+        want[3 + i] = (byte) v;
+      }
+      byte[] regs = new byte[want.length];
+      Filters.bitRows(src, 7, rowBytes, regs, 3, 0);
+      assertArrayEquals(want, regs, "64-bit register path, row bytes " + rowBytes);
+      if (VectorUnshuffle.handlesBits()) {
+        byte[] vec = new byte[want.length];
+        int done = VectorUnshuffle.bitRows(src, 7, rowBytes, vec, 3);
+        assertEquals(rowBytes & ~63, done);
+        Filters.bitRows(src, 7, rowBytes, vec, 3, done);
+        assertArrayEquals(want, vec, "512-bit vector path, row bytes " + rowBytes);
       }
     }
   }
