@@ -120,7 +120,10 @@ final class Filters {
     return n8;
   }
 
-  /** Eight byte planes, 8 items at a time: an 8x8 byte transpose in registers. */
+  /**
+   * Eight byte planes, 8 items at a time: an 8x8 byte transpose in registers (register index swapped with byte
+   * index by three rounds of delta swaps).
+   */
   private static int unshuffle8(byte[] src, int sp, byte[] dst, int dp, int n) {
     int n8 = n & ~7;
     for (int i = 0; i < n8; i += 8) {
@@ -133,34 +136,28 @@ final class Filters {
       long r5 = (long) LONG.get(src, s + 5 * n);
       long r6 = (long) LONG.get(src, s + 6 * n);
       long r7 = (long) LONG.get(src, s + 7 * n);
-      // bytes of row pairs
-      long a0 = (r0 & M8) | ((r1 & M8) << 8);
-      long a1 = ((r0 >>> 8) & M8) | (r1 & ~M8);
-      long a2 = (r2 & M8) | ((r3 & M8) << 8);
-      long a3 = ((r2 >>> 8) & M8) | (r3 & ~M8);
-      long a4 = (r4 & M8) | ((r5 & M8) << 8);
-      long a5 = ((r4 >>> 8) & M8) | (r5 & ~M8);
-      long a6 = (r6 & M8) | ((r7 & M8) << 8);
-      long a7 = ((r6 >>> 8) & M8) | (r7 & ~M8);
-      // 16-bit units of rows (0,2), (1,3), (4,6), (5,7)
-      long b0 = (a0 & M16) | ((a2 & M16) << 16);
-      long b2 = ((a0 >>> 16) & M16) | (a2 & ~M16);
-      long b1 = (a1 & M16) | ((a3 & M16) << 16);
-      long b3 = ((a1 >>> 16) & M16) | (a3 & ~M16);
-      long b4 = (a4 & M16) | ((a6 & M16) << 16);
-      long b6 = ((a4 >>> 16) & M16) | (a6 & ~M16);
-      long b5 = (a5 & M16) | ((a7 & M16) << 16);
-      long b7 = ((a5 >>> 16) & M16) | (a7 & ~M16);
-      // 32-bit halves of rows (0,4), (1,5), (2,6), (3,7): item c ends in long c
+      long t;
+      t = ((r0 >>> 8) ^ r1) & M8; r1 ^= t; r0 ^= t << 8;
+      t = ((r2 >>> 8) ^ r3) & M8; r3 ^= t; r2 ^= t << 8;
+      t = ((r4 >>> 8) ^ r5) & M8; r5 ^= t; r4 ^= t << 8;
+      t = ((r6 >>> 8) ^ r7) & M8; r7 ^= t; r6 ^= t << 8;
+      t = ((r0 >>> 16) ^ r2) & M16; r2 ^= t; r0 ^= t << 16;
+      t = ((r1 >>> 16) ^ r3) & M16; r3 ^= t; r1 ^= t << 16;
+      t = ((r4 >>> 16) ^ r6) & M16; r6 ^= t; r4 ^= t << 16;
+      t = ((r5 >>> 16) ^ r7) & M16; r7 ^= t; r5 ^= t << 16;
+      t = ((r0 >>> 32) ^ r4) & M32; r4 ^= t; r0 ^= t << 32;
+      t = ((r1 >>> 32) ^ r5) & M32; r5 ^= t; r1 ^= t << 32;
+      t = ((r2 >>> 32) ^ r6) & M32; r6 ^= t; r2 ^= t << 32;
+      t = ((r3 >>> 32) ^ r7) & M32; r7 ^= t; r3 ^= t << 32;
       int o = dp + 8 * i;
-      LONG.set(dst, o, (b0 & M32) | (b4 << 32));
-      LONG.set(dst, o + 8, (b1 & M32) | (b5 << 32));
-      LONG.set(dst, o + 16, (b2 & M32) | (b6 << 32));
-      LONG.set(dst, o + 24, (b3 & M32) | (b7 << 32));
-      LONG.set(dst, o + 32, (b0 >>> 32) | (b4 & ~M32));
-      LONG.set(dst, o + 40, (b1 >>> 32) | (b5 & ~M32));
-      LONG.set(dst, o + 48, (b2 >>> 32) | (b6 & ~M32));
-      LONG.set(dst, o + 56, (b3 >>> 32) | (b7 & ~M32));
+      LONG.set(dst, o, r0);
+      LONG.set(dst, o + 8, r1);
+      LONG.set(dst, o + 16, r2);
+      LONG.set(dst, o + 24, r3);
+      LONG.set(dst, o + 32, r4);
+      LONG.set(dst, o + 40, r5);
+      LONG.set(dst, o + 48, r6);
+      LONG.set(dst, o + 56, r7);
     }
     return n8;
   }
