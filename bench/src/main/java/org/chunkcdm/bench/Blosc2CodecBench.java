@@ -38,6 +38,14 @@ public final class Blosc2CodecBench {
         System.out.printf("%s %.3f%n", name, time(dir.resolve(name + ".chunks"), seconds));
         System.out.flush();
       }
+    } else if (args[0].equals("streams")) {
+      double seconds = Double.parseDouble(args[2]);
+      for (String name : names) {
+        for (String impl : name.startsWith("lz4") ? new String[] {"aircompressor", "chunkcdm"} : new String[] {"java.util.zip"}) {
+          System.out.printf("%s %s %.3f%n", name, impl, streamsOnly(dir.resolve(name + ".chunks"), seconds, impl));
+        }
+        System.out.flush();
+      }
     } else if (args[0].equals("read")) {
       int rounds = Integer.parseInt(args[2]);
       for (String name : names) {
@@ -92,6 +100,77 @@ public final class Blosc2CodecBench {
     for (int i = 0; i < chunks.size(); i++) {
       Blosc.decompress(headers.get(i), chunks.get(i), 0, dst, 0, Blosc.Impl.JAVA);
     }
+  }
+
+  /**
+   * GB/s (of the chunks' decoded bytes) of the codec alone on the compressed streams inside the chunks (no
+   * filters, no Blosc framing; streams stored raw cost nothing here): {@code java.util.zip.Inflater} for zlib,
+   * aircompressor's or chunkcdm's LZ4 decoder for LZ4. The bound for a row as long as that codec decodes it.
+   */
+  static double streamsOnly(Path file, double seconds, String impl) throws Exception {
+    ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+    List<int[]> streams = new ArrayList<>(); // chunk index, position, csize, decoded size
+    List<byte[]> chunks = new ArrayList<>();
+    long total = 0;
+    while (b.hasRemaining()) {
+      byte[] c = new byte[b.getInt()];
+      b.get(c);
+      chunks.add(c);
+      BloscHeader h = BloscHeader.parse(c, 0, c.length);
+      ByteBuffer cb = ByteBuffer.wrap(c).order(ByteOrder.LITTLE_ENDIAN);
+      for (int blk = 0; blk < h.nblocks(); blk++) {
+        int bsize = Math.min(h.blocksize(), h.nbytes() - blk * h.blocksize());
+        int ns = !h.isDontSplit() && bsize == h.blocksize() ? h.typesize() : 1;
+        int pos = cb.getInt(h.headerLength() + 4 * blk);
+        for (int s = 0; s < ns; s++) {
+          int csize = cb.getInt(pos);
+          pos += 4;
+          if (csize > 0 && csize != bsize / ns) {
+            streams.add(new int[] {chunks.size() - 1, pos, csize, bsize / ns});
+            total += bsize / ns;
+          } else {
+            total += bsize / ns;
+          }
+          pos += Math.max(csize, 0);
+        }
+      }
+    }
+    java.util.zip.Inflater inf = new java.util.zip.Inflater();
+    io.airlift.compress.lz4.Lz4Decompressor air = new io.airlift.compress.lz4.Lz4Decompressor();
+    byte[] out = new byte[1 << 20];
+    Runnable pass = () -> {
+      try {
+        for (int[] s : streams) {
+          int n = s[3];
+          if (impl.equals("java.util.zip")) {
+            inf.reset();
+            inf.setInput(chunks.get(s[0]), s[1], s[2]);
+            n = inf.inflate(out, 0, s[3]);
+          } else if (impl.equals("aircompressor")) {
+            n = air.decompress(chunks.get(s[0]), s[1], s[2], out, 0, s[3]);
+          } else {
+            org.chunkcdm.blosc.Lz4.decode(chunks.get(s[0]), s[1], s[2], out, 0, s[3], null);
+          }
+          if (n != s[3]) {
+            throw new IllegalStateException("stream decoded to " + n + " bytes, not " + s[3]);
+          }
+        }
+      } catch (java.util.zip.DataFormatException | IOException e) {
+        throw new IllegalStateException(e);
+      }
+    };
+    long warm = System.nanoTime() + 1_000_000_000L;
+    while (System.nanoTime() < warm) {
+      pass.run();
+    }
+    double best = 0;
+    long end = System.nanoTime() + (long) (seconds * 1e9);
+    do {
+      long t = System.nanoTime();
+      pass.run();
+      best = Math.max(best, total / ((System.nanoTime() - t) / 1e9) / 1e9);
+    } while (System.nanoTime() < end);
+    return best;
   }
 
   static double read(Path file, int rounds) throws IOException {
