@@ -7,7 +7,9 @@
 #
 # usage: bench/run-blosc2.sh [main|all|read|table-only] [DIR]
 #   main: typesize 8, clevel 5 (the issue's table); all: + typesizes 2 and 4, clevels 1 and 9;
-#   read: whole reads only. Env: ROUNDS (default 3), SECONDS per set and round (default 1.5),
+#   read: whole reads only. Env: ROUNDS (default 3), SECONDS_PER_SET per set and round (default 1.5),
+#   B2CPU=1: time the codec sets by each side's thread CPU time instead of wall-clock time (less noise on a
+#   shared machine; c-blosc2 with one thread decodes in the calling thread),
 #   B2PY (python with blosc2; default /tmp/b2venv/bin/python, made with python3 -m venv + pip install blosc2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,11 +23,14 @@ if [ ! -x "$PY" ]; then
   python3 -m venv "$(dirname "$(dirname "$PY")")" && "$(dirname "$PY")/pip" install -q blosc2 >&2
 fi
 B2=bench/blosc2/b2bench.py
-mkdir -p "$DIR/res"
+RES="$DIR/res"
+CPUFLAG=false
+if [ "${B2CPU:-0}" = 1 ]; then RES="$DIR/res-cpu"; CPUFLAG=true; export B2CPU; fi
+mkdir -p "$RES"
 if [ "$WHAT" != table-only ]; then
   mvn -B -q -o -DskipTests package -pl bench -am >&2 || mvn -B -q -DskipTests package -pl bench -am >&2
 fi
-JAVA1=(java -Xmx2g -Dchunkcdm.decode.threads=1 -Dchunkcdm.blosc.parallelBytes=2147483647 -cp bench/target/benchmarks.jar)
+JAVA1=(java -Xmx2g -Dchunkcdm.bench.cpu=$CPUFLAG -Dchunkcdm.decode.threads=1 -Dchunkcdm.blosc.parallelBytes=2147483647 -cp bench/target/benchmarks.jar)
 VEC=(--add-modules jdk.incubator.vector)
 MAIN_CLASS=org.chunkcdm.bench.Blosc2CodecBench
 
@@ -43,14 +48,14 @@ if [ "$WHAT" = main ] || [ "$WHAT" = all ]; then
     echo "writing ${#missing[@]} chunk sets of 64 MiB with python-blosc2" >&2
     "$PY" $B2 write "$DIR" 64 "${missing[@]}"
   fi
-  rm -f "$DIR"/res/{c,v,s}.*
+  rm -f "$RES"/{c,v,s}.*
   for r in $(seq 1 "$ROUNDS"); do
     echo "round $r/$ROUNDS: c-blosc2 ($(cut -d' ' -f1-3 /proc/loadavg))" >&2
-    "$PY" $B2 time "$DIR" "$SECS" "${SETS[@]}" > "$DIR/res/c.$r"
+    "$PY" $B2 time "$DIR" "$SECS" "${SETS[@]}" > "$RES/c.$r"
     echo "round $r/$ROUNDS: java with the Vector API ($(cut -d' ' -f1-3 /proc/loadavg))" >&2
-    "${JAVA1[@]}" "${VEC[@]}" $MAIN_CLASS time "$DIR" "$SECS" "${SETS[@]}" > "$DIR/res/v.$r" 2>/dev/null
+    "${JAVA1[@]}" "${VEC[@]}" $MAIN_CLASS time "$DIR" "$SECS" "${SETS[@]}" > "$RES/v.$r" 2>/dev/null
     echo "round $r/$ROUNDS: java without it ($(cut -d' ' -f1-3 /proc/loadavg))" >&2
-    "${JAVA1[@]}" $MAIN_CLASS time "$DIR" "$SECS" "${SETS[@]}" > "$DIR/res/s.$r"
+    "${JAVA1[@]}" $MAIN_CLASS time "$DIR" "$SECS" "${SETS[@]}" > "$RES/s.$r"
   done
 fi
 
@@ -63,17 +68,17 @@ if [ "$WHAT" = read ] || [ "$WHAT" = all ]; then
     echo "writing ${#missing[@]} b2nd arrays of 1 GiB with python-blosc2" >&2
     "$PY" $B2 writeb2nd "$DIR" "${missing[@]}"
   fi
-  rm -f "$DIR"/res/{rc,rj}.*
+  rm -f "$RES"/{rc,rj}.*
   for r in $(seq 1 "$ROUNDS"); do
     for s in "${READS[@]}"; do
       echo "whole read round $r/$ROUNDS $s ($(cut -d' ' -f1-3 /proc/loadavg))" >&2
-      "$PY" $B2 read "$DIR" 1 "$s" >> "$DIR/res/rc.$r"
-      java -Xmx3g "${VEC[@]}" -cp bench/target/benchmarks.jar $MAIN_CLASS read "$DIR" 2 "$s" >> "$DIR/res/rj.$r" 2>/dev/null
+      "$PY" $B2 read "$DIR" 1 "$s" >> "$RES/rc.$r"
+      java -Xmx3g "${VEC[@]}" -cp bench/target/benchmarks.jar $MAIN_CLASS read "$DIR" 2 "$s" >> "$RES/rj.$r" 2>/dev/null
     done
   done
 fi
 
-"$PY" - "$DIR/res" <<'PYEOF'
+"$PY" - "$RES" <<'PYEOF'
 import glob, os, sys
 d = sys.argv[1]
 def best(prefix, pick):
