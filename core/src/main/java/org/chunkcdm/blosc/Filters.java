@@ -283,9 +283,8 @@ final class Filters {
   }
 
   /**
-   * The plain byte-at-a-time bit unshuffle (the reference the tests hold {@link #bitunshuffle} to). Bit unshuffle of the first {@code n8 = items - items % 8} items: {@code 8 * ts} rows of {@code n8 / 8}
-   * bytes, row {@code 8 * j + k} holding bit k (LSB first) of byte j of every item, item i in bit
-   * {@code i % 8} of row byte {@code i / 8}. The remaining bytes are copied as they are.
+   * The plain byte-at-a-time bit unshuffle, the reference the tests hold {@link #bitunshuffle} to (and
+   * {@code KernelBench}'s "before"): the same result, one 8x8 bit transpose per 8 items and byte position.
    */
   static void bitunshuffleScalar(int ts, byte[] src, int sp, byte[] dst, int dp, int len) {
     int items = len / ts;
