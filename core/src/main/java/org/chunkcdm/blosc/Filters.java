@@ -120,7 +120,10 @@ final class Filters {
     return n8;
   }
 
-  /** Eight byte planes, 8 items at a time: an 8x8 byte transpose in registers. */
+  /**
+   * Eight byte planes, 8 items at a time: an 8x8 byte transpose in registers (register index swapped with byte
+   * index by three rounds of delta swaps).
+   */
   private static int unshuffle8(byte[] src, int sp, byte[] dst, int dp, int n) {
     int n8 = n & ~7;
     for (int i = 0; i < n8; i += 8) {
@@ -133,34 +136,28 @@ final class Filters {
       long r5 = (long) LONG.get(src, s + 5 * n);
       long r6 = (long) LONG.get(src, s + 6 * n);
       long r7 = (long) LONG.get(src, s + 7 * n);
-      // bytes of row pairs
-      long a0 = (r0 & M8) | ((r1 & M8) << 8);
-      long a1 = ((r0 >>> 8) & M8) | (r1 & ~M8);
-      long a2 = (r2 & M8) | ((r3 & M8) << 8);
-      long a3 = ((r2 >>> 8) & M8) | (r3 & ~M8);
-      long a4 = (r4 & M8) | ((r5 & M8) << 8);
-      long a5 = ((r4 >>> 8) & M8) | (r5 & ~M8);
-      long a6 = (r6 & M8) | ((r7 & M8) << 8);
-      long a7 = ((r6 >>> 8) & M8) | (r7 & ~M8);
-      // 16-bit units of rows (0,2), (1,3), (4,6), (5,7)
-      long b0 = (a0 & M16) | ((a2 & M16) << 16);
-      long b2 = ((a0 >>> 16) & M16) | (a2 & ~M16);
-      long b1 = (a1 & M16) | ((a3 & M16) << 16);
-      long b3 = ((a1 >>> 16) & M16) | (a3 & ~M16);
-      long b4 = (a4 & M16) | ((a6 & M16) << 16);
-      long b6 = ((a4 >>> 16) & M16) | (a6 & ~M16);
-      long b5 = (a5 & M16) | ((a7 & M16) << 16);
-      long b7 = ((a5 >>> 16) & M16) | (a7 & ~M16);
-      // 32-bit halves of rows (0,4), (1,5), (2,6), (3,7): item c ends in long c
+      long t;
+      t = ((r0 >>> 8) ^ r1) & M8; r1 ^= t; r0 ^= t << 8;
+      t = ((r2 >>> 8) ^ r3) & M8; r3 ^= t; r2 ^= t << 8;
+      t = ((r4 >>> 8) ^ r5) & M8; r5 ^= t; r4 ^= t << 8;
+      t = ((r6 >>> 8) ^ r7) & M8; r7 ^= t; r6 ^= t << 8;
+      t = ((r0 >>> 16) ^ r2) & M16; r2 ^= t; r0 ^= t << 16;
+      t = ((r1 >>> 16) ^ r3) & M16; r3 ^= t; r1 ^= t << 16;
+      t = ((r4 >>> 16) ^ r6) & M16; r6 ^= t; r4 ^= t << 16;
+      t = ((r5 >>> 16) ^ r7) & M16; r7 ^= t; r5 ^= t << 16;
+      t = ((r0 >>> 32) ^ r4) & M32; r4 ^= t; r0 ^= t << 32;
+      t = ((r1 >>> 32) ^ r5) & M32; r5 ^= t; r1 ^= t << 32;
+      t = ((r2 >>> 32) ^ r6) & M32; r6 ^= t; r2 ^= t << 32;
+      t = ((r3 >>> 32) ^ r7) & M32; r7 ^= t; r3 ^= t << 32;
       int o = dp + 8 * i;
-      LONG.set(dst, o, (b0 & M32) | (b4 << 32));
-      LONG.set(dst, o + 8, (b1 & M32) | (b5 << 32));
-      LONG.set(dst, o + 16, (b2 & M32) | (b6 << 32));
-      LONG.set(dst, o + 24, (b3 & M32) | (b7 << 32));
-      LONG.set(dst, o + 32, (b0 >>> 32) | (b4 & ~M32));
-      LONG.set(dst, o + 40, (b1 >>> 32) | (b5 & ~M32));
-      LONG.set(dst, o + 48, (b2 >>> 32) | (b6 & ~M32));
-      LONG.set(dst, o + 56, (b3 >>> 32) | (b7 & ~M32));
+      LONG.set(dst, o, r0);
+      LONG.set(dst, o + 8, r1);
+      LONG.set(dst, o + 16, r2);
+      LONG.set(dst, o + 24, r3);
+      LONG.set(dst, o + 32, r4);
+      LONG.set(dst, o + 40, r5);
+      LONG.set(dst, o + 48, r6);
+      LONG.set(dst, o + 56, r7);
     }
     return n8;
   }
@@ -169,8 +166,127 @@ final class Filters {
    * Bit unshuffle of the first {@code n8 = items - items % 8} items: {@code 8 * ts} rows of {@code n8 / 8}
    * bytes, row {@code 8 * j + k} holding bit k (LSB first) of byte j of every item, item i in bit
    * {@code i % 8} of row byte {@code i / 8}. The remaining bytes are copied as they are.
+   *
+   * <p>Two passes: the eight rows of byte j become byte plane j (64 items at a time, an 8 x 64 bit-matrix
+   * transpose in eight 64-bit registers), then the planes are byte-unshuffled ({@link #unshuffle}). With item
+   * size 1 the plane is the result.
    */
   static void bitunshuffle(int ts, byte[] src, int sp, byte[] dst, int dp, int len) {
+    int items = len / ts;
+    int n8 = items - items % 8;
+    if (n8 > 0) {
+      if (ts == 1) {
+        bitsToPlanes(1, src, sp, dst, dp, n8);
+      } else {
+        byte[] planes = planeScratch(n8 * ts);
+        bitsToPlanes(ts, src, sp, planes, 0, n8);
+        unshuffle(ts, planes, 0, dst, dp, n8 * ts);
+      }
+    }
+    int done = n8 * ts;
+    if (len > done) {
+      System.arraycopy(src, sp + done, dst, dp + done, len - done);
+    }
+  }
+
+  private static final ThreadLocal<byte[][]> PLANES = ThreadLocal.withInitial(() -> new byte[1][]);
+
+  private static byte[] planeScratch(int size) {
+    byte[][] s = PLANES.get();
+    if (s[0] == null || s[0].length < size) {
+      s[0] = new byte[Math.max(size, 1 << 16)];
+    }
+    return s[0];
+  }
+
+  /**
+   * Turns the {@code 8 * ts} bit rows at {@code src[sp..]} (rows of {@code n8 / 8} bytes) into {@code ts} byte
+   * planes of {@code n8} bytes at {@code dst[dp..]}: plane j holds byte j of every item.
+   */
+  static void bitsToPlanes(int ts, byte[] src, int sp, byte[] dst, int dp, int n8) {
+    int rowBytes = n8 / 8;
+    for (int j = 0; j < ts; j++) {
+      int s0 = sp + 8 * j * rowBytes;
+      int o = dp + j * n8;
+      int g = VECTOR_BITS ? VectorUnshuffle.bitRows(src, s0, rowBytes, dst, o) : 0;
+      bitRows(src, s0, rowBytes, dst, o, g);
+    }
+  }
+
+  /**
+   * Whether {@link #bitsToPlanes} takes 512 items at a time in 512-bit vectors ({@link VectorUnshuffle#bitRows});
+   * needs the vector module as {@link #VECTOR} does, 512-bit registers, and {@code -Dchunkcdm.blosc.vector} not
+   * false.
+   */
+  static final boolean VECTOR_BITS = VECTOR && VectorUnshuffle.handlesBits();
+
+  /**
+   * One byte plane from its eight bit rows of {@code rowBytes} bytes at {@code src[s0..]}, starting at row byte
+   * {@code from} (64 items at a time in eight 64-bit registers, the last row bytes one at a time).
+   */
+  static void bitRows(byte[] src, int s0, int rowBytes, byte[] dst, int o, int from) {
+    int wide = from + ((rowBytes - from) & ~7);
+    for (int g = from; g < wide; g += 8) {
+      int s = s0 + g;
+      long r0 = (long) LONG.get(src, s);
+      long r1 = (long) LONG.get(src, s + rowBytes);
+      long r2 = (long) LONG.get(src, s + 2 * rowBytes);
+      long r3 = (long) LONG.get(src, s + 3 * rowBytes);
+      long r4 = (long) LONG.get(src, s + 4 * rowBytes);
+      long r5 = (long) LONG.get(src, s + 5 * rowBytes);
+      long r6 = (long) LONG.get(src, s + 6 * rowBytes);
+      long r7 = (long) LONG.get(src, s + 7 * rowBytes);
+      long t;
+      // rK byte m bit b = bit K of item 8 * (g + m) + b; wanted: long m byte b bit K. Swap the register index
+      // with the bit index (three steps), then with the byte index (three steps).
+      t = ((r0 >>> 1) ^ r1) & 0x5555555555555555L; r1 ^= t; r0 ^= t << 1;
+      t = ((r2 >>> 1) ^ r3) & 0x5555555555555555L; r3 ^= t; r2 ^= t << 1;
+      t = ((r4 >>> 1) ^ r5) & 0x5555555555555555L; r5 ^= t; r4 ^= t << 1;
+      t = ((r6 >>> 1) ^ r7) & 0x5555555555555555L; r7 ^= t; r6 ^= t << 1;
+      t = ((r0 >>> 2) ^ r2) & 0x3333333333333333L; r2 ^= t; r0 ^= t << 2;
+      t = ((r1 >>> 2) ^ r3) & 0x3333333333333333L; r3 ^= t; r1 ^= t << 2;
+      t = ((r4 >>> 2) ^ r6) & 0x3333333333333333L; r6 ^= t; r4 ^= t << 2;
+      t = ((r5 >>> 2) ^ r7) & 0x3333333333333333L; r7 ^= t; r5 ^= t << 2;
+      t = ((r0 >>> 4) ^ r4) & 0x0F0F0F0F0F0F0F0FL; r4 ^= t; r0 ^= t << 4;
+      t = ((r1 >>> 4) ^ r5) & 0x0F0F0F0F0F0F0F0FL; r5 ^= t; r1 ^= t << 4;
+      t = ((r2 >>> 4) ^ r6) & 0x0F0F0F0F0F0F0F0FL; r6 ^= t; r2 ^= t << 4;
+      t = ((r3 >>> 4) ^ r7) & 0x0F0F0F0F0F0F0F0FL; r7 ^= t; r3 ^= t << 4;
+      t = ((r0 >>> 8) ^ r1) & 0x00FF00FF00FF00FFL; r1 ^= t; r0 ^= t << 8;
+      t = ((r2 >>> 8) ^ r3) & 0x00FF00FF00FF00FFL; r3 ^= t; r2 ^= t << 8;
+      t = ((r4 >>> 8) ^ r5) & 0x00FF00FF00FF00FFL; r5 ^= t; r4 ^= t << 8;
+      t = ((r6 >>> 8) ^ r7) & 0x00FF00FF00FF00FFL; r7 ^= t; r6 ^= t << 8;
+      t = ((r0 >>> 16) ^ r2) & 0x0000FFFF0000FFFFL; r2 ^= t; r0 ^= t << 16;
+      t = ((r1 >>> 16) ^ r3) & 0x0000FFFF0000FFFFL; r3 ^= t; r1 ^= t << 16;
+      t = ((r4 >>> 16) ^ r6) & 0x0000FFFF0000FFFFL; r6 ^= t; r4 ^= t << 16;
+      t = ((r5 >>> 16) ^ r7) & 0x0000FFFF0000FFFFL; r7 ^= t; r5 ^= t << 16;
+      t = ((r0 >>> 32) ^ r4) & 0x00000000FFFFFFFFL; r4 ^= t; r0 ^= t << 32;
+      t = ((r1 >>> 32) ^ r5) & 0x00000000FFFFFFFFL; r5 ^= t; r1 ^= t << 32;
+      t = ((r2 >>> 32) ^ r6) & 0x00000000FFFFFFFFL; r6 ^= t; r2 ^= t << 32;
+      t = ((r3 >>> 32) ^ r7) & 0x00000000FFFFFFFFL; r7 ^= t; r3 ^= t << 32;
+      int d = o + 8 * g;
+      LONG.set(dst, d, r0);
+      LONG.set(dst, d + 8, r1);
+      LONG.set(dst, d + 16, r2);
+      LONG.set(dst, d + 24, r3);
+      LONG.set(dst, d + 32, r4);
+      LONG.set(dst, d + 40, r5);
+      LONG.set(dst, d + 48, r6);
+      LONG.set(dst, d + 56, r7);
+    }
+    for (int g = wide; g < rowBytes; g++) {
+      long x = 0;
+      for (int k = 0; k < 8; k++) {
+        x |= (long) (src[s0 + k * rowBytes + g] & 0xff) << (8 * k);
+      }
+      LONG.set(dst, o + 8 * g, transpose8(x));
+    }
+  }
+
+  /**
+   * The plain byte-at-a-time bit unshuffle, the reference the tests hold {@link #bitunshuffle} to (and
+   * {@code KernelBench}'s "before"): the same result, one 8x8 bit transpose per 8 items and byte position.
+   */
+  static void bitunshuffleScalar(int ts, byte[] src, int sp, byte[] dst, int dp, int len) {
     int items = len / ts;
     int n8 = items - items % 8;
     int rowBytes = n8 / 8;

@@ -4,13 +4,18 @@ import static jdk.incubator.vector.VectorOperators.B2I;
 import static jdk.incubator.vector.VectorOperators.B2L;
 import static jdk.incubator.vector.VectorOperators.B2S;
 import static jdk.incubator.vector.VectorOperators.LSHL;
+import static jdk.incubator.vector.VectorOperators.LSHR;
+import static jdk.incubator.vector.VectorOperators.XOR;
 
+import java.nio.ByteOrder;
 import java.util.Random;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.ShortVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorShape;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -97,6 +102,162 @@ final class VectorUnshuffle {
     return m;
   }
 
+  private static final VectorSpecies<Long> L512 = LongVector.SPECIES_512;
+  private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+  /** Lane L takes lane L ^ d; HId: the lanes whose bit d is set. */
+  private static final VectorShuffle<Long> X1 = VectorShuffle.fromOp(L512, i -> i ^ 1);
+  private static final VectorShuffle<Long> X2 = VectorShuffle.fromOp(L512, i -> i ^ 2);
+  private static final VectorShuffle<Long> X4 = VectorShuffle.fromOp(L512, i -> i ^ 4);
+  private static final VectorMask<Long> HI1 = VectorMask.fromLong(L512, 0b10101010);
+  private static final VectorMask<Long> HI2 = VectorMask.fromLong(L512, 0b11001100);
+  private static final VectorMask<Long> HI4 = VectorMask.fromLong(L512, 0b11110000);
+
+  /** True when bit unshuffle has a vector path here (512-bit registers: eight 64-bit lanes). */
+  static boolean handlesBits() {
+    return WIDE && L512.length() == 8;
+  }
+
+  /**
+   * The first row bytes of one byte plane from its eight bit rows ({@code rowBytes} bytes each at
+   * {@code src[s0..]}; see {@link Filters#bitsToPlanes}), 512 items (64 row bytes) at a time: returns the row
+   * bytes done, a multiple of 64; the caller does the rest. Eight registers of eight lanes hold the rows' bits;
+   * register, lane, byte and bit index are permuted by three lane-wise bit swaps (register with bit), three
+   * lane-wise byte swaps (register with byte) and three lane swaps (register with lane).
+   */
+  static int bitRows(byte[] src, int s0, int rowBytes, byte[] dst, int o) {
+    int m = rowBytes & ~63;
+    for (int g = 0; g < m; g += 64) {
+      int s = s0 + g;
+      LongVector r0 = LongVector.fromByteArray(L512, src, s + 0 * rowBytes, LE);
+      LongVector r1 = LongVector.fromByteArray(L512, src, s + 1 * rowBytes, LE);
+      LongVector r2 = LongVector.fromByteArray(L512, src, s + 2 * rowBytes, LE);
+      LongVector r3 = LongVector.fromByteArray(L512, src, s + 3 * rowBytes, LE);
+      LongVector r4 = LongVector.fromByteArray(L512, src, s + 4 * rowBytes, LE);
+      LongVector r5 = LongVector.fromByteArray(L512, src, s + 5 * rowBytes, LE);
+      LongVector r6 = LongVector.fromByteArray(L512, src, s + 6 * rowBytes, LE);
+      LongVector r7 = LongVector.fromByteArray(L512, src, s + 7 * rowBytes, LE);
+      LongVector t;
+      t = r0.lanewise(LSHR, 1).lanewise(XOR, r1).and(0x5555555555555555L);
+      r1 = r1.lanewise(XOR, t);
+      r0 = r0.lanewise(XOR, t.lanewise(LSHL, 1));
+      t = r2.lanewise(LSHR, 1).lanewise(XOR, r3).and(0x5555555555555555L);
+      r3 = r3.lanewise(XOR, t);
+      r2 = r2.lanewise(XOR, t.lanewise(LSHL, 1));
+      t = r4.lanewise(LSHR, 1).lanewise(XOR, r5).and(0x5555555555555555L);
+      r5 = r5.lanewise(XOR, t);
+      r4 = r4.lanewise(XOR, t.lanewise(LSHL, 1));
+      t = r6.lanewise(LSHR, 1).lanewise(XOR, r7).and(0x5555555555555555L);
+      r7 = r7.lanewise(XOR, t);
+      r6 = r6.lanewise(XOR, t.lanewise(LSHL, 1));
+      t = r0.lanewise(LSHR, 2).lanewise(XOR, r2).and(0x3333333333333333L);
+      r2 = r2.lanewise(XOR, t);
+      r0 = r0.lanewise(XOR, t.lanewise(LSHL, 2));
+      t = r1.lanewise(LSHR, 2).lanewise(XOR, r3).and(0x3333333333333333L);
+      r3 = r3.lanewise(XOR, t);
+      r1 = r1.lanewise(XOR, t.lanewise(LSHL, 2));
+      t = r4.lanewise(LSHR, 2).lanewise(XOR, r6).and(0x3333333333333333L);
+      r6 = r6.lanewise(XOR, t);
+      r4 = r4.lanewise(XOR, t.lanewise(LSHL, 2));
+      t = r5.lanewise(LSHR, 2).lanewise(XOR, r7).and(0x3333333333333333L);
+      r7 = r7.lanewise(XOR, t);
+      r5 = r5.lanewise(XOR, t.lanewise(LSHL, 2));
+      t = r0.lanewise(LSHR, 4).lanewise(XOR, r4).and(0x0F0F0F0F0F0F0F0FL);
+      r4 = r4.lanewise(XOR, t);
+      r0 = r0.lanewise(XOR, t.lanewise(LSHL, 4));
+      t = r1.lanewise(LSHR, 4).lanewise(XOR, r5).and(0x0F0F0F0F0F0F0F0FL);
+      r5 = r5.lanewise(XOR, t);
+      r1 = r1.lanewise(XOR, t.lanewise(LSHL, 4));
+      t = r2.lanewise(LSHR, 4).lanewise(XOR, r6).and(0x0F0F0F0F0F0F0F0FL);
+      r6 = r6.lanewise(XOR, t);
+      r2 = r2.lanewise(XOR, t.lanewise(LSHL, 4));
+      t = r3.lanewise(LSHR, 4).lanewise(XOR, r7).and(0x0F0F0F0F0F0F0F0FL);
+      r7 = r7.lanewise(XOR, t);
+      r3 = r3.lanewise(XOR, t.lanewise(LSHL, 4));
+      t = r0.lanewise(LSHR, 8).lanewise(XOR, r1).and(0x00FF00FF00FF00FFL);
+      r1 = r1.lanewise(XOR, t);
+      r0 = r0.lanewise(XOR, t.lanewise(LSHL, 8));
+      t = r2.lanewise(LSHR, 8).lanewise(XOR, r3).and(0x00FF00FF00FF00FFL);
+      r3 = r3.lanewise(XOR, t);
+      r2 = r2.lanewise(XOR, t.lanewise(LSHL, 8));
+      t = r4.lanewise(LSHR, 8).lanewise(XOR, r5).and(0x00FF00FF00FF00FFL);
+      r5 = r5.lanewise(XOR, t);
+      r4 = r4.lanewise(XOR, t.lanewise(LSHL, 8));
+      t = r6.lanewise(LSHR, 8).lanewise(XOR, r7).and(0x00FF00FF00FF00FFL);
+      r7 = r7.lanewise(XOR, t);
+      r6 = r6.lanewise(XOR, t.lanewise(LSHL, 8));
+      t = r0.lanewise(LSHR, 16).lanewise(XOR, r2).and(0x0000FFFF0000FFFFL);
+      r2 = r2.lanewise(XOR, t);
+      r0 = r0.lanewise(XOR, t.lanewise(LSHL, 16));
+      t = r1.lanewise(LSHR, 16).lanewise(XOR, r3).and(0x0000FFFF0000FFFFL);
+      r3 = r3.lanewise(XOR, t);
+      r1 = r1.lanewise(XOR, t.lanewise(LSHL, 16));
+      t = r4.lanewise(LSHR, 16).lanewise(XOR, r6).and(0x0000FFFF0000FFFFL);
+      r6 = r6.lanewise(XOR, t);
+      r4 = r4.lanewise(XOR, t.lanewise(LSHL, 16));
+      t = r5.lanewise(LSHR, 16).lanewise(XOR, r7).and(0x0000FFFF0000FFFFL);
+      r7 = r7.lanewise(XOR, t);
+      r5 = r5.lanewise(XOR, t.lanewise(LSHL, 16));
+      t = r0.lanewise(LSHR, 32).lanewise(XOR, r4).and(0x00000000FFFFFFFFL);
+      r4 = r4.lanewise(XOR, t);
+      r0 = r0.lanewise(XOR, t.lanewise(LSHL, 32));
+      t = r1.lanewise(LSHR, 32).lanewise(XOR, r5).and(0x00000000FFFFFFFFL);
+      r5 = r5.lanewise(XOR, t);
+      r1 = r1.lanewise(XOR, t.lanewise(LSHL, 32));
+      t = r2.lanewise(LSHR, 32).lanewise(XOR, r6).and(0x00000000FFFFFFFFL);
+      r6 = r6.lanewise(XOR, t);
+      r2 = r2.lanewise(XOR, t.lanewise(LSHL, 32));
+      t = r3.lanewise(LSHR, 32).lanewise(XOR, r7).and(0x00000000FFFFFFFFL);
+      r7 = r7.lanewise(XOR, t);
+      r3 = r3.lanewise(XOR, t.lanewise(LSHL, 32));
+      t = r0;
+      r0 = r0.blend(r1.rearrange(X1), HI1);
+      r1 = r1.blend(t.rearrange(X1), HI1.not());
+      t = r2;
+      r2 = r2.blend(r3.rearrange(X1), HI1);
+      r3 = r3.blend(t.rearrange(X1), HI1.not());
+      t = r4;
+      r4 = r4.blend(r5.rearrange(X1), HI1);
+      r5 = r5.blend(t.rearrange(X1), HI1.not());
+      t = r6;
+      r6 = r6.blend(r7.rearrange(X1), HI1);
+      r7 = r7.blend(t.rearrange(X1), HI1.not());
+      t = r0;
+      r0 = r0.blend(r2.rearrange(X2), HI2);
+      r2 = r2.blend(t.rearrange(X2), HI2.not());
+      t = r1;
+      r1 = r1.blend(r3.rearrange(X2), HI2);
+      r3 = r3.blend(t.rearrange(X2), HI2.not());
+      t = r4;
+      r4 = r4.blend(r6.rearrange(X2), HI2);
+      r6 = r6.blend(t.rearrange(X2), HI2.not());
+      t = r5;
+      r5 = r5.blend(r7.rearrange(X2), HI2);
+      r7 = r7.blend(t.rearrange(X2), HI2.not());
+      t = r0;
+      r0 = r0.blend(r4.rearrange(X4), HI4);
+      r4 = r4.blend(t.rearrange(X4), HI4.not());
+      t = r1;
+      r1 = r1.blend(r5.rearrange(X4), HI4);
+      r5 = r5.blend(t.rearrange(X4), HI4.not());
+      t = r2;
+      r2 = r2.blend(r6.rearrange(X4), HI4);
+      r6 = r6.blend(t.rearrange(X4), HI4.not());
+      t = r3;
+      r3 = r3.blend(r7.rearrange(X4), HI4);
+      r7 = r7.blend(t.rearrange(X4), HI4.not());
+      int d = o + 8 * g;
+      r0.intoByteArray(dst, d + 0, LE);
+      r1.intoByteArray(dst, d + 64, LE);
+      r2.intoByteArray(dst, d + 128, LE);
+      r3.intoByteArray(dst, d + 192, LE);
+      r4.intoByteArray(dst, d + 256, LE);
+      r5.intoByteArray(dst, d + 320, LE);
+      r6.intoByteArray(dst, d + 384, LE);
+      r7.intoByteArray(dst, d + 448, LE);
+    }
+    return m;
+  }
+
   /**
    * Compares this path with the plain definition of the unshuffle on random planes of several lengths and
    * offsets; false (and the scalar code is used) on any difference, e.g. a JDK whose incubator API behaves
@@ -125,6 +286,33 @@ final class VectorUnshuffle {
         if (!java.util.Arrays.equals(got, want)) {
           return false;
         }
+      }
+    }
+    return bitsSelfCheck(rnd);
+  }
+
+  private static boolean bitsSelfCheck(Random rnd) {
+    if (!handlesBits()) {
+      return true;
+    }
+    for (int rowBytes : new int[] {0, 8, 63, 64, 65, 200, 4096 + 24}) {
+      byte[] src = new byte[3 + 8 * rowBytes];
+      rnd.nextBytes(src);
+      byte[] got = new byte[5 + 8 * rowBytes];
+      byte[] want = new byte[5 + 8 * rowBytes];
+      int done = bitRows(src, 3, rowBytes, got, 5);
+      if (done != (rowBytes & ~63)) {
+        return false;
+      }
+      for (int i = 0; i < 8 * done; i++) { // item i: bit k from bit i % 8 of byte i / 8 of row k
+        int v = 0;
+        for (int k = 0; k < 8; k++) {
+          v |= ((src[3 + k * rowBytes + i / 8] >>> (i % 8)) & 1) << k;
+        }
+        want[5 + i] = (byte) v;
+      }
+      if (!java.util.Arrays.equals(got, want)) {
+        return false;
       }
     }
     return true;

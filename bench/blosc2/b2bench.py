@@ -1,0 +1,141 @@
+"""python-blosc2 side of bench/run-blosc2.sh (issue 17). Never used by mvn verify or CI.
+
+  write DIR MIB            chunk sets DIR/<codec>-<filter>-ts<T>-c<L>.chunks: 1 MiB Blosc2 chunks of a MIB MiB series
+                           (each chunk as a little-endian uint32 length + the chunk's bytes)
+  time DIR SECONDS NAME..  c-blosc2 decode speed (one thread) of each set: best GB/s of decoded data
+  writeb2nd DIR NAME..     1 GiB 1-D float64 b2nd arrays DIR/<name>.b2nd (blosc2's automatic chunks and blocks)
+  read DIR ROUNDS NAME..   seconds of blosc2.open(p)[:] on 2 threads, best of ROUNDS
+"""
+import os
+import struct
+import sys
+import time
+
+import blosc2
+import numpy as np
+
+CODECS = {"lz4": blosc2.Codec.LZ4, "blosclz": blosc2.Codec.BLOSCLZ, "zstd": blosc2.Codec.ZSTD, "zlib": blosc2.Codec.ZLIB}
+FILTERS = {"shuffle": blosc2.Filter.SHUFFLE, "bitshuffle": blosc2.Filter.BITSHUFFLE}
+DTYPES = {8: np.float64, 4: np.float32, 2: np.int16}
+
+
+def series(nbytes, ts):
+    """A smooth temperature-like signal with 3 decimals of noise (ints: 100 x that)."""
+    n = nbytes // ts
+    rng = np.random.default_rng(7)
+    x = np.arange(n, dtype=np.float64)
+    v = 15.0 + 10.0 * np.sin(x / 5000.0) + 3.0 * np.sin(x / 97.0) + np.round(rng.normal(0, 0.05, n), 3)
+    if ts == 2:
+        return (v * 100).astype(np.int16)
+    return v.astype(DTYPES[ts])
+
+
+def parse(name):
+    codec, filt, ts, cl = name.split("-")
+    return codec, filt, int(ts[2:]), int(cl[1:])
+
+
+def cparams(codec, filt, ts, cl):
+    return blosc2.CParams(codec=CODECS[codec], clevel=cl, typesize=ts, nthreads=1,
+                          filters=[FILTERS[filt]], filters_meta=[0])
+
+
+def write(d, mib, names):
+    os.makedirs(d, exist_ok=True)
+    cache = {}
+    for name in names:
+        codec, filt, ts, cl = parse(name)
+        if ts not in cache:
+            cache[ts] = series(mib << 20, ts).tobytes()
+        data = cache[ts]
+        out = bytearray()
+        comp = 0
+        for p in range(0, len(data), 1 << 20):
+            c = blosc2.compress2(data[p:p + (1 << 20)], cparams=cparams(codec, filt, ts, cl))
+            out += struct.pack("<I", len(c)) + c
+            comp += len(c)
+        tmp = os.path.join(d, name + ".chunks.tmp")
+        with open(tmp, "wb") as f:
+            f.write(out)
+        os.replace(tmp, os.path.join(d, name + ".chunks"))
+        print(f"{name} ratio {len(data) / comp:.2f}", file=sys.stderr)
+
+
+def load(d, name):
+    with open(os.path.join(d, name + ".chunks"), "rb") as f:
+        buf = f.read()
+    chunks = []
+    p = 0
+    while p < len(buf):
+        (n,) = struct.unpack_from("<I", buf, p)
+        chunks.append(buf[p + 4:p + 4 + n])
+        p += 4 + n
+    return chunks
+
+
+def time_sets(d, seconds, names):
+    """Wall-clock time; with B2CPU=1 this thread's CPU time (c-blosc2 with one thread decodes in the caller)."""
+    clock = time.thread_time if os.environ.get("B2CPU") == "1" else time.perf_counter
+    blosc2.set_nthreads(1)
+    for name in names:
+        chunks = load(d, name)
+        dst = bytearray(1 << 20)
+        total = 0
+        for c in chunks:  # warm-up and size
+            total += blosc2.decompress2(c, dst=dst) or (1 << 20)
+        best = 0.0
+        end = time.perf_counter() + seconds
+        while True:
+            t = clock()
+            for c in chunks:
+                blosc2.decompress2(c, dst=dst)
+            best = max(best, total / (clock() - t) / 1e9)
+            if time.perf_counter() > end:
+                break
+        print(f"{name} {best:.3f}")
+        sys.stdout.flush()
+
+
+def write_b2nd(d, names):
+    os.makedirs(d, exist_ok=True)
+    data = series(1 << 30, 8)
+    for name in names:
+        codec, filt, ts, cl = parse(name)
+        p = os.path.join(d, name.replace("-", "_") + ".b2nd")
+        tmp = p + ".tmp.b2nd"
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        a = blosc2.asarray(data, urlpath=tmp, mode="w", cparams=blosc2.CParams(
+            codec=CODECS[codec], clevel=cl, typesize=8, nthreads=2, filters=[FILTERS[filt]], filters_meta=[0]))
+        print(f"{p}: chunks {a.chunks} blocks {a.blocks} cratio {a.schunk.cratio:.2f}", file=sys.stderr)
+        del a
+        os.replace(tmp, p)
+
+
+def read(d, rounds, names):
+    blosc2.set_nthreads(2)
+    for name in names:
+        p = os.path.join(d, name.replace("-", "_") + ".b2nd")
+        best = 1e9
+        for _ in range(rounds):
+            t = time.perf_counter()
+            a = blosc2.open(p, mode="r", dparams=blosc2.DParams(nthreads=2))[:]
+            best = min(best, time.perf_counter() - t)
+            assert a.nbytes == 1 << 30
+            del a
+        print(f"{name} {best:.3f}")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    cmd, d = sys.argv[1], sys.argv[2]
+    if cmd == "write":
+        write(d, int(sys.argv[3]), sys.argv[4:])
+    elif cmd == "time":
+        time_sets(d, float(sys.argv[3]), sys.argv[4:])
+    elif cmd == "writeb2nd":
+        write_b2nd(d, sys.argv[3:])
+    elif cmd == "read":
+        read(d, int(sys.argv[3]), sys.argv[4:])
+    else:
+        raise SystemExit(__doc__)

@@ -1,0 +1,120 @@
+package org.chunkcdm.blosc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The wide bit unshuffle ({@link Filters#bitunshuffle}: 8 x 64 bit-matrix transposes into byte planes, then byte
+ * unshuffle) against the byte-at-a-time path ({@link Filters#bitunshuffleScalar}) and against the definition, on
+ * random data, item sizes 1-17 and 24, block sizes that are and are not multiples of 8 x typesize and of 64 items.
+ */
+class BitUnshuffleTest {
+  /** Bit k of byte j of item i is bit i % 8 of byte (8 * j + k) * (n8 / 8) + i / 8; the tail is copied. */
+  static byte[] definition(int ts, byte[] src, int sp, int len) {
+    int items = len / ts;
+    int n8 = items - items % 8;
+    int rowBytes = n8 / 8;
+    byte[] out = new byte[len];
+    for (int i = 0; i < n8; i++) {
+      for (int j = 0; j < ts; j++) {
+        int v = 0;
+        for (int k = 0; k < 8; k++) {
+          int row = 8 * j + k;
+          int bit = (src[sp + row * rowBytes + i / 8] >>> (i % 8)) & 1;
+          v |= bit << k;
+        }
+        out[i * ts + j] = (byte) v;
+      }
+    }
+    System.arraycopy(src, sp + n8 * ts, out, n8 * ts, len - n8 * ts);
+    return out;
+  }
+
+  @Test
+  void widePathAgreesWithTheScalarPathAndTheDefinition() {
+    Random rnd = new Random(17);
+    int[] items = {0, 1, 7, 8, 9, 15, 16, 24, 56, 63, 64, 65, 72, 127, 128, 136, 200, 511, 512, 520, 1000, 1024,
+        4096 + 8, 4096 + 13, 8192, 32768 + 40};
+    int[] sizes = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 24};
+    for (int ts : sizes) {
+      for (int n : items) {
+        for (int extra : new int[] {0, ts > 1 ? ts - 1 : 0, 3}) {
+          int len = n * ts + extra;
+          int sp = rnd.nextInt(9);
+          int dp = rnd.nextInt(9);
+          byte[] src = new byte[sp + len + 3];
+          rnd.nextBytes(src);
+          byte[] want = definition(ts, src, sp, len);
+          byte[] scalar = new byte[dp + len + 5];
+          rnd.nextBytes(scalar);
+          byte[] wide = scalar.clone();
+          byte[] guard = scalar.clone();
+          Filters.bitunshuffleScalar(ts, src, sp, scalar, dp, len);
+          Filters.bitunshuffle(ts, src, sp, wide, dp, len);
+          String what = "ts " + ts + " len " + len;
+          assertArrayEquals(want, Arrays.copyOfRange(scalar, dp, dp + len), "scalar path, " + what);
+          assertArrayEquals(scalar, wide, "wide path (incl. bytes around the block), " + what);
+          assertArrayEquals(Arrays.copyOf(guard, dp), Arrays.copyOf(wide, dp), what);
+        }
+      }
+    }
+  }
+
+  @Test
+  void vectorBitPathIsOnWhereTheMachineHas512BitVectors() {
+    // core's tests run with --add-modules jdk.incubator.vector: the self-check must pass where the lanes exist
+    assertEquals(VectorUnshuffle.handlesBits(), Filters.VECTOR_BITS);
+  }
+
+  @Test
+  void vectorAndRegisterRowPathsAgree() {
+    Random rnd = new Random(11);
+    for (int rowBytes : new int[] {0, 1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 200, 1000, 4096 + 24}) {
+      byte[] src = new byte[7 + 8 * rowBytes];
+      rnd.nextBytes(src);
+      byte[] want = new byte[3 + 8 * rowBytes + 4];
+      for (int i = 0; i < 8 * rowBytes; i++) {
+        int v = 0;
+        for (int k = 0; k < 8; k++) {
+          v |= ((src[7 + k * rowBytes + i / 8] >>> (i % 8)) & 1) << k;
+        }
+        want[3 + i] = (byte) v;
+      }
+      byte[] regs = new byte[want.length];
+      Filters.bitRows(src, 7, rowBytes, regs, 3, 0);
+      assertArrayEquals(want, regs, "64-bit register path, row bytes " + rowBytes);
+      if (VectorUnshuffle.handlesBits()) {
+        byte[] vec = new byte[want.length];
+        int done = VectorUnshuffle.bitRows(src, 7, rowBytes, vec, 3);
+        assertEquals(rowBytes & ~63, done);
+        Filters.bitRows(src, 7, rowBytes, vec, 3, done);
+        assertArrayEquals(want, vec, "512-bit vector path, row bytes " + rowBytes);
+      }
+    }
+  }
+
+  @Test
+  void planesHoldOneByteOfEveryItem() {
+    Random rnd = new Random(3);
+    for (int ts : new int[] {1, 2, 3, 8, 16}) {
+      for (int n8 : new int[] {8, 64, 72, 520, 4096}) {
+        byte[] src = new byte[5 + n8 * ts];
+        rnd.nextBytes(src);
+        byte[] planes = new byte[2 + n8 * ts];
+        Filters.bitsToPlanes(ts, src, 5, planes, 2, n8);
+        byte[] items = definition(ts, src, 5, n8 * ts);
+        for (int j = 0; j < ts; j++) {
+          for (int i = 0; i < n8; i++) {
+            if (planes[2 + j * n8 + i] != items[i * ts + j]) {
+              throw new AssertionError("ts " + ts + " n8 " + n8 + " plane " + j + " item " + i);
+            }
+          }
+        }
+      }
+    }
+  }
+}
