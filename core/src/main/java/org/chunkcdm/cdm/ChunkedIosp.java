@@ -6,12 +6,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.SectionReader;
 import org.chunkcdm.io.FileHandles;
@@ -271,20 +269,7 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
   @Override
   public long getLastModified() {
     FileHandles f = files;
-    if (f == null) {
-      return 0;
-    }
-    try (Stream<Path> s = Files.walk(f.root())) {
-      return s.mapToLong(p -> {
-        try {
-          return Files.getLastModifiedTime(p).toMillis();
-        } catch (IOException e) {
-          return 0;
-        }
-      }).max().orElse(0);
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
+    return f == null ? 0 : org.chunkcdm.open.BasicDataset.lastModified(f.root());
   }
 
   /** {@code file:/x} and {@code file:///x} URLs to plain paths. */

@@ -146,22 +146,7 @@ final class DatasetCache implements Closeable {
 
   /** The newest modification time of the dataset's file, or of any file in its directory. */
   static long lastModified(Path path, NetcdfFile nc) {
-    try {
-      if (!Files.isDirectory(path)) {
-        return Files.getLastModifiedTime(path).toMillis();
-      }
-      try (java.util.stream.Stream<Path> s = Files.walk(path)) {
-        return s.mapToLong(p -> {
-          try {
-            return Files.getLastModifiedTime(p).toMillis();
-          } catch (IOException e) {
-            return 0;
-          }
-        }).max().orElse(0);
-      }
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
+    return org.chunkcdm.open.BasicDataset.lastModified(path);
   }
 
   private static void closeQuietly(Entry e) {
