@@ -303,6 +303,10 @@ public final class SectionReader {
 
   // ---------------------------------------------------------------- tasks
 
+  private static final int DONE = 0;
+  private static final int WHOLE = 1;
+  private static final int FALLBACK = 2;
+
   /** Copies of one chunk's selected bytes into the output. */
   private abstract static class Task {
     final long chunk;
@@ -319,31 +323,41 @@ public final class SectionReader {
 
     void run(ChunkedArray a, ChunkCache cache) throws IOException {
       CHUNKS_TOUCHED.increment();
-      Object key = a.cacheKey();
-      byte[] cached = cache.get(key, chunk);
+      Object key = cache.maxBytes() == 0 ? null : a.cacheKey();
       Output o = out();
-      if (cached != null) {
-        runs(new ArraySink(cached, o));
-        return;
-      }
-      ChunkData data = a.chunk(chunk);
-      if (data == null) {
-        byte[] fill = a.fillValue();
-        if (fill != null && !allZero(fill)) {
-          runs((src, dst, len) -> {
-            byte[] pattern = new byte[len];
-            for (int i = 0; i < len; i++) {
-              pattern[i] = fill[(int) ((src + i) % fill.length)];
-            }
-            o.put(pattern, 0, dst, len);
-          });
+      ReadAhead.State st = null;
+      if (key != null) {
+        byte[] cached = cache.get(key, chunk);
+        if (cached == null) {
+          cached = cache.awaitLoading(key, chunk); // another read or the read-ahead is decoding it
         }
+        st = ReadAhead.state(key);
+        if (cached != null) {
+          ReadAhead.wholeUsed(a, key, st, chunk, cache);
+          runs(new ArraySink(cached, o));
+          return;
+        }
+      }
+      boolean seq = st != null && st.isNext(chunk);
+      ChunkData[] box = new ChunkData[1];
+      boolean promote = false;
+      if (st != null && !seq && bytes * 4 < chunkBytes) {
+        int r = partRead(a, key, cache, st, o, box);
+        if (r == DONE) {
+          return;
+        }
+        promote = r == WHOLE;
+      }
+      ChunkData data = box[0] != null ? box[0] : a.chunk(chunk);
+      if (data == null) {
+        fill(a, o);
         return;
       }
       long[] single = singleRun();
       if (single != null && single[0] == 0 && single[2] == data.size()) {
         // the chunk lands in one piece of the output: decode straight into it (or into scratch, then
         // convert), bypassing the cache
+        cache.countChunkDecode();
         byte[] direct = o.bytes();
         if (direct != null) {
           data.read(0, direct, o.bytesOffset() + (int) single[1], (int) single[2]);
@@ -354,12 +368,14 @@ public final class SectionReader {
         }
         return;
       }
-      if (bytes * 4 >= data.size()) {
-        byte[] all = data.readAll();
-        if (key != null) {
-          cache.put(key, chunk, all);
-        }
+      boolean whole = bytes * 4 >= data.size() || seq || promote;
+      if (whole && key != null && cache.fits(data.size())) {
+        byte[] all = cache.load(key, chunk, data::readAll);
+        ReadAhead.wholeUsed(a, key, st, chunk, cache);
         runs(new ArraySink(all, o));
+      } else if (whole) {
+        cache.countChunkDecode();
+        runs(new ArraySink(data.readAll(), o));
       } else {
         byte[] direct = o.bytes();
         int directOff = o.bytesOffset();
@@ -373,6 +389,148 @@ public final class SectionReader {
           }
         });
       }
+    }
+
+    private void fill(ChunkedArray a, Output o) throws IOException {
+      byte[] fill = a.fillValue();
+      if (fill != null && !allZero(fill)) {
+        runs((src, dst, len) -> {
+          byte[] pattern = new byte[len];
+          for (int i = 0; i < len; i++) {
+            pattern[i] = fill[(int) ((src + i) % fill.length)];
+          }
+          o.put(pattern, 0, dst, len);
+        });
+      }
+    }
+
+    /**
+     * A small read served by decoded blocks (parts) of the chunk, cached in the cache's low-priority share:
+     * {@link #DONE}; {@link #WHOLE} when the blocks this chunk needed so far reach a quarter of it (decode it
+     * whole instead); {@link #FALLBACK} when the chunk has no blocks to cache. {@code box[0]} receives the
+     * chunk when it was opened.
+     */
+    private int partRead(ChunkedArray a, Object key, ChunkCache cache, ReadAhead.State st, Output o,
+        ChunkData[] box) throws IOException {
+      int bs = st.blockSize;
+      if (bs <= 0) {
+        ChunkData data = a.chunk(chunk);
+        box[0] = data;
+        if (data == null) {
+          fill(a, o);
+          return DONE;
+        }
+        bs = data.blockSize();
+        if (bs <= 0) {
+          return FALLBACK;
+        }
+        st.blockSize = bs;
+      }
+      if (!cache.partFits(bs)) {
+        return FALLBACK;
+      }
+      long[] rs = collectRuns();
+      int nr = (int) rs[rs.length - 1];
+      // the blocks the runs cover, ascending
+      long[] blocks = new long[8];
+      int nb = 0;
+      for (int i = 0; i < nr; i++) {
+        long s0 = rs[3 * i];
+        long len = rs[3 * i + 2];
+        for (long b = s0 / bs; b <= (s0 + len - 1) / bs; b++) {
+          if (nb > 0 && blocks[nb - 1] == b) {
+            continue;
+          }
+          if (nb == blocks.length) {
+            blocks = java.util.Arrays.copyOf(blocks, nb * 2);
+          }
+          blocks[nb++] = b;
+        }
+      }
+      long[] sorted = java.util.Arrays.copyOf(blocks, nb);
+      java.util.Arrays.sort(sorted);
+      int u = 0;
+      for (int i = 0; i < nb; i++) {
+        if (u == 0 || sorted[u - 1] != sorted[i]) {
+          sorted[u++] = sorted[i];
+        }
+      }
+      byte[][] got = new byte[u][];
+      long missing = 0;
+      for (int i = 0; i < u; i++) {
+        got[i] = cache.getPart(key, chunk, sorted[i] * bs);
+        if (got[i] == null) {
+          missing += bs;
+        }
+      }
+      if (missing > 0) {
+        if ((missing + cache.partBytesOf(key, chunk)) * 4 >= chunkBytes) {
+          return WHOLE;
+        }
+        ChunkData data = box[0] != null ? box[0] : a.chunk(chunk);
+        box[0] = data;
+        if (data == null) {
+          fill(a, o);
+          return DONE;
+        }
+        if (data.blockSize() != bs) { // chunks of this array differ in block size: learn, serve this one plainly
+          st.blockSize = data.blockSize();
+          return FALLBACK;
+        }
+        long size = data.size();
+        for (int i = 0; i < u; i++) {
+          if (got[i] == null) {
+            long off = sorted[i] * bs;
+            if (off >= size) {
+              throw new IOException("chunk " + chunk + " holds " + size + " bytes, but bytes from " + off + " are needed");
+            }
+            byte[] p = new byte[(int) Math.min(bs, size - off)];
+            data.read(off, p, 0, p.length);
+            cache.putPart(key, chunk, off, p);
+            got[i] = p;
+          }
+        }
+      }
+      for (int i = 0; i < nr; i++) {
+        long src = rs[3 * i];
+        int dst = (int) rs[3 * i + 1];
+        int len = (int) rs[3 * i + 2];
+        while (len > 0) {
+          long b = src / bs;
+          byte[] p = got[java.util.Arrays.binarySearch(sorted, 0, u, b)];
+          int in = (int) (src - b * bs);
+          int n = Math.min(len, p.length - in);
+          if (n <= 0) {
+            throw new IOException("chunk " + chunk + ": block " + b + " holds " + p.length + " bytes, but byte " + in
+                + " is needed");
+          }
+          o.put(p, in, dst, n);
+          src += n;
+          dst += n;
+          len -= n;
+        }
+      }
+      return DONE;
+    }
+
+    /** This task's runs as triples {src, dst, len}, the count in the last element. */
+    long[] collectRuns() throws IOException {
+      long[][] box = {new long[3 * 8 + 1]};
+      int[] n = {0};
+      runs((src, dst, len) -> {
+        long[] r = box[0];
+        if (3 * n[0] + 3 >= r.length) {
+          r = java.util.Arrays.copyOf(r, r.length * 2 + 1);
+          box[0] = r;
+        }
+        r[3 * n[0]] = src;
+        r[3 * n[0] + 1] = dst;
+        r[3 * n[0] + 2] = len;
+        n[0]++;
+      });
+      long[] r = box[0];
+      r[r.length - 1] = n[0];
+      return r;
     }
 
     abstract Output out();
