@@ -44,13 +44,13 @@ final class ReadAhead {
   }
 
   /** Chunk k of the array was used whole from the cache: when k-1 was the one before, decode k+1 ahead. */
-  static void wholeUsed(ChunkedArray a, Object key, State st, long k, ChunkCache cache) {
+  static void wholeUsed(ChunkedArray a, Object key, State st, long k, ChunkCache cache, boolean ahead) {
     long prev = st.lastWhole;
     if (prev == k) {
       return;
     }
     st.lastWhole = k;
-    if (!ENABLED || prev != k - 1) {
+    if (!ENABLED || !ahead || prev != k - 1) {
       return;
     }
     long next = k + 1;

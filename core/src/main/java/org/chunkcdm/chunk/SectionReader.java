@@ -288,6 +288,12 @@ public final class SectionReader {
     for (Task t : tasks) {
       need += t.bytes;
     }
+    // read-ahead serves small reads (a scan in pieces); a read of many chunks decodes them all itself, and a
+    // read capped to its calling thread gets no decode thread's help
+    boolean ahead = tasks.size() <= 2 && DecodePool.threadsForCaller() > 1;
+    for (Task t : tasks) {
+      t.readAhead = ahead;
+    }
     if (tasks.size() < 2 || need < PARALLEL_BYTES) {
       for (Task t : tasks) {
         t.run(a, cache);
@@ -312,6 +318,7 @@ public final class SectionReader {
     final long chunk;
     final long chunkBytes; // decoded size the chunk should have (full chunk extent)
     long bytes; // bytes this task copies
+    boolean readAhead; // may decode the next chunk ahead on a decode thread
 
     Task(long chunk, long chunkBytes) {
       this.chunk = chunk;
@@ -333,7 +340,7 @@ public final class SectionReader {
         }
         st = ReadAhead.state(key);
         if (cached != null) {
-          ReadAhead.wholeUsed(a, key, st, chunk, cache);
+          ReadAhead.wholeUsed(a, key, st, chunk, cache, readAhead);
           runs(new ArraySink(cached, o));
           return;
         }
@@ -371,7 +378,7 @@ public final class SectionReader {
       boolean whole = bytes * 4 >= data.size() || seq || promote;
       if (whole && key != null && cache.fits(data.size())) {
         byte[] all = cache.load(key, chunk, data::readAll);
-        ReadAhead.wholeUsed(a, key, st, chunk, cache);
+        ReadAhead.wholeUsed(a, key, st, chunk, cache, readAhead);
         runs(new ArraySink(all, o));
       } else if (whole) {
         cache.countChunkDecode();

@@ -116,7 +116,7 @@ class ChunkReuseTest {
     Arr a = new Arr(values(chunkLen * nchunks, 1), chunkLen, 8192);
     for (int piece : new int[] {1024, 100, 8192}) {
       ChunkCache cache = new ChunkCache(64L << 20);
-      ReadSettings rs = ReadSettings.of(cache, 1);
+      ReadSettings rs = ReadSettings.of(cache, 0); // default decode threads: the read-ahead may use them
       double[] all = new double[a.values.length];
       for (int at = 0; at < all.length; at += piece) {
         int n = Math.min(piece, all.length - at);
@@ -127,7 +127,7 @@ class ChunkReuseTest {
       // only the first chunk is read block by block, until a quarter of it was needed
       assertTrue(cache.partDecodes() <= 4, "piece " + piece + ": " + cache.partDecodes() + " blocks decoded alone");
       // how many the read-ahead wins depends on the machine's load; that it works at all must show
-      assertTrue(cache.prefetched() >= 1, "piece " + piece + ": read-ahead decoded " + cache.prefetched());
+      assertTrue(DecodePool.threads() < 2 || cache.prefetched() >= 1, "piece " + piece + ": read-ahead decoded " + cache.prefetched());
       assertTrue(cache.bytes() <= cache.maxBytes());
     }
   }
@@ -136,7 +136,7 @@ class ChunkReuseTest {
   void repeatedPointReadDecodesOneBlock() throws Exception {
     Arr a = new Arr(values(16384 * 4, 2), 16384, 8192);
     ChunkCache cache = new ChunkCache(64L << 20);
-    ReadSettings rs = ReadSettings.of(cache, 1);
+    ReadSettings rs = ReadSettings.of(cache, 0);
     for (int i = 0; i < 100; i++) {
       assertEquals(a.values[20000], read1(a, rs, 20000, 1)[0]);
     }
@@ -245,7 +245,7 @@ class ChunkReuseTest {
     int chunkLen = 16384;
     int nchunks = 24;
     ChunkCache cache = new ChunkCache(32L << 20); // 256 chunks' room for 192 chunks in all
-    ReadSettings rs = ReadSettings.of(cache, 1);
+    ReadSettings rs = ReadSettings.of(cache, 0);
     List<Arr> arrays = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
       arrays.add(new Arr(values(chunkLen * nchunks, 20 + i), chunkLen, 8192));
