@@ -7,8 +7,9 @@ cd "$(dirname "$0")/.."
 DIR="${1:-/tmp/chunkcdm-bench}"
 mvn -B -q -DskipTests package -pl bench -am >&2
 java -Xmx3g -cp bench/target/benchmarks.jar org.chunkcdm.bench.ScanBench "$DIR" "${2:-2}"
-if python3 -c 'import netCDF4' 2>/dev/null; then
-  python3 bench/scan_netcdf4.py "$DIR"
-else
-  echo "netCDF4-python not installed: C-library reference skipped" >&2
-fi
+for py in python3 /usr/bin/python3; do
+  if "$py" -c 'import netCDF4' 2>/dev/null; then
+    exec "$py" bench/scan_netcdf4.py "$DIR"
+  fi
+done
+echo "netCDF4-python not installed: C-library reference skipped" >&2

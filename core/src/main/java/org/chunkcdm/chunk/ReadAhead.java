@@ -4,9 +4,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Recognises sequential access to an array and decodes the next chunk ahead, on a decode thread, into the
+ * Recognises sequential access to an array and decodes the next chunks ahead, on a decode thread, into the
  * read's cache. Sequential = two consecutive chunks (k-1, then k) were used whole from the cache by reads of
- * the same array; the read-ahead then decodes chunk k+1 unless it is cached or being decoded. At most
+ * the same array; the read-ahead then decodes chunks k+1 .. k+depth (depth = decode threads, at most 4) unless it is cached or being decoded. At most
  * {@link DecodePool#threads()} chunks are decoded ahead at once (further requests are dropped, never queued);
  * what it decodes goes into the byte-bounded cache like any other decoded chunk, so memory stays within the
  * bound (plus the chunks being decoded). Also remembers the block size of each array's chunks, so that a
@@ -18,6 +18,8 @@ final class ReadAhead {
   private static final int MAX_STATES = 4096;
   private static final ConcurrentHashMap<Object, State> STATES = new ConcurrentHashMap<>();
   private static final AtomicInteger IN_FLIGHT = new AtomicInteger();
+  /** Chunks decoded ahead of a scan: as many as there are decode threads, at most 4. */
+  private static final int DEPTH = Math.max(1, Math.min(4, DecodePool.threads()));
 
   private ReadAhead() {}
 
@@ -53,7 +55,13 @@ final class ReadAhead {
     if (!ENABLED || !ahead || prev != k - 1) {
       return;
     }
-    long next = k + 1;
+    for (long next = k + 1; next <= k + DEPTH; next++) {
+      ahead(a, key, next, cache);
+    }
+  }
+
+  /** Decodes chunk {@code next} on a decode thread unless it is cached, being decoded, or too many are. */
+  private static void ahead(ChunkedArray a, Object key, long next, ChunkCache cache) {
     if (next >= a.grid().chunkCount() || cache.isLoading(key, next) || cache.contains(key, next)) {
       return;
     }
