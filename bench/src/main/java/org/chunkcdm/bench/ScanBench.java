@@ -1,10 +1,14 @@
 package org.chunkcdm.bench;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Random;
 import org.chunkcdm.blosc.Blosc;
@@ -53,8 +57,26 @@ public final class ScanBench {
         + " %d decode threads%n", dir, rows, BcolzBench.CHUNKLEN, h.nbytes() / 1024, h.blocksize() / 1024,
         ChunkCache.shared().maxBytes() >> 20, Blosc.configured(),
         Integer.getInteger("chunkcdm.decode.threads", Runtime.getRuntime().availableProcessors()));
+    Path frame = root.resolve("big_float64.b2nd");
+    if (!Files.isRegularFile(frame)) {
+      writeFrame(frame, chunks);
+    }
+    for (String which : (args.length > 2 ? args[2] : "bcolz,b2nd").split(",")) {
+      if (which.equals("bcolz")) {
+        measure("bcolz carray", dir, chunks, h, rounds);
+      } else {
+        measure("b2nd frame (the same Blosc chunks in a Blosc2 frame)", frame, chunks, h, rounds);
+      }
+    }
+    System.out.println("load average: " + String.join(" ", Files.readString(Paths.get("/proc/loadavg")).split(" ", 4)).trim()
+        .replaceAll(" \\S+$", ""));
+  }
+
+  static void measure(String label, Path path, byte[][] chunks, BloscHeader h, int rounds) throws Exception {
+    long rows = BcolzBench.ROWS;
     ChunkCache cache = ChunkCache.shared();
-    try (NetcdfFile nc = NetcdfFiles.open(dir.toString())) {
+    try (NetcdfFile nc = NetcdfFiles.open(path.toString())) {
+      System.out.println("--- " + label + ": " + path);
       Variable v = nc.findVariable("big_float64");
       v.setCaching(false);
       int[] origin = new int[1];
@@ -138,7 +160,79 @@ public final class ScanBench {
           + " median %.1f us; difference %.1f us%n", cold[cold.length / 2] / 1e3, cold[cold.length * 9 / 10] / 1e3,
           h.blocksize() / 1024, dec[dec.length / 2] / 1e3, (cold[cold.length / 2] - dec[dec.length / 2]) / 1e3);
     }
-    System.out.println("load average: " + String.join(" ", Files.readString(Paths.get("/proc/loadavg")).split(" ", 4)).trim()
-        .replaceAll(" \\S+$", ""));
+  }
+
+  /**
+   * A contiguous Blosc2 frame with the b2nd metalayer (1-D, float64) holding the carray's chunks: each Blosc 1
+   * chunk rewritten with the 32-byte Blosc2 header (same streams, block offsets moved by 16).
+   */
+  static void writeFrame(Path file, byte[][] chunks) throws IOException {
+    int n = (int) (BcolzBench.ROWS / BcolzBench.CHUNKLEN);
+    byte[][] b2 = new byte[chunks.length][];
+    for (int d = 0; d < chunks.length; d++) {
+      b2[d] = toBlosc2(chunks[d]);
+    }
+    BloscHeader h = BloscHeader.parse(chunks[0], 0, chunks[0].length);
+    byte[] meta = B2ndBench.b2ndMeta(new long[] {BcolzBench.ROWS}, new int[] {BcolzBench.CHUNKLEN},
+        new int[] {h.blocksize() / 8}, "<f8");
+    byte[] header = B2ndBench.header(meta, 0, 0, BcolzBench.ROWS * 8, 8, h.blocksize(), BcolzBench.CHUNKLEN * 8, 0x51);
+    long[] offsets = new long[n];
+    long pos = header.length;
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING)) {
+      for (int k = 0; k < n; k++) {
+        byte[] c = b2[k % b2.length];
+        offsets[k] = pos - header.length;
+        B2ndBench.writeFully(ch, ByteBuffer.wrap(c), pos);
+        pos += c.length;
+      }
+      long cbytes = pos - header.length;
+      ByteBuffer index = ByteBuffer.allocate(32 + 8 * n).order(ByteOrder.LITTLE_ENDIAN);
+      B2ndBench.chunkHeader(index, 0x07, 8, 8 * n, 8 * n, 32 + 8 * n, 0, 0); // memcpyed
+      for (long o : offsets) {
+        index.putLong(o);
+      }
+      index.flip();
+      B2ndBench.writeFully(ch, index, pos);
+      pos += 32 + 8L * n;
+      ByteBuffer trailer = ByteBuffer.allocate(35); // big-endian msgpack
+      trailer.put((byte) 0x94).put((byte) 0x01);
+      trailer.put((byte) 0x93).put((byte) 0xcd).putShort((short) 6).put((byte) 0xde).putShort((short) 0)
+          .put((byte) 0xdc).putShort((short) 0);
+      trailer.put((byte) 0xce).putInt(35);
+      trailer.put((byte) 0xd8).put((byte) 0).put(new byte[16]);
+      trailer.flip();
+      B2ndBench.writeFully(ch, trailer, pos);
+      pos += 35;
+      B2ndBench.writeFully(ch, ByteBuffer.wrap(B2ndBench.header(meta, pos, cbytes, BcolzBench.ROWS * 8, 8, h.blocksize(),
+          BcolzBench.CHUNKLEN * 8, 0x51)), 0);
+    }
+    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** A Blosc 1 chunk (shuffle or not, split streams, lz4) with the Blosc2 extended header. */
+  static byte[] toBlosc2(byte[] c1) throws IOException {
+    BloscHeader h = BloscHeader.parse(c1, 0, c1.length);
+    int flags1 = c1[2] & 0xff;
+    if ((flags1 & 0x02) != 0 || h.compressor() == null) {
+      throw new IOException("only compressed Blosc 1 chunks are rewritten");
+    }
+    int nblocks = h.nblocks();
+    ByteBuffer out = ByteBuffer.allocate(c1.length + 16).order(ByteOrder.LITTLE_ENDIAN);
+    int shuffle = (flags1 & 0x01) != 0 ? 1 : (flags1 & 0x04) != 0 ? 2 : 0;
+    int format = flags1 >> 5;
+    int codecId = format == 1 ? 1 : format == 0 ? 0 : format == 3 ? 4 : format == 4 ? 5 : -1; // lz4, blosclz, zlib, zstd
+    if (codecId < 0) {
+      throw new IOException("codec format " + format + " not rewritten");
+    }
+    B2ndBench.chunkHeader(out, (flags1 & 0xf0) | 0x05, h.typesize(), h.nbytes(), h.blocksize(), c1.length + 16, shuffle,
+        codecId);
+    ByteBuffer in = ByteBuffer.wrap(c1).order(ByteOrder.LITTLE_ENDIAN);
+    for (int b = 0; b < nblocks; b++) {
+      out.putInt(in.getInt(16 + 4 * b) + 16);
+    }
+    out.put(c1, 16 + 4 * nblocks, c1.length - 16 - 4 * nblocks);
+    return out.array();
   }
 }
