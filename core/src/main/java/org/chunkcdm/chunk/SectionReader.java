@@ -338,17 +338,20 @@ public final class SectionReader {
         if (cached == null) {
           cached = cache.awaitLoading(key, chunk); // another read or the read-ahead is decoding it
         }
-        st = ReadAhead.state(key);
         if (cached != null) {
-          ReadAhead.wholeUsed(a, key, st, chunk, cache, readAhead);
+          ReadAhead.wholeUsed(a, key, ReadAhead.state(key), chunk, cache, readAhead);
           runs(new ArraySink(cached, o));
           return;
         }
       }
-      boolean seq = st != null && st.isNext(chunk);
+      boolean small = key != null && bytes * 4 < chunkBytes;
+      if (small) {
+        st = ReadAhead.state(key);
+      }
+      boolean seq = small && st.isNext(chunk);
       ChunkData[] box = new ChunkData[1];
       boolean promote = false;
-      if (st != null && !seq && bytes * 4 < chunkBytes) {
+      if (small && !seq) {
         int r = partRead(a, key, cache, st, o, box);
         if (r == DONE) {
           return;
@@ -378,7 +381,7 @@ public final class SectionReader {
       boolean whole = bytes * 4 >= data.size() || seq || promote;
       if (whole && key != null && cache.fits(data.size())) {
         byte[] all = cache.load(key, chunk, data::readAll);
-        ReadAhead.wholeUsed(a, key, st, chunk, cache, readAhead);
+        ReadAhead.wholeUsed(a, key, st != null ? st : ReadAhead.state(key), chunk, cache, readAhead);
         runs(new ArraySink(all, o));
       } else if (whole) {
         cache.countChunkDecode();
