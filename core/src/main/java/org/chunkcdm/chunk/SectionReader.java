@@ -266,6 +266,9 @@ public final class SectionReader {
       stride = new long[] {1};
       g = g instanceof ChunkGrid.Flat ? ChunkGrid.flat(new long[] {1}, 1, false) : ChunkGrid.regular(new long[] {1}, new int[] {1});
     }
+    if (wholeSingleChunk(a, g, first, count, stride, out, item, n, cache)) {
+      return;
+    }
     if (g instanceof ChunkGrid.Flat && ((ChunkGrid.Flat) g).fortranOrder()) {
       // Fortran order = C order of the reversed shape: read the reversed selection, then transpose.
       ChunkGrid.Flat f = (ChunkGrid.Flat) g;
@@ -281,6 +284,51 @@ public final class SectionReader {
     } else {
       run(a, regularTasks(a, (ChunkGrid.Regular) g, first, count, stride, out, item), cache);
     }
+  }
+
+  /**
+   * The common read of a small file's variable: the whole array, stride 1, stored as one chunk of exactly its
+   * size. Read straight into the output without building tasks (what the general path would do too: a whole
+   * chunk landing in one piece bypasses the cache). False when the read is anything else.
+   */
+  private static boolean wholeSingleChunk(ChunkedArray a, ChunkGrid g, long[] first, long[] count, long[] stride,
+      Output out, int item, long n, ChunkCache cache) throws IOException {
+    if (g.chunkCount() != 1 || g.rank() > 1 && g instanceof ChunkGrid.Flat && ((ChunkGrid.Flat) g).fortranOrder()) {
+      return false;
+    }
+    long[] shape = g.shape();
+    for (int d = 0; d < shape.length; d++) {
+      if (first[d] != 0 || count[d] != shape[d] || stride[d] != 1) {
+        return false;
+      }
+    }
+    if (g instanceof ChunkGrid.Regular) {
+      int[] cs = ((ChunkGrid.Regular) g).chunkShape();
+      for (int d = 0; d < cs.length; d++) {
+        if (cs[d] != shape[d]) {
+          return false;
+        }
+      }
+    }
+    if (a.cacheKey() != null && cache.contains(a.cacheKey(), 0)) {
+      return false; // served from the cache by the general path
+    }
+    ChunkData data = a.chunk(0);
+    long bytes = n * item;
+    if (data == null || data.size() != bytes) {
+      return false; // fill values or a size mismatch: the general path handles and reports them
+    }
+    CHUNKS_TOUCHED.increment();
+    cache.countChunkDecode();
+    byte[] direct = out.bytes();
+    if (direct != null) {
+      data.read(0, direct, out.bytesOffset(), (int) bytes);
+    } else {
+      byte[] tmp = scratch((int) bytes);
+      data.read(0, tmp, 0, (int) bytes);
+      out.put(tmp, 0, 0, (int) bytes);
+    }
+    return true;
   }
 
   private static void run(ChunkedArray a, List<Task> tasks, ChunkCache cache) throws IOException {
