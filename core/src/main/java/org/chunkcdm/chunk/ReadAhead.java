@@ -27,6 +27,7 @@ final class ReadAhead {
   static final class State {
     volatile long lastWhole = Long.MIN_VALUE;
     volatile int blockSize;
+    volatile long lastPart = Long.MIN_VALUE; // the chunk the last small read served from parts
 
     /** Whether chunk k follows the last chunk used whole: a scan, so decode it whole. */
     boolean isNext(long k) {

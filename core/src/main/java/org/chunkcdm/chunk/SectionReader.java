@@ -522,7 +522,10 @@ public final class SectionReader {
         }
       }
       if (missing > 0) {
-        if ((missing + cache.partBytesOf(key, chunk)) * 4 >= chunkBytes) {
+        // read again (parts of it are cached) and the blocks it needed reach a quarter: decode it whole. A
+        // first read never does, so a point read decodes one block.
+        long have = cache.partBytesOf(key, chunk);
+        if (have > 0 && (missing + have) * 4 >= chunkBytes) {
           return WHOLE;
         }
         ChunkData data = box[0] != null ? box[0] : a.chunk(chunk);
@@ -548,6 +551,12 @@ public final class SectionReader {
             got[i] = p;
           }
         }
+      } else if (u == 1 && sorted[0] == 0 && got[0].length == chunkBytes && st.lastPart == chunk) {
+        // a chunk of one block read twice in a row (a scan in pieces, a repeated point): hold its block as the
+        // whole chunk (no decode), so that a scan is recognised and read ahead. A series visiting each chunk
+        // once keeps it a low-priority part.
+        cache.put(key, chunk, got[0]);
+        ReadAhead.wholeUsed(a, key, st, chunk, cache, readAhead);
       }
       for (int i = 0; i < nr; i++) {
         long src = rs[3 * i];
@@ -568,6 +577,7 @@ public final class SectionReader {
           len -= n;
         }
       }
+      st.lastPart = chunk;
       return DONE;
     }
 

@@ -146,6 +146,31 @@ class ChunkReuseTest {
   }
 
   @Test
+  void chunksOfOneBlock() throws Exception {
+    // one block per chunk (what c-blosc picks for the benchmark carray): a point read decodes the one block as a
+    // part; reading the chunk again right away makes it a whole chunk without decoding again, and a scan in
+    // pieces still decodes each chunk once
+    Arr a = new Arr(values(8192 * 30, 5), 8192, 8192 * 8);
+    ChunkCache cache = new ChunkCache(16L << 20);
+    ReadSettings rs = ReadSettings.of(cache, 0);
+    check(a, rs, 8192 * 3 + 7, 1);
+    assertEquals(1, cache.partDecodes());
+    assertEquals(0, cache.chunkDecodes());
+    assertTrue(!cache.contains(a.key, 3));
+    check(a, rs, 8192 * 3 + 9, 1);
+    assertTrue(cache.contains(a.key, 3));
+    assertEquals(1, cache.partDecodes() + cache.chunkDecodes());
+    cache.clear();
+    ChunkCache scan = new ChunkCache(16L << 20);
+    ReadSettings srs = ReadSettings.of(scan, 0);
+    for (int at = 0; at < a.values.length; at += 1000) {
+      check(a, srs, at, Math.min(1000, a.values.length - at));
+    }
+    assertEquals(30, scan.chunkDecodes() + scan.partDecodes(), "each chunk decoded once");
+    assertTrue(scan.partDecodes() <= 2, "only the first chunk starts as a part: " + scan.partDecodes());
+  }
+
+  @Test
   void timeSeriesDecodesOneBlockPerChunkAndKeepsOthersCached() throws Exception {
     int t = 200;
     int y = 32;
