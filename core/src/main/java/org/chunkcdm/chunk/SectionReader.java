@@ -522,11 +522,20 @@ public final class SectionReader {
         }
       }
       if (missing > 0) {
-        // read again (parts of it are cached) and the blocks it needed reach a quarter: decode it whole. A
-        // first read never does, so a point read decodes one block.
+        // read on in order (the block before the first one missing is cached) and the blocks it needed reach a
+        // quarter: decode it whole. A first read never does, so a point read decodes one block, and reads
+        // hopping about a chunk stay with its blocks.
         long have = cache.partBytesOf(key, chunk);
         if (have > 0 && (missing + have) * 4 >= chunkBytes) {
-          return WHOLE;
+          long firstMissing = -1;
+          for (int i = 0; i < u && firstMissing < 0; i++) {
+            if (got[i] == null) {
+              firstMissing = sorted[i];
+            }
+          }
+          if (firstMissing > 0 && cache.getPart(key, chunk, (firstMissing - 1) * bs) != null) {
+            return WHOLE;
+          }
         }
         ChunkData data = box[0] != null ? box[0] : a.chunk(chunk);
         box[0] = data;
