@@ -517,6 +517,9 @@ public final class SectionReader {
       long missing = 0;
       for (int i = 0; i < u; i++) {
         got[i] = cache.getPart(key, chunk, sorted[i] * bs);
+        if (got[i] != null && got[i].length != Math.min(bs, chunkBytes - sorted[i] * bs)) {
+          got[i] = null; // cached with another block size (chunks of this array differ): not this block
+        }
         if (got[i] == null) {
           missing += bs;
         }
