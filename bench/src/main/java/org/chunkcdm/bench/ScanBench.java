@@ -81,6 +81,17 @@ public final class ScanBench {
       v.setCaching(false);
       int[] origin = new int[1];
       int[] shape = new int[1];
+      double whole = Double.MAX_VALUE;
+      for (int r = 0; r < rounds + 1; r++) { // the ceiling: the whole variable in one read, chunks decoded in parallel
+        cache.clear();
+        long t0 = System.nanoTime();
+        Array a = v.read();
+        whole = Math.min(whole, (System.nanoTime() - t0) / 1e9);
+        if (a.getSize() != rows) {
+          throw new IllegalStateException("read " + a.getSize());
+        }
+      }
+      System.out.printf("whole Variable.read() (reference ceiling): %.2f s = %.0f MB/s%n", whole, rows * 8 / whole / 1e6);
       for (int piece : new int[] {65536, 8192, 1024}) {
         double best = Double.MAX_VALUE;
         long decodes = 0;
