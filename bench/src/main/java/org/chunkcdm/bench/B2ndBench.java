@@ -241,36 +241,48 @@ public final class B2ndBench {
   }
 
   static byte[] b2ndMeta() {
+    return b2ndMeta(SHAPE, CHUNK, BLOCK, "<f4");
+  }
+
+  /** The b2nd metalayer of an array of {@code shape} (rank 1 to 15), chunk and block shapes, numpy dtype. */
+  static byte[] b2ndMeta(long[] shape, int[] chunk, int[] block, String dtype) {
     ByteBuffer b = ByteBuffer.allocate(128);
-    b.put((byte) 0x97).put((byte) 0).put((byte) 3);
-    b.put((byte) 0x93);
-    for (long s : SHAPE) {
+    b.put((byte) 0x97).put((byte) 0).put((byte) shape.length);
+    b.put((byte) (0x90 | shape.length));
+    for (long s : shape) {
       b.put((byte) 0xd3).putLong(s);
     }
-    for (int[] a : new int[][] {CHUNK, BLOCK}) {
-      b.put((byte) 0x93);
+    for (int[] a : new int[][] {chunk, block}) {
+      b.put((byte) (0x90 | shape.length));
       for (int s : a) {
         b.put((byte) 0xd2).putInt(s);
       }
     }
-    b.put((byte) 0).put((byte) 0xdb).putInt(3).put("<f4".getBytes(StandardCharsets.US_ASCII));
+    b.put((byte) 0).put((byte) 0xdb).putInt(dtype.length()).put(dtype.getBytes(StandardCharsets.US_ASCII));
     return Arrays.copyOf(b.array(), b.position());
   }
 
   /** The frame header (README "Contiguous frame" table) with one metalayer, 'b2nd'. */
   static byte[] header(byte[] meta, long frameLen, long cbytes) {
+    return header(meta, frameLen, cbytes, bytes(), ITEM, BLOCK[0] * BLOCK[1] * BLOCK[2] * ITEM,
+        CHUNK[0] * CHUNK[1] * CHUNK[2] * ITEM, 0x15); // zstd clevel 1
+  }
+
+  /** As above for any sizes; {@code codecFlags} = codec code in bits 0-3, clevel in bits 4-7. */
+  static byte[] header(byte[] meta, long frameLen, long cbytes, long nbytes, int typesize, int blocksize, int chunksize,
+      int codecFlags) {
     int mapBytes = 1 + 3 + 3 + 5 + 5; // 0x93, 0xCD size, 0xDE count, fixstr "b2nd", 0xD2 offset
     int len = 87 + mapBytes + 3 + 5 + meta.length;
     ByteBuffer b = ByteBuffer.allocate(len);
     b.put((byte) 0x9e).put((byte) 0xa8).put("b2frame\0".getBytes(StandardCharsets.US_ASCII));
     b.put((byte) 0xd2).putInt(len);
     b.put((byte) 0xcf).putLong(frameLen);
-    b.put((byte) 0xa4).put((byte) 0x12).put((byte) 0).put((byte) 0x15).put((byte) 0x03); // zstd clevel 1
-    b.put((byte) 0xd3).putLong(bytes());
+    b.put((byte) 0xa4).put((byte) 0x12).put((byte) 0).put((byte) codecFlags).put((byte) 0x03);
+    b.put((byte) 0xd3).putLong(nbytes);
     b.put((byte) 0xd3).putLong(cbytes);
-    b.put((byte) 0xd2).putInt(ITEM);
-    b.put((byte) 0xd2).putInt(BLOCK[0] * BLOCK[1] * BLOCK[2] * ITEM);
-    b.put((byte) 0xd2).putInt(CHUNK[0] * CHUNK[1] * CHUNK[2] * ITEM);
+    b.put((byte) 0xd2).putInt(typesize);
+    b.put((byte) 0xd2).putInt(blocksize);
+    b.put((byte) 0xd2).putInt(chunksize);
     b.put((byte) 0xd1).putShort((short) 1).put((byte) 0xd1).putShort((short) 1);
     b.put((byte) 0xc2);
     b.put((byte) 0xd8).put((byte) 6).put(new byte[] {0, 0, 0, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0});

@@ -39,6 +39,12 @@ public final class BloscChunkData implements ChunkData {
     return header.nbytes();
   }
 
+  /** The Blosc block size, 0 for a chunk without blocks (memcpyed or special). */
+  @Override
+  public int blockSize() {
+    return header.nblocks() == 0 || header.blocksize() <= 0 ? 0 : header.blocksize();
+  }
+
   @Override
   public synchronized byte[] readAll() throws IOException {
     if (all == null) {

@@ -13,6 +13,16 @@ public interface ChunkData {
   /** Copies decoded bytes {@code [offset, offset+len)} into {@code dst[dstOff..]}. */
   void read(long offset, byte[] dst, int dstOff, int len) throws IOException;
 
+  /**
+   * Decoded bytes per independently decoded block (the last may be shorter), 0 when the content has no such
+   * blocks. A {@link #read} of the block-aligned range {@code [b*blockSize, (b+1)*blockSize)} then decodes
+   * block b alone, so section reads can cache decoded blocks of a chunk they need only a little of.
+   * Wrappers that present the inner content unchanged (byte for byte at the same offsets) forward it.
+   */
+  default int blockSize() {
+    return 0;
+  }
+
   /** The whole decoded content (may return an internal array: do not modify). */
   default byte[] readAll() throws IOException {
     long n = size();

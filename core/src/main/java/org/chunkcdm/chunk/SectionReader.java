@@ -266,6 +266,9 @@ public final class SectionReader {
       stride = new long[] {1};
       g = g instanceof ChunkGrid.Flat ? ChunkGrid.flat(new long[] {1}, 1, false) : ChunkGrid.regular(new long[] {1}, new int[] {1});
     }
+    if (wholeSingleChunk(a, g, first, count, stride, out, item, n, cache)) {
+      return;
+    }
     if (g instanceof ChunkGrid.Flat && ((ChunkGrid.Flat) g).fortranOrder()) {
       // Fortran order = C order of the reversed shape: read the reversed selection, then transpose.
       ChunkGrid.Flat f = (ChunkGrid.Flat) g;
@@ -283,10 +286,61 @@ public final class SectionReader {
     }
   }
 
+  /**
+   * The common read of a small file's variable: the whole array, stride 1, stored as one chunk of exactly its
+   * size. Read straight into the output without building tasks (what the general path would do too: a whole
+   * chunk landing in one piece bypasses the cache). False when the read is anything else.
+   */
+  private static boolean wholeSingleChunk(ChunkedArray a, ChunkGrid g, long[] first, long[] count, long[] stride,
+      Output out, int item, long n, ChunkCache cache) throws IOException {
+    if (g.chunkCount() != 1 || g.rank() > 1 && g instanceof ChunkGrid.Flat && ((ChunkGrid.Flat) g).fortranOrder()) {
+      return false;
+    }
+    long[] shape = g.shape();
+    for (int d = 0; d < shape.length; d++) {
+      if (first[d] != 0 || count[d] != shape[d] || stride[d] != 1) {
+        return false;
+      }
+    }
+    if (g instanceof ChunkGrid.Regular) {
+      int[] cs = ((ChunkGrid.Regular) g).chunkShape();
+      for (int d = 0; d < cs.length; d++) {
+        if (cs[d] != shape[d]) {
+          return false;
+        }
+      }
+    }
+    if (a.cacheKey() != null && cache.contains(a.cacheKey(), 0)) {
+      return false; // served from the cache by the general path
+    }
+    ChunkData data = a.chunk(0);
+    long bytes = n * item;
+    if (data == null || data.size() != bytes) {
+      return false; // fill values or a size mismatch: the general path handles and reports them
+    }
+    CHUNKS_TOUCHED.increment();
+    cache.countChunkDecode();
+    byte[] direct = out.bytes();
+    if (direct != null) {
+      data.read(0, direct, out.bytesOffset(), (int) bytes);
+    } else {
+      byte[] tmp = scratch((int) bytes);
+      data.read(0, tmp, 0, (int) bytes);
+      out.put(tmp, 0, 0, (int) bytes);
+    }
+    return true;
+  }
+
   private static void run(ChunkedArray a, List<Task> tasks, ChunkCache cache) throws IOException {
     long need = 0;
     for (Task t : tasks) {
       need += t.bytes;
+    }
+    // read-ahead serves small reads (a scan in pieces); a read of many chunks decodes them all itself, and a
+    // read capped to its calling thread gets no decode thread's help
+    boolean ahead = tasks.size() <= 2 && DecodePool.threadsForCaller() > 1;
+    for (Task t : tasks) {
+      t.readAhead = ahead;
     }
     if (tasks.size() < 2 || need < PARALLEL_BYTES) {
       for (Task t : tasks) {
@@ -303,11 +357,16 @@ public final class SectionReader {
 
   // ---------------------------------------------------------------- tasks
 
+  private static final int DONE = 0;
+  private static final int WHOLE = 1;
+  private static final int FALLBACK = 2;
+
   /** Copies of one chunk's selected bytes into the output. */
   private abstract static class Task {
     final long chunk;
     final long chunkBytes; // decoded size the chunk should have (full chunk extent)
     long bytes; // bytes this task copies
+    boolean readAhead; // may decode the next chunk ahead on a decode thread
 
     Task(long chunk, long chunkBytes) {
       this.chunk = chunk;
@@ -319,31 +378,44 @@ public final class SectionReader {
 
     void run(ChunkedArray a, ChunkCache cache) throws IOException {
       CHUNKS_TOUCHED.increment();
-      Object key = a.cacheKey();
-      byte[] cached = cache.get(key, chunk);
+      Object key = cache.maxBytes() == 0 ? null : a.cacheKey();
       Output o = out();
-      if (cached != null) {
-        runs(new ArraySink(cached, o));
-        return;
-      }
-      ChunkData data = a.chunk(chunk);
-      if (data == null) {
-        byte[] fill = a.fillValue();
-        if (fill != null && !allZero(fill)) {
-          runs((src, dst, len) -> {
-            byte[] pattern = new byte[len];
-            for (int i = 0; i < len; i++) {
-              pattern[i] = fill[(int) ((src + i) % fill.length)];
-            }
-            o.put(pattern, 0, dst, len);
-          });
+      ReadAhead.State st = null;
+      if (key != null) {
+        byte[] cached = cache.get(key, chunk);
+        if (cached == null) {
+          cached = cache.awaitLoading(key, chunk); // another read or the read-ahead is decoding it
         }
+        if (cached != null) {
+          ReadAhead.wholeUsed(a, key, ReadAhead.state(key), chunk, cache, readAhead);
+          runs(new ArraySink(cached, o));
+          return;
+        }
+      }
+      boolean small = key != null && bytes * 4 < chunkBytes;
+      if (small) {
+        st = ReadAhead.state(key);
+      }
+      boolean seq = small && st.isNext(chunk);
+      ChunkData[] box = new ChunkData[1];
+      boolean promote = false;
+      if (small && !seq) {
+        int r = partRead(a, key, cache, st, o, box);
+        if (r == DONE) {
+          return;
+        }
+        promote = r == WHOLE;
+      }
+      ChunkData data = box[0] != null ? box[0] : a.chunk(chunk);
+      if (data == null) {
+        fill(a, o);
         return;
       }
       long[] single = singleRun();
       if (single != null && single[0] == 0 && single[2] == data.size()) {
         // the chunk lands in one piece of the output: decode straight into it (or into scratch, then
         // convert), bypassing the cache
+        cache.countChunkDecode();
         byte[] direct = o.bytes();
         if (direct != null) {
           data.read(0, direct, o.bytesOffset() + (int) single[1], (int) single[2]);
@@ -354,12 +426,14 @@ public final class SectionReader {
         }
         return;
       }
-      if (bytes * 4 >= data.size()) {
-        byte[] all = data.readAll();
-        if (key != null) {
-          cache.put(key, chunk, all);
-        }
+      boolean whole = bytes * 4 >= data.size() || seq || promote;
+      if (whole && key != null && cache.fits(data.size())) {
+        byte[] all = cache.load(key, chunk, data::readAll);
+        ReadAhead.wholeUsed(a, key, st != null ? st : ReadAhead.state(key), chunk, cache, readAhead);
         runs(new ArraySink(all, o));
+      } else if (whole) {
+        cache.countChunkDecode();
+        runs(new ArraySink(data.readAll(), o));
       } else {
         byte[] direct = o.bytes();
         int directOff = o.bytesOffset();
@@ -373,6 +447,170 @@ public final class SectionReader {
           }
         });
       }
+    }
+
+    private void fill(ChunkedArray a, Output o) throws IOException {
+      byte[] fill = a.fillValue();
+      if (fill != null && !allZero(fill)) {
+        runs((src, dst, len) -> {
+          byte[] pattern = new byte[len];
+          for (int i = 0; i < len; i++) {
+            pattern[i] = fill[(int) ((src + i) % fill.length)];
+          }
+          o.put(pattern, 0, dst, len);
+        });
+      }
+    }
+
+    /**
+     * A small read served by decoded blocks (parts) of the chunk, cached in the cache's low-priority share:
+     * {@link #DONE}; {@link #WHOLE} when the blocks this chunk needed so far reach a quarter of it (decode it
+     * whole instead); {@link #FALLBACK} when the chunk has no blocks to cache. {@code box[0]} receives the
+     * chunk when it was opened.
+     */
+    private int partRead(ChunkedArray a, Object key, ChunkCache cache, ReadAhead.State st, Output o,
+        ChunkData[] box) throws IOException {
+      int bs = st.blockSize;
+      if (bs <= 0) {
+        ChunkData data = a.chunk(chunk);
+        box[0] = data;
+        if (data == null) {
+          fill(a, o);
+          return DONE;
+        }
+        bs = data.blockSize();
+        if (bs <= 0) {
+          return FALLBACK;
+        }
+        st.blockSize = bs;
+      }
+      if (!cache.partFits(bs)) {
+        return FALLBACK;
+      }
+      long[] rs = collectRuns();
+      int nr = (int) rs[rs.length - 1];
+      // the blocks the runs cover, ascending
+      long[] blocks = new long[8];
+      int nb = 0;
+      for (int i = 0; i < nr; i++) {
+        long s0 = rs[3 * i];
+        long len = rs[3 * i + 2];
+        for (long b = s0 / bs; b <= (s0 + len - 1) / bs; b++) {
+          if (nb > 0 && blocks[nb - 1] == b) {
+            continue;
+          }
+          if (nb == blocks.length) {
+            blocks = java.util.Arrays.copyOf(blocks, nb * 2);
+          }
+          blocks[nb++] = b;
+        }
+      }
+      long[] sorted = java.util.Arrays.copyOf(blocks, nb);
+      java.util.Arrays.sort(sorted);
+      int u = 0;
+      for (int i = 0; i < nb; i++) {
+        if (u == 0 || sorted[u - 1] != sorted[i]) {
+          sorted[u++] = sorted[i];
+        }
+      }
+      byte[][] got = new byte[u][];
+      long missing = 0;
+      for (int i = 0; i < u; i++) {
+        got[i] = cache.getPart(key, chunk, sorted[i] * bs);
+        if (got[i] != null && got[i].length != Math.min(bs, chunkBytes - sorted[i] * bs)) {
+          got[i] = null; // cached with another block size (chunks of this array differ): not this block
+        }
+        if (got[i] == null) {
+          missing += bs;
+        }
+      }
+      if (missing > 0) {
+        // read on in order (the block before the first one missing is cached) and the blocks it needed reach a
+        // quarter: decode it whole. A first read never does, so a point read decodes one block, and reads
+        // hopping about a chunk stay with its blocks.
+        long have = cache.partBytesOf(key, chunk);
+        if (have > 0 && (missing + have) * 4 >= chunkBytes) {
+          long firstMissing = -1;
+          for (int i = 0; i < u && firstMissing < 0; i++) {
+            if (got[i] == null) {
+              firstMissing = sorted[i];
+            }
+          }
+          if (firstMissing > 0 && cache.getPart(key, chunk, (firstMissing - 1) * bs) != null) {
+            return WHOLE;
+          }
+        }
+        ChunkData data = box[0] != null ? box[0] : a.chunk(chunk);
+        box[0] = data;
+        if (data == null) {
+          fill(a, o);
+          return DONE;
+        }
+        if (data.blockSize() != bs) { // chunks of this array differ in block size: learn, serve this one plainly
+          st.blockSize = data.blockSize();
+          return FALLBACK;
+        }
+        long size = data.size();
+        for (int i = 0; i < u; i++) {
+          if (got[i] == null) {
+            long off = sorted[i] * bs;
+            if (off >= size) {
+              throw new IOException("chunk " + chunk + " holds " + size + " bytes, but bytes from " + off + " are needed");
+            }
+            byte[] p = new byte[(int) Math.min(bs, size - off)];
+            data.read(off, p, 0, p.length);
+            cache.putPart(key, chunk, off, p);
+            got[i] = p;
+          }
+        }
+      } else if (u == 1 && sorted[0] == 0 && got[0].length == chunkBytes && st.lastPart == chunk) {
+        // a chunk of one block read twice in a row (a scan in pieces, a repeated point): hold its block as the
+        // whole chunk (no decode), so that a scan is recognised and read ahead. A series visiting each chunk
+        // once keeps it a low-priority part.
+        cache.put(key, chunk, got[0]);
+        ReadAhead.wholeUsed(a, key, st, chunk, cache, readAhead);
+      }
+      for (int i = 0; i < nr; i++) {
+        long src = rs[3 * i];
+        int dst = (int) rs[3 * i + 1];
+        int len = (int) rs[3 * i + 2];
+        while (len > 0) {
+          long b = src / bs;
+          byte[] p = got[java.util.Arrays.binarySearch(sorted, 0, u, b)];
+          int in = (int) (src - b * bs);
+          int n = Math.min(len, p.length - in);
+          if (n <= 0) {
+            throw new IOException("chunk " + chunk + ": block " + b + " holds " + p.length + " bytes, but byte " + in
+                + " is needed");
+          }
+          o.put(p, in, dst, n);
+          src += n;
+          dst += n;
+          len -= n;
+        }
+      }
+      st.lastPart = chunk;
+      return DONE;
+    }
+
+    /** This task's runs as triples {src, dst, len}, the count in the last element. */
+    long[] collectRuns() throws IOException {
+      long[][] box = {new long[3 * 8 + 1]};
+      int[] n = {0};
+      runs((src, dst, len) -> {
+        long[] r = box[0];
+        if (3 * n[0] + 3 >= r.length) {
+          r = java.util.Arrays.copyOf(r, r.length * 2 + 1);
+          box[0] = r;
+        }
+        r[3 * n[0]] = src;
+        r[3 * n[0] + 1] = dst;
+        r[3 * n[0] + 2] = len;
+        n[0]++;
+      });
+      long[] r = box[0];
+      r[r.length - 1] = n[0];
+      return r;
     }
 
     abstract Output out();

@@ -153,6 +153,12 @@ final class NumpyDescr {
       }
 
       @Override
+      public int blockSize() { // swapping is per record: blocks that hold whole records stay aligned
+        int bs = inner.blockSize();
+        return bs > 0 && bs % rec == 0 ? bs : 0;
+      }
+
+      @Override
       public void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
         long lo = offset - offset % rec;
         long hi = Math.min(inner.size(), (offset + len + rec - 1) / rec * rec);

@@ -180,6 +180,12 @@ final class B2nd {
       return size;
     }
 
+    /** One-dimensional: the C-order view is the stored bytes at the same offsets, so its blocks are the stored ones. */
+    @Override
+    public int blockSize() {
+      return chunkshape.length == 1 && stored.blockSize() == blockBytes ? stored.blockSize() : 0;
+    }
+
     /** Target of one run: {@code len} bytes at {@code src} of the stored chunk go to {@code dst} of the output. */
     private interface Sink {
       void copy(long src, int dst, int len) throws IOException;

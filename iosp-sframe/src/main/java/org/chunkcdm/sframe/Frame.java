@@ -469,6 +469,11 @@ final class Frame {
     }
 
     @Override
+    public int blockSize() {
+      return data.blockSize();
+    }
+
+    @Override
     public void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
       try {
         data.read(offset, dst, dstOff, len);
