@@ -1,5 +1,6 @@
 package org.chunkcdm.blosc;
 
+import org.chunkcdm.io.FormatException;
 import io.airlift.compress.lz4.Lz4Decompressor;
 import io.airlift.compress.snappy.SnappyDecompressor;
 import java.io.IOException;
@@ -53,15 +54,15 @@ final class Codecs {
           n = inflate(in, ip, inLen, out, op, outLen);
           break;
         default:
-          throw new IOException("unsupported codec " + c);
+          throw new FormatException("unsupported codec " + c);
       }
     } catch (IOException e) {
       throw e;
     } catch (RuntimeException | LinkageError e) {
-      throw new IOException(c.cname() + " stream is corrupt: " + e.getMessage(), e);
+      throw new FormatException(c.cname() + " stream is corrupt: " + e.getMessage(), e);
     }
     if (n != outLen) {
-      throw new IOException(c.cname() + " stream decoded to " + n + " bytes, expected " + outLen);
+      throw new FormatException(c.cname() + " stream decoded to " + n + " bytes, expected " + outLen);
     }
   }
 
@@ -84,14 +85,14 @@ final class Codecs {
         // the stream must end exactly at outLen bytes
         byte[] probe = new byte[1];
         if (inf.inflate(probe) > 0) {
-          throw new IOException("zlib stream holds more than the expected " + outLen + " bytes");
+          throw new FormatException("zlib stream holds more than the expected " + outLen + " bytes");
         }
         if (!inf.finished()) {
-          throw new IOException("zlib stream is truncated after " + n + " of " + outLen + " bytes");
+          throw new FormatException("zlib stream is truncated after " + n + " of " + outLen + " bytes");
         }
       }
     } catch (DataFormatException e) {
-      throw new IOException("zlib stream is corrupt: " + e.getMessage(), e);
+      throw new FormatException("zlib stream is corrupt: " + e.getMessage(), e);
     }
     return n;
   }

@@ -277,11 +277,8 @@ final class Bloscpack {
         throw new IOException(file + ": chunk " + k + " " + CHECKSUMS[checksum] + " checksum mismatch");
       }
     }
-    try {
-      return BloscChunkData.of(frame, 0, (int) ct);
-    } catch (IOException e) {
-      throw new IOException(file + ": chunk " + k + ": " + e.getMessage(), e);
-    }
+    // errors when the chunk is decoded later name the file and chunk too
+    return BloscChunkData.of(frame, 0, (int) ct, file + ": chunk " + k);
   }
 
   /** All chunks as one decoded byte stream; a read decodes only the chunks (and blocks) it covers. */

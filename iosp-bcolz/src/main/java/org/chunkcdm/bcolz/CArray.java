@@ -217,11 +217,8 @@ final class CArray implements ChunkedArray {
       throw new IOException(p + ": chunk " + i + " of " + name + ": Blosc frame claims " + ct + " bytes but the file holds "
           + (size - BLP_HEADER) + " after its header");
     }
-    try {
-      return BloscChunkData.of(b, BLP_HEADER, (int) ct);
-    } catch (IOException e) {
-      throw new IOException(p + ": chunk " + i + " of " + name + ": " + e.getMessage(), e);
-    }
+    // errors when the chunk is decoded later name the file, chunk and variable too
+    return BloscChunkData.of(b, BLP_HEADER, (int) ct, p + ": chunk " + i + " of " + name);
   }
 
   private ChunkData blazeChunk(Path p, long i) throws IOException {
