@@ -184,6 +184,9 @@ final class CArray implements ChunkedArray {
       throw new IOException(dir + ": " + name + ": chunk " + i + " does not exist (" + nchunks + " chunks)");
     }
     Path p = chunkFile(i);
+    if (Files.exists(p) && !Files.isRegularFile(p)) {
+      FileHandles.checkRegular(p); // a FIFO, device or directory: refused, never opened
+    }
     if (!Files.isRegularFile(p)) {
       throw new IOException(p + ": chunk " + i + " of " + name + " is missing: meta/sizes claims " + shape[0]
           + " rows, which need " + nchunks + " chunk files");
