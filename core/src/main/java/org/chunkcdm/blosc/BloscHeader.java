@@ -62,6 +62,12 @@ public final class BloscHeader {
       throw new FormatException("Blosc chunk: unsupported format version " + version + " (1-5 are known)");
     }
     boolean extended = (flags & 0x05) == 0x05;
+    if (extended && version <= 2) {
+      // Blosc1 formats never set both shuffle bits; c-blosc 1.x would read them as byte shuffle, c-blosc2 as the
+      // 32-byte extended header: ambiguous, so refused
+      throw new FormatException(String.format("Blosc chunk: flags 0x%02x set both shuffle bits in format version %d",
+          flags, version));
+    }
     headerLength = extended ? 32 : 16;
     if (cbytes < headerLength) {
       throw new FormatException("Blosc chunk: cbytes " + cbytes + " is smaller than the " + headerLength + "-byte header");
@@ -130,9 +136,19 @@ public final class BloscHeader {
       dataStart = headerLength;
       return;
     }
+    // strict, as c-blosc (1.x and 2.x) reads chunks: 0 < blocksize <= nbytes (writers cap the block size at
+    // the data size); for Blosc1 formats (version <= 2) the flags bit 3 is undefined
+    if (bs <= 0 || bs > nbytes) {
+      throw new FormatException("Blosc chunk: blocksize " + bs + " is not between 1 and nbytes " + nbytes);
+    }
+    if (version <= 2 && (flags & FLAG_DELTA) != 0) {
+      throw new FormatException(String.format("Blosc chunk: flags 0x%02x set bit 3, undefined in format version %d",
+          flags, version));
+    }
     if (memcpyed) {
-      if ((long) headerLength + nbytes > cbytes) {
-        throw new FormatException("Blosc chunk: memcpyed chunk of " + cbytes + " bytes cannot hold " + nbytes + " bytes of data");
+      if ((long) headerLength + nbytes != cbytes) { // exactly the header and the data, as c-blosc checks
+        throw new FormatException("Blosc chunk: memcpyed chunk of " + cbytes + " bytes does not hold exactly its "
+            + headerLength + "-byte header and " + nbytes + " bytes of data");
       }
       blocksize = bs <= 0 ? nbytes : Math.min(bs, nbytes);
       nblocks = 0;
@@ -140,10 +156,11 @@ public final class BloscHeader {
       dataStart = headerLength;
       return;
     }
-    if (bs <= 0) {
-      throw new FormatException("Blosc chunk: blocksize " + bs + " is not positive");
+    if (versionLz != 1) {
+      // every codec's stream format in Blosc chunks is version 1; c-blosc refuses any other
+      throw new FormatException("Blosc chunk: codec format version " + versionLz + " (only 1 is defined)");
     }
-    blocksize = Math.min(bs, nbytes);
+    blocksize = bs;
     long nb = ((long) nbytes + blocksize - 1) / blocksize;
     long tableEnd = headerLength + 4 * nb;
     if (tableEnd > cbytes) {

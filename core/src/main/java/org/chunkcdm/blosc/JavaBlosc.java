@@ -221,6 +221,9 @@ final class JavaBlosc {
       pos += 4;
       int out = tp + s * neblock;
       if (csize == 0) {
+        if (version < 3) { // a run of zeros is a Blosc2 (format version >= 3) stream; c-blosc 1.x refuses it
+          throw new FormatException("Blosc chunk: block " + b + " stream " + s + " is empty (format version " + version + ")");
+        }
         Arrays.fill(target, out, out + neblock, (byte) 0);
       } else if (csize < 0) {
         if (version < 3 || pos >= end) {
