@@ -95,4 +95,24 @@ class ReliabilityTest {
       }
     }
   }
+
+  /** Chunk files truncated or deleted under an open dataset: the affected chunks fail, naming the file. */
+  @Test
+  void chunkFilesTruncatedOrDeletedUnderAnOpenDataset() throws Exception {
+    Path c = carray();
+    try (ChunkedDataset d = Datasets.open(c)) {
+      org.chunkcdm.chunk.ChunkedArray a = d.variables().get(0).array();
+      byte[] first = a.chunk(0).readAll().clone();
+      a.chunk(1).readAll();
+      try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(c.resolve("data/__1.blp").toFile(), "rw")) {
+        raf.setLength(raf.length() / 2);
+      }
+      Files.delete(c.resolve("data/__2.blp"));
+      IOException t = assertThrows(IOException.class, () -> a.chunk(1).readAll());
+      NetcdfChecks.assertMentions(t, "__1.blp", "chunk 1");
+      IOException m = assertThrows(IOException.class, () -> a.chunk(2).readAll());
+      NetcdfChecks.assertMentions(m, "__2.blp", "missing");
+      org.junit.jupiter.api.Assertions.assertArrayEquals(first, a.chunk(0).readAll(), "untouched chunks still read");
+    }
+  }
 }
