@@ -168,7 +168,7 @@ final class Frame {
       byte[] c = e.getValue();
       try {
         if (BloscHeader.parse(c, 0, c.length).nbytes() > MAX_META_BYTES) {
-          throw new IOException("decompresses to more than " + MAX_META_BYTES + " bytes");
+          throw new FormatException("decompresses to more than " + MAX_META_BYTES + " bytes");
         }
         e.setValue(Blosc.decompress(c, 0, c.length));
       } catch (IOException ex) {
@@ -421,7 +421,7 @@ final class Frame {
 
   private static void expect(boolean ok, String msg) throws IOException {
     if (!ok) {
-      throw new IOException(msg);
+      throw new FormatException(msg);
     }
   }
 
@@ -516,7 +516,7 @@ final class Frame {
     @Override
     public void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
       if (offset < 0 || len < 0 || offset > size - len) {
-        throw new IOException("read of " + len + " bytes at " + offset + " outside a NaN chunk of " + size + " bytes");
+        throw new FormatException("read of " + len + " bytes at " + offset + " outside a NaN chunk of " + size + " bytes");
       }
       for (int i = 0; i < len; i++) {
         dst[dstOff + i] = pattern[(int) ((offset + i) % pattern.length)];
