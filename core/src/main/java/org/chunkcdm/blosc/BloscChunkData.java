@@ -125,6 +125,7 @@ public final class BloscChunkData implements ChunkData {
       if (header.hasDelta() && b > 0) {
         ref = block(0);
       }
+      Bounds.checkAllocation(bLen, "Blosc chunk block " + b); // a header may claim one 2 GiB block
       blk = new byte[bLen];
       JavaBlosc.decodeBlock(header, src, off, b, blk, 0, ref, 0, dict);
       blocks.put(b, blk);

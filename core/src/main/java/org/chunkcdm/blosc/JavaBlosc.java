@@ -80,6 +80,7 @@ final class JavaBlosc {
       return;
     }
     int bs = h.blocksize();
+    org.chunkcdm.io.Bounds.checkAllocation(Math.min(bs, n), "Blosc chunk block"); // ref/tmp below; a header may claim 2 GiB
     int bLo = start / bs;
     int bHi = (start + count - 1) / bs;
     byte[] ref = null;

@@ -160,4 +160,17 @@ class ReliabilityRulesTest {
     assertInstanceOf(Bounds.LimitException.class, FormatException.in("a", new Bounds.LimitException("b")));
     assertTrue(FormatException.isFormatError(new IOException("x", new FormatException("y"))));
   }
+
+  /** A Blosc1 chunk of one block claiming ~2 GiB: a range read refuses the block before allocating it. */
+  @Test
+  void rangeReadOfAHugeBlockIsRefusedBeforeAllocating() throws Exception {
+    System.setProperty("chunkcdm.maxAllocation", String.valueOf(64 << 20));
+    byte[] c = Files.readAllBytes(org.chunkcdm.testkit.Fixtures.family("blosc2")
+        .resolve("chunks/chunk_cblosc1_lz4hc_noshuffle_u1.chunk"));
+    le32(c, 4, 0x7FFF_0000);
+    le32(c, 8, 0x7FFF_0000);
+    BloscChunkData d = BloscChunkData.of(c, 0, c.length, "x: chunk 0");
+    assertThrows(Bounds.LimitException.class, () -> d.read(5, new byte[10], 0, 10));
+    assertThrows(Bounds.LimitException.class, () -> Blosc.decompressRange(c, 0, c.length, 5, 10, new byte[10], 0));
+  }
 }
