@@ -8,6 +8,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.chunkcdm.io.Bounds;
+import org.chunkcdm.io.FileHandles;
+import org.chunkcdm.io.FormatException;
 import org.chunkcdm.blosc.Blosc;
 import org.chunkcdm.blosc.BloscHeader;
 import org.chunkcdm.cdm.ChunkedIosp;
@@ -44,22 +47,35 @@ public final class Main implements Callable<Integer> {
       err.flush();
       return 1;
     });
-    int rc = cl.execute(args);
+    int rc;
+    try {
+      rc = cl.execute(args);
+    } catch (OutOfMemoryError e) { // a backstop only: every size from a file is checked before allocating
+      err.println("chunkcdm: out of memory (" + e.getMessage() + "); raise -Xmx");
+      rc = 1;
+    }
     out.flush();
     err.flush();
     return rc;
   }
 
+  /**
+   * One line: {@code format error: ...} when the bytes of a file are wrong ({@link FormatException}, the file must
+   * be replaced), {@code too large: ...} when a size exceeds this JVM's memory bound ({@link Bounds}),
+   * {@code I/O error: ...} for other IOExceptions (missing file, permissions, disk), else the message.
+   */
   static String message(Throwable ex) {
     Throwable t = ex;
     if (t instanceof NoSuchFileException) {
-      return t.getMessage() + ": no such file";
+      return "I/O error: " + t.getMessage() + ": no such file";
     }
     String m = t.getMessage();
     if (m == null || m.isEmpty()) {
       m = t.getClass().getSimpleName();
     }
-    return m.replace('\n', ' ');
+    String kind = FormatException.isFormatError(t) ? "format error: "
+        : t instanceof Bounds.LimitException ? "too large: " : t instanceof IOException ? "I/O error: " : "";
+    return kind + m.replace('\n', ' ');
   }
 
   @Override
@@ -127,10 +143,12 @@ public final class Main implements Callable<Integer> {
   }
 
   static byte[] readChunkFile(Path in) throws IOException {
+    FileHandles.checkRegular(in); // a FIFO or device would block or never end
     long size = Files.size(in);
     if (size > MAX_CHUNK_FILE) {
-      throw new IOException(in + ": " + size + " bytes is larger than any Blosc chunk (2 GiB)");
+      throw new FormatException(in + ": " + size + " bytes is larger than any Blosc chunk (2 GiB)");
     }
+    Bounds.checkAllocation(size, in.toString());
     return Files.readAllBytes(in);
   }
 
@@ -150,7 +168,7 @@ public final class Main implements Callable<Integer> {
       try {
         h = BloscHeader.parse(b, 0, b.length);
       } catch (IOException e) {
-        throw new IOException(file + ": " + e.getMessage(), e);
+        throw FormatException.in(file.toString(), e);
       }
       PrintWriter out = spec.commandLine().getOut();
       out.println("file: " + file);
@@ -190,10 +208,11 @@ public final class Main implements Callable<Integer> {
       byte[] decoded;
       try {
         BloscHeader h = BloscHeader.parse(b, 0, b.length);
+        Bounds.checkAllocation(h.nbytes(), "chunk claims " + h.nbytes() + " decoded bytes");
         decoded = new byte[h.nbytes()];
         Blosc.decompress(b, 0, b.length, decoded, 0, which);
       } catch (IOException e) {
-        throw new IOException(in + ": " + e.getMessage(), e);
+        throw FormatException.in(in.toString(), e);
       }
       Files.write(out, decoded);
       return 0;

@@ -1,6 +1,7 @@
 package org.chunkcdm.blosc;
 
 import java.io.IOException;
+import org.chunkcdm.io.Bounds;
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.ServiceLoader;
@@ -99,6 +100,7 @@ public final class Blosc {
   /** Decodes a whole chunk with the configured implementation. */
   public static byte[] decompress(byte[] src, int off, int len) throws IOException {
     BloscHeader h = BloscHeader.parse(src, off, len);
+    Bounds.checkAllocation(h.nbytes(), "Blosc chunk of " + len + " bytes");
     byte[] out = new byte[h.nbytes()];
     decompress(h, src, off, out, 0, configured());
     return out;

@@ -2,6 +2,8 @@ package org.chunkcdm.blosc;
 
 import java.io.IOException;
 import java.util.HashMap;
+import org.chunkcdm.io.Bounds;
+import org.chunkcdm.io.FormatException;
 import java.util.Map;
 import org.chunkcdm.chunk.ChunkData;
 
@@ -17,8 +19,10 @@ public final class BloscChunkData implements ChunkData {
   private final ChunkDictionary dict; // parsed once for every block read
   private final Map<Integer, byte[]> blocks = new HashMap<>();
   private byte[] all;
+  private final String where; // "file: chunk k of 'var'" for error messages, or null
 
-  private BloscChunkData(byte[] src, int off, BloscHeader header) throws IOException {
+  private BloscChunkData(byte[] src, int off, BloscHeader header, String where) throws IOException {
+    this.where = where;
     this.src = src;
     this.off = off;
     this.header = header;
@@ -27,7 +31,23 @@ public final class BloscChunkData implements ChunkData {
 
   /** Validates the chunk header at {@code src[off..off+len)}; nothing is decoded yet. */
   public static BloscChunkData of(byte[] src, int off, int len) throws IOException {
-    return new BloscChunkData(src, off, BloscHeader.parse(src, off, len));
+    return new BloscChunkData(src, off, BloscHeader.parse(src, off, len), null);
+  }
+
+  /**
+   * As {@link #of(byte[], int, int)}; every error (header or decoding, also later in a read) starts with
+   * {@code where}, which names the file, variable and chunk, e.g. {@code "/d/x.bcolz/data/__3.blp: chunk 3 of 'x'"}.
+   */
+  public static BloscChunkData of(byte[] src, int off, int len, String where) throws IOException {
+    try {
+      return new BloscChunkData(src, off, BloscHeader.parse(src, off, len), where);
+    } catch (IOException e) {
+      throw FormatException.in(where, e);
+    }
+  }
+
+  private IOException named(IOException e) {
+    return where == null ? e : FormatException.in(where, e);
   }
 
   public BloscHeader header() {
@@ -48,9 +68,14 @@ public final class BloscChunkData implements ChunkData {
   @Override
   public synchronized byte[] readAll() throws IOException {
     if (all == null) {
-      byte[] out = new byte[header.nbytes()];
-      Blosc.decompress(header, src, off, out, 0, Blosc.configured());
-      all = out;
+      try {
+        Bounds.checkAllocation(header.nbytes(), "Blosc chunk");
+        byte[] out = new byte[header.nbytes()];
+        Blosc.decompress(header, src, off, out, 0, Blosc.configured());
+        all = out;
+      } catch (IOException e) {
+        throw named(e);
+      }
       blocks.clear();
     }
     return all;
@@ -58,6 +83,14 @@ public final class BloscChunkData implements ChunkData {
 
   @Override
   public synchronized void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
+    try {
+      readRange(offset, dst, dstOff, len);
+    } catch (IOException e) {
+      throw named(e);
+    }
+  }
+
+  private void readRange(long offset, byte[] dst, int dstOff, int len) throws IOException {
     int n = header.nbytes();
     if (offset < 0 || len < 0 || offset > n - len) {
       throw new IOException("Blosc chunk: read of " + len + " bytes at " + offset + " outside its " + n + " bytes");
@@ -98,6 +131,7 @@ public final class BloscChunkData implements ChunkData {
       if (header.hasDelta() && b > 0) {
         ref = block(0);
       }
+      Bounds.checkAllocation(bLen, "Blosc chunk block " + b); // a header may claim one 2 GiB block
       blk = new byte[bLen];
       JavaBlosc.decodeBlock(header, src, off, b, blk, 0, ref, 0, dict);
       blocks.put(b, blk);

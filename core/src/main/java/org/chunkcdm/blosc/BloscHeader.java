@@ -1,5 +1,6 @@
 package org.chunkcdm.blosc;
 
+import org.chunkcdm.io.FormatException;
 import java.io.IOException;
 
 /**
@@ -48,7 +49,7 @@ public final class BloscHeader {
 
   private BloscHeader(byte[] b, int off, int len) throws IOException {
     if (len < 16) {
-      throw new IOException("Blosc chunk of " + len + " bytes is shorter than the 16-byte header");
+      throw new FormatException("Blosc chunk of " + len + " bytes is shorter than the 16-byte header");
     }
     version = b[off] & 0xff;
     versionLz = b[off + 1] & 0xff;
@@ -58,21 +59,27 @@ public final class BloscHeader {
     int bs = le32(b, off + 8);
     cbytes = le32(b, off + 12);
     if (version < 1 || version > 5) {
-      throw new IOException("Blosc chunk: unsupported format version " + version + " (1-5 are known)");
+      throw new FormatException("Blosc chunk: unsupported format version " + version + " (1-5 are known)");
     }
     boolean extended = (flags & 0x05) == 0x05;
+    if (extended && version <= 2) {
+      // Blosc1 formats never set both shuffle bits; c-blosc 1.x would read them as byte shuffle, c-blosc2 as the
+      // 32-byte extended header: ambiguous, so refused
+      throw new FormatException(String.format("Blosc chunk: flags 0x%02x set both shuffle bits in format version %d",
+          flags, version));
+    }
     headerLength = extended ? 32 : 16;
     if (cbytes < headerLength) {
-      throw new IOException("Blosc chunk: cbytes " + cbytes + " is smaller than the " + headerLength + "-byte header");
+      throw new FormatException("Blosc chunk: cbytes " + cbytes + " is smaller than the " + headerLength + "-byte header");
     }
     if (cbytes > len) {
-      throw new IOException("Blosc chunk: header says " + cbytes + " bytes but only " + len + " are available (truncated?)");
+      throw new FormatException("Blosc chunk: header says " + cbytes + " bytes but only " + len + " are available (truncated?)");
     }
     if (nbytes < 0) {
-      throw new IOException("Blosc chunk: negative uncompressed size " + nbytes);
+      throw new FormatException("Blosc chunk: negative uncompressed size " + nbytes);
     }
     if (typesize == 0) {
-      throw new IOException("Blosc chunk: typesize 0");
+      throw new FormatException("Blosc chunk: typesize 0");
     }
     if (extended) {
       for (int i = 0; i < 6; i++) {
@@ -97,30 +104,30 @@ public final class BloscHeader {
     }
     int format = flags >> 5;
     if (format == 6) {
-      throw new IOException("Blosc chunk: user-defined codec " + codecId + " is not supported");
+      throw new FormatException("Blosc chunk: user-defined codec " + codecId + " is not supported");
     }
     compressor = BloscCompressor.ofFormat(format);
     boolean memcpyed = (flags & FLAG_MEMCPYED) != 0;
     if (compressor == null && !memcpyed && special == SPECIAL_NONE && nbytes > 0) {
-      throw new IOException("Blosc chunk: unknown codec format " + format);
+      throw new FormatException("Blosc chunk: unknown codec format " + format);
     }
     if ((blosc2Flags & 0x02) != 0 && special == SPECIAL_NONE) {
-      throw new IOException("Blosc chunk: big-endian chunks (blosc2_flags bit 1) are not supported");
+      throw new FormatException("Blosc chunk: big-endian chunks (blosc2_flags bit 1) are not supported");
     }
     if (extended && (b[off + 30] & 0x01) != 0) {
-      throw new IOException("Blosc chunk: variable-length blocks (blosc2_flags2 bit 0) are not supported");
+      throw new FormatException("Blosc chunk: variable-length blocks (blosc2_flags2 bit 0) are not supported");
     }
     if (special > SPECIAL_UNINIT) {
-      throw new IOException("Blosc chunk: unknown special value kind " + special);
+      throw new FormatException("Blosc chunk: unknown special value kind " + special);
     }
     if (special == SPECIAL_VALUE) {
       int vs = cbytes - headerLength;
       if (vs <= 0 || (nbytes % vs) != 0) {
-        throw new IOException("Blosc chunk: repeated-value chunk with a " + vs + "-byte value cannot fill " + nbytes + " bytes");
+        throw new FormatException("Blosc chunk: repeated-value chunk with a " + vs + "-byte value cannot fill " + nbytes + " bytes");
       }
     }
     if (special == SPECIAL_NAN && typesize != 4 && typesize != 8) {
-      throw new IOException("Blosc chunk: NaN chunk with typesize " + typesize + " (4 or 8 expected)");
+      throw new FormatException("Blosc chunk: NaN chunk with typesize " + typesize + " (4 or 8 expected)");
     }
     if (special != SPECIAL_NONE || nbytes == 0) {
       blocksize = Math.max(0, Math.min(bs, nbytes));
@@ -129,9 +136,19 @@ public final class BloscHeader {
       dataStart = headerLength;
       return;
     }
+    // strict, as c-blosc (1.x and 2.x) reads chunks: 0 < blocksize <= nbytes (writers cap the block size at
+    // the data size); for Blosc1 formats (version <= 2) the flags bit 3 is undefined
+    if (bs <= 0 || bs > nbytes) {
+      throw new FormatException("Blosc chunk: blocksize " + bs + " is not between 1 and nbytes " + nbytes);
+    }
+    if (version <= 2 && (flags & FLAG_DELTA) != 0) {
+      throw new FormatException(String.format("Blosc chunk: flags 0x%02x set bit 3, undefined in format version %d",
+          flags, version));
+    }
     if (memcpyed) {
-      if ((long) headerLength + nbytes > cbytes) {
-        throw new IOException("Blosc chunk: memcpyed chunk of " + cbytes + " bytes cannot hold " + nbytes + " bytes of data");
+      if ((long) headerLength + nbytes != cbytes) { // exactly the header and the data, as c-blosc checks
+        throw new FormatException("Blosc chunk: memcpyed chunk of " + cbytes + " bytes does not hold exactly its "
+            + headerLength + "-byte header and " + nbytes + " bytes of data");
       }
       blocksize = bs <= 0 ? nbytes : Math.min(bs, nbytes);
       nblocks = 0;
@@ -139,25 +156,26 @@ public final class BloscHeader {
       dataStart = headerLength;
       return;
     }
-    if (bs <= 0) {
-      throw new IOException("Blosc chunk: blocksize " + bs + " is not positive");
+    if (versionLz != 1) {
+      // every codec's stream format in Blosc chunks is version 1; c-blosc refuses any other
+      throw new FormatException("Blosc chunk: codec format version " + versionLz + " (only 1 is defined)");
     }
-    blocksize = Math.min(bs, nbytes);
+    blocksize = bs;
     long nb = ((long) nbytes + blocksize - 1) / blocksize;
     long tableEnd = headerLength + 4 * nb;
     if (tableEnd > cbytes) {
-      throw new IOException("Blosc chunk: " + nb + " blocks need a " + (4 * nb) + "-byte offset table, more than the chunk's "
+      throw new FormatException("Blosc chunk: " + nb + " blocks need a " + (4 * nb) + "-byte offset table, more than the chunk's "
           + cbytes + " bytes");
     }
     nblocks = (int) nb;
     int start = (int) tableEnd;
     if ((blosc2Flags & 0x01) != 0) {
       if (start + 4 > cbytes) {
-        throw new IOException("Blosc chunk: dictionary size lies past the end of the chunk");
+        throw new FormatException("Blosc chunk: dictionary size lies past the end of the chunk");
       }
       int ds = le32(b, off + start);
       if (ds <= 0 || (long) start + 4 + ds > cbytes) {
-        throw new IOException("Blosc chunk: dictionary of " + ds + " bytes does not fit in the chunk");
+        throw new FormatException("Blosc chunk: dictionary of " + ds + " bytes does not fit in the chunk");
       }
       dictSize = ds;
       start += 4 + ds;
@@ -168,7 +186,7 @@ public final class BloscHeader {
     for (int i = 0; i < 6; i++) {
       int f = filters[i];
       if (f > TRUNC_PREC) {
-        throw new IOException("Blosc chunk: filter " + f + " in slot " + i + " is not supported (user or plugin filter)");
+        throw new FormatException("Blosc chunk: filter " + f + " in slot " + i + " is not supported (user or plugin filter)");
       }
     }
   }
@@ -176,7 +194,7 @@ public final class BloscHeader {
   /** Parses and validates the chunk at {@code buf[off..off+len)}; the chunk may be followed by other bytes. */
   public static BloscHeader parse(byte[] buf, int off, int len) throws IOException {
     if (buf == null || off < 0 || len < 0 || off > buf.length - len) {
-      throw new IOException("Blosc chunk: bad buffer slice (offset " + off + ", length " + len + ")");
+      throw new FormatException("Blosc chunk: bad buffer slice (offset " + off + ", length " + len + ")");
     }
     return new BloscHeader(buf, off, len);
   }

@@ -1,5 +1,6 @@
 package org.chunkcdm.blosc;
 
+import org.chunkcdm.io.FormatException;
 import java.io.IOException;
 
 /**
@@ -20,17 +21,17 @@ final class BloscLZ {
     int op = op0;
     final int opEnd = op0 + outLen;
     if (inLen <= 0) {
-      throw new IOException("BloscLZ stream is empty");
+      throw new FormatException("BloscLZ stream is empty");
     }
     int ctrl = in[ip++] & 31;
     while (true) {
       if (ctrl < 32) {
         int run = ctrl + 1;
         if (run > ipEnd - ip) {
-          throw new IOException("BloscLZ stream: literal run of " + run + " bytes passes the end of the input");
+          throw new FormatException("BloscLZ stream: literal run of " + run + " bytes passes the end of the input");
         }
         if (run > opEnd - op) {
-          throw new IOException("BloscLZ stream: output exceeds the expected " + outLen + " bytes");
+          throw new FormatException("BloscLZ stream: output exceeds the expected " + outLen + " bytes");
         }
         System.arraycopy(in, ip, out, op, run);
         ip += run;
@@ -42,21 +43,21 @@ final class BloscLZ {
           int code;
           do {
             if (ip >= ipEnd) {
-              throw new IOException("BloscLZ stream: match length passes the end of the input");
+              throw new FormatException("BloscLZ stream: match length passes the end of the input");
             }
             code = in[ip++] & 0xff;
             len += code;
           } while (code == 255);
         }
         if (ip >= ipEnd) {
-          throw new IOException("BloscLZ stream: match distance passes the end of the input");
+          throw new FormatException("BloscLZ stream: match distance passes the end of the input");
         }
         int code = in[ip++] & 0xff;
         len += 3;
         int dist;
         if (code == 255 && ofs == (31 << 8)) {
           if (ipEnd - ip < 2) {
-            throw new IOException("BloscLZ stream: far match distance passes the end of the input");
+            throw new FormatException("BloscLZ stream: far match distance passes the end of the input");
           }
           dist = ((in[ip] & 0xff) << 8 | (in[ip + 1] & 0xff)) + 8192;
           ip += 2;
@@ -65,10 +66,10 @@ final class BloscLZ {
         }
         int ref = op - dist;
         if (ref < op0) {
-          throw new IOException("BloscLZ stream: match distance " + dist + " reaches before the start of the output");
+          throw new FormatException("BloscLZ stream: match distance " + dist + " reaches before the start of the output");
         }
         if (len > opEnd - op) {
-          throw new IOException("BloscLZ stream: output exceeds the expected " + outLen + " bytes");
+          throw new FormatException("BloscLZ stream: output exceeds the expected " + outLen + " bytes");
         }
         Lz4.copyMatch(out, ref, op, len);
         op += len;
@@ -79,7 +80,7 @@ final class BloscLZ {
       ctrl = in[ip++] & 0xff;
     }
     if (op != opEnd) {
-      throw new IOException("BloscLZ stream decoded to " + (op - op0) + " bytes, expected " + outLen);
+      throw new FormatException("BloscLZ stream decoded to " + (op - op0) + " bytes, expected " + outLen);
     }
   }
 }

@@ -1,5 +1,6 @@
 package org.chunkcdm.blosc;
 
+import org.chunkcdm.io.FormatException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -72,13 +73,14 @@ final class JavaBlosc {
       throws IOException {
     int n = h.nbytes();
     if (start < 0 || count < 0 || start > n - count) {
-      throw new IOException("Blosc chunk: range of " + count + " bytes at " + start + " outside its " + n + " bytes");
+      throw new FormatException("Blosc chunk: range of " + count + " bytes at " + start + " outside its " + n + " bytes");
     }
     checkDst(dst, dp, count);
     if (count == 0 || fillSpecialOrCopy(h, src, off, dst, dp, start, count)) {
       return;
     }
     int bs = h.blocksize();
+    org.chunkcdm.io.Bounds.checkAllocation(Math.min(bs, n), "Blosc chunk block"); // ref/tmp below; a header may claim 2 GiB
     int bLo = start / bs;
     int bHi = (start + count - 1) / bs;
     byte[] ref = null;
@@ -162,7 +164,7 @@ final class JavaBlosc {
         try {
           return new ChunkDictionary(null, new ZstdDictionary(src, p, h.dictSize()));
         } catch (IOException e) {
-          throw new IOException("Blosc chunk: " + e.getMessage(), e);
+          throw new FormatException("Blosc chunk: " + e.getMessage(), e);
         }
       default:
         return null;
@@ -186,7 +188,7 @@ final class JavaBlosc {
     final int cbytes = h.cbytes();
     int bstart = BloscHeader.le32(src, off + h.headerLength() + 4 * b);
     if (bstart < h.dataStart() || bstart > cbytes - 4) {
-      throw new IOException("Blosc chunk: block " + b + " offset " + bstart + " outside the chunk's data area ("
+      throw new FormatException("Blosc chunk: block " + b + " offset " + bstart + " outside the chunk's data area ("
           + h.dataStart() + ".." + cbytes + ")");
     }
     int nstreams = 1;
@@ -196,7 +198,7 @@ final class JavaBlosc {
       }
     }
     if (bsize % nstreams != 0) {
-      throw new IOException("Blosc chunk: block " + b + " of " + bsize + " bytes cannot be split into " + nstreams + " streams");
+      throw new FormatException("Blosc chunk: block " + b + " of " + bsize + " bytes cannot be split into " + nstreams + " streams");
     }
     // the transforming filters, in the order they are undone (slot 5 down to 0)
     int[] filters = h.filters();
@@ -214,25 +216,28 @@ final class JavaBlosc {
     final int end = off + cbytes;
     for (int s = 0; s < nstreams; s++) {
       if (pos > end - 4) {
-        throw new IOException("Blosc chunk: block " + b + " stream " + s + " header lies past the end of the chunk");
+        throw new FormatException("Blosc chunk: block " + b + " stream " + s + " header lies past the end of the chunk");
       }
       int csize = BloscHeader.le32(src, pos);
       pos += 4;
       int out = tp + s * neblock;
       if (csize == 0) {
+        if (version < 3) { // a run of zeros is a Blosc2 (format version >= 3) stream; c-blosc 1.x refuses it
+          throw new FormatException("Blosc chunk: block " + b + " stream " + s + " is empty (format version " + version + ")");
+        }
         Arrays.fill(target, out, out + neblock, (byte) 0);
       } else if (csize < 0) {
         if (version < 3 || pos >= end) {
-          throw new IOException("Blosc chunk: block " + b + " stream " + s + " has a negative size " + csize);
+          throw new FormatException("Blosc chunk: block " + b + " stream " + s + " has a negative size " + csize);
         }
         int token = src[pos++];
         if ((token & 0x01) == 0) {
-          throw new IOException("Blosc chunk: block " + b + " stream " + s + " has an unknown run token " + token);
+          throw new FormatException("Blosc chunk: block " + b + " stream " + s + " has an unknown run token " + token);
         }
         Arrays.fill(target, out, out + neblock, (byte) (-csize));
       } else {
         if (csize > end - pos) {
-          throw new IOException("Blosc chunk: block " + b + " stream " + s + " of " + csize + " bytes passes the end of the chunk");
+          throw new FormatException("Blosc chunk: block " + b + " stream " + s + " of " + csize + " bytes passes the end of the chunk");
         }
         if (csize == neblock) {
           System.arraycopy(src, pos, target, out, neblock);
@@ -240,7 +245,7 @@ final class JavaBlosc {
           try {
             Codecs.decode(h.compressor(), src, pos, csize, target, out, neblock, dict);
           } catch (IOException e) {
-            throw new IOException("Blosc chunk: block " + b + " stream " + s + ": " + e.getMessage(), e);
+            throw new FormatException("Blosc chunk: block " + b + " stream " + s + ": " + e.getMessage(), e);
           }
         }
         pos += csize;

@@ -1,5 +1,6 @@
 package org.chunkcdm.blosc;
 
+import org.chunkcdm.io.FormatException;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -140,8 +141,8 @@ public final class Lz4 {
   }
 
   /** The message names what is wrong and where (built outside the decode loop, which stays small for the JIT). */
-  private static IOException corrupt(String what, int decoded, int outLen) {
-    return new IOException("LZ4 stream: " + what + " (at output byte " + decoded + " of " + outLen + ")");
+  private static FormatException corrupt(String what, int decoded, int outLen) {
+    return new FormatException("LZ4 stream: " + what + " (at output byte " + decoded + " of " + outLen + ")");
   }
 
   /**

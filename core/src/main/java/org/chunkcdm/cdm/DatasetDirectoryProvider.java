@@ -45,6 +45,7 @@ public abstract class DatasetDirectoryProvider implements RandomAccessFileProvid
     if (e == null) {
       throw new IOException(location + ": not a dataset directory");
     }
+    org.chunkcdm.io.FileHandles.checkRegular(e); // a FIFO would block the opening (TDS request) thread
     return new RandomAccessFile(e.toString(), "r");
   }
 }

@@ -11,6 +11,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -98,12 +99,30 @@ public final class FileHandles implements Closeable {
     }
   }
 
+  /**
+   * Throws unless {@code p} is a regular file (following links, which {@link #checkInside} has vetted): a FIFO
+   * would block the opening thread forever, a device or directory is never part of a dataset.
+   */
+  public static void checkRegular(Path p) throws IOException {
+    BasicFileAttributes a;
+    try {
+      a = Files.readAttributes(p, BasicFileAttributes.class);
+    } catch (NoSuchFileException e) {
+      throw new IOException(p + ": file is missing", e);
+    }
+    if (!a.isRegularFile()) {
+      String kind = a.isDirectory() ? "a directory" : a.isOther() ? "a FIFO, socket or device" : "not a regular file";
+      throw new FormatException(p + ": is " + kind + ", not a regular file of the dataset; refusing to open it");
+    }
+  }
+
   private FileChannel channel(Path p) throws IOException {
     FileChannel ch = open.get(p);
     if (ch != null && ch.isOpen()) {
       return ch;
     }
     checkInside(p);
+    checkRegular(p);
     try {
       FileChannel fresh = FileChannel.open(p, StandardOpenOption.READ);
       FileChannel prev = open.put(p, fresh);
@@ -152,11 +171,9 @@ public final class FileHandles implements Closeable {
   public byte[] read(Path p, long pos, long len) throws IOException {
     long size = size(p);
     if (pos < 0 || len < 0 || pos > size || len > size - pos) {
-      throw new IOException(p + ": " + len + " bytes at offset " + pos + " lie past the end of the file (" + size + " bytes)");
+      throw new FormatException(p + ": " + len + " bytes at offset " + pos + " lie past the end of the file (" + size + " bytes)");
     }
-    if (len > Integer.MAX_VALUE - 16) {
-      throw new IOException(p + ": cannot read " + len + " bytes at once");
-    }
+    Bounds.checkAllocation(len, p + ": read of " + len + " bytes at offset " + pos);
     byte[] b = new byte[(int) len];
     readFully(p, pos, b, 0, b.length);
     return b;
@@ -166,7 +183,7 @@ public final class FileHandles implements Closeable {
   public byte[] readAll(Path p, long maxBytes) throws IOException {
     long size = size(p);
     if (size > maxBytes) {
-      throw new IOException(p + ": " + size + " bytes, more than the " + maxBytes + " expected for this file");
+      throw new FormatException(p + ": " + size + " bytes, more than the " + maxBytes + " expected for this file");
     }
     return read(p, 0, size);
   }
@@ -179,12 +196,14 @@ public final class FileHandles implements Closeable {
    */
   public byte[] readOnce(Path p, long maxPrefix, long maxBytes) throws IOException {
     checkInside(p);
+    checkRegular(p);
     try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
       long size = ch.size();
       long n = Math.min(size, maxPrefix);
-      if (n > maxBytes || n > Integer.MAX_VALUE - 16) {
-        throw new IOException(p + ": " + size + " bytes, more than the " + maxBytes + " expected for this file");
+      if (n > maxBytes) {
+        throw new FormatException(p + ": " + size + " bytes, more than the " + maxBytes + " expected for this file");
       }
+      Bounds.checkAllocation(n, p.toString());
       ByteBuffer bb = ByteBuffer.allocate((int) n);
       while (bb.hasRemaining()) {
         if (ch.read(bb, bb.position()) < 0) {

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.chunkcdm.io.FormatException;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
@@ -125,7 +126,7 @@ final class Bcolz {
     }
     JsonNode n = Json.read(files, p);
     if (!n.isObject()) {
-      throw new IOException(p + ": attributes must be a JSON object");
+      throw new FormatException(p + ": attributes must be a JSON object");
     }
     return n;
   }
@@ -136,7 +137,7 @@ final class Bcolz {
     JsonNode rd = Json.object(Json.read(files, rootdirs), rootdirs.toString());
     JsonNode names = rd.get("names");
     if (names == null || !names.isArray()) {
-      throw new IOException(rootdirs + ": 'names' must be a list of column names");
+      throw new FormatException(rootdirs + ": 'names' must be a list of column names");
     }
     global.putJson(readAttrs(files, dir.resolve("__attrs__")));
     global.put("bcolz_layout", "bcolz ctable");
@@ -144,11 +145,11 @@ final class Bcolz {
     long rows = -1;
     for (JsonNode n : names) {
       if (!n.isTextual()) {
-        throw new IOException(rootdirs + ": column name " + n + " is not a string");
+        throw new FormatException(rootdirs + ": column name " + n + " is not a string");
       }
       String col = n.textValue();
       if (col.isEmpty() || col.equals(".") || col.contains("/") || col.contains("\\")) {
-        throw new IOException(rootdirs + ": column name '" + col + "' is not a plain directory name inside the ctable");
+        throw new FormatException(rootdirs + ": column name '" + col + "' is not a plain directory name inside the ctable");
       }
       Path colDir;
       try {
@@ -157,15 +158,15 @@ final class Bcolz {
         throw new IOException(rootdirs + ": column '" + col + "' escapes the ctable: " + e.getMessage(), e);
       }
       if (!Files.isDirectory(colDir)) {
-        throw new IOException(rootdirs + ": column '" + col + "' has no directory " + colDir);
+        throw new FormatException(rootdirs + ": column '" + col + "' has no directory " + colDir);
       }
       String var = Names.valid(col);
       if (!seen.add(var)) {
-        throw new IOException(rootdirs + ": two columns are named '" + var + "'");
+        throw new FormatException(rootdirs + ": two columns are named '" + var + "'");
       }
       CArray a = CArray.open(files, colDir, col, CArray.Layout.BCOLZ);
       if (rows >= 0 && a.shape[0] != rows) {
-        throw new IOException(colDir + ": column '" + col + "' has " + a.shape[0] + " rows, the table " + rows);
+        throw new FormatException(colDir + ": column '" + col + "' has " + a.shape[0] + " rows, the table " + rows);
       }
       rows = a.shape[0];
       List<String> dims = new ArrayList<>();
@@ -286,13 +287,13 @@ final class Bcolz {
       shape = new long[sh.size()];
       for (int d = 0; d < shape.length; d++) {
         if (!sh.get(d).isIntegralNumber() || sh.get(d).longValue() < 0) {
-          throw new IOException(file + ": bad shape " + sh + " in the ndarray metadata");
+          throw new FormatException(file + ": bad shape " + sh + " in the ndarray metadata");
         }
         shape[d] = sh.get(d).longValue();
       }
       String order = meta.get("order").asText();
       if (!order.equals("C") && !order.equals("F")) {
-        throw new IOException(file + ": array order '" + order + "' is neither C nor F");
+        throw new FormatException(file + ": array order '" + order + "' is neither C nor F");
       }
       fortran = order.equals("F");
     } else {
@@ -305,16 +306,16 @@ final class Bcolz {
       items = Math.multiplyExact(items, s);
     }
     if (Math.multiplyExact(items, (long) item) != bp.totalBytes()) {
-      throw new IOException(file + ": variable " + name + ": the chunks hold " + bp.totalBytes() + " bytes but shape "
+      throw new FormatException(file + ": variable " + name + ": the chunks hold " + bp.totalBytes() + " bytes but shape "
           + java.util.Arrays.toString(shape) + " of " + descr.dtype + " needs " + items * item);
     }
     if (items > 0 && (item == 0 || bp.chunkSize % item != 0)) {
-      throw new IOException(file + ": variable " + name + ": chunk_size " + bp.chunkSize + " is not a multiple of the "
+      throw new FormatException(file + ": variable " + name + ": chunk_size " + bp.chunkSize + " is not a multiple of the "
           + item + "-byte item size");
     }
     ChunkGrid.Flat grid = ChunkGrid.flat(shape, item == 0 ? 0 : bp.chunkSize / item, fortran);
     if (items > 0 && grid.chunkCount() != bp.nchunks) {
-      throw new IOException(file + ": " + bp.nchunks + " chunks in the header, but " + grid.chunkCount()
+      throw new FormatException(file + ": " + bp.nchunks + " chunks in the header, but " + grid.chunkCount()
           + " chunks of " + bp.chunkSize + " bytes make the array");
     }
     Object key = new Object();

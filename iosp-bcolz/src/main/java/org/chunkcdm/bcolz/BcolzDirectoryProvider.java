@@ -48,6 +48,10 @@ public class BcolzDirectoryProvider extends DatasetDirectoryProvider {
   @Override
   public RandomAccessFile open(String location) throws IOException {
     Path e = attrsEntry(location);
-    return e != null ? new RandomAccessFile(e.toString(), "r") : super.open(location);
+    if (e != null) {
+      org.chunkcdm.io.FileHandles.checkRegular(e); // a FIFO would block the opening (TDS request) thread
+      return new RandomAccessFile(e.toString(), "r");
+    }
+    return super.open(location);
   }
 }

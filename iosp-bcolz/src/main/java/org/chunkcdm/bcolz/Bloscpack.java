@@ -11,6 +11,7 @@ import java.util.zip.Adler32;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
+import org.chunkcdm.io.FormatException;
 import org.chunkcdm.blosc.BloscChunkData;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.io.FileHandles;
@@ -64,18 +65,18 @@ final class Bloscpack {
   static Bloscpack open(FileHandles files, Path p) throws IOException {
     long size = files.size(p);
     if (size < HEADER) {
-      throw new IOException(p + ": " + size + " bytes, shorter than the 32-byte Bloscpack header");
+      throw new FormatException(p + ": " + size + " bytes, shorter than the 32-byte Bloscpack header");
     }
     byte[] h = files.read(p, 0, HEADER);
     if (h[0] != 'b' || h[1] != 'l' || h[2] != 'p' || h[3] != 'k') {
-      throw new IOException(p + ": not a Bloscpack file (no 'blpk' magic)");
+      throw new FormatException(p + ": not a Bloscpack file (no 'blpk' magic)");
     }
     if (h[4] != VERSION) {
-      throw new IOException(p + ": Bloscpack format version " + (h[4] & 0xff) + " is not supported (only 3)");
+      throw new FormatException(p + ": Bloscpack format version " + (h[4] & 0xff) + " is not supported (only 3)");
     }
     int options = h[5] & 0xff;
     if ((options & ~3) != 0) {
-      throw new IOException(p + ": unknown Bloscpack options 0x" + Integer.toHexString(options));
+      throw new FormatException(p + ": unknown Bloscpack options 0x" + Integer.toHexString(options));
     }
     int checksum = checksumId(h[6] & 0xff, p + ": chunk checksum");
     int typesize = h[7] & 0xff;
@@ -85,18 +86,18 @@ final class Bloscpack {
     long maxApp = le64(h, 24);
     boolean hasOffsets = (options & 1) != 0;
     if (nchunks < 0 || chunkSize < 0 || lastChunk < 0) {
-      throw new IOException(p + ": unknown sizes in the header (nchunks " + nchunks + ", chunk_size " + chunkSize
+      throw new FormatException(p + ": unknown sizes in the header (nchunks " + nchunks + ", chunk_size " + chunkSize
           + ", last_chunk " + lastChunk + ") are not supported");
     }
     if (nchunks > 0 && lastChunk > chunkSize) {
-      throw new IOException(p + ": last_chunk " + lastChunk + " is larger than chunk_size " + chunkSize);
+      throw new FormatException(p + ": last_chunk " + lastChunk + " is larger than chunk_size " + chunkSize);
     }
     int digest = DIGEST_SIZES[checksum];
     if (nchunks > (size - HEADER) / (FRAME_HEADER + digest)) {
-      throw new IOException(p + ": header claims " + nchunks + " chunks, more than a file of " + size + " bytes can hold");
+      throw new FormatException(p + ": header claims " + nchunks + " chunks, more than a file of " + size + " bytes can hold");
     }
     if (maxApp < 0 || maxApp > size / 8) {
-      throw new IOException(p + ": header claims " + maxApp + " reserved offset slots in a file of " + size + " bytes");
+      throw new FormatException(p + ": header claims " + maxApp + " reserved offset slots in a file of " + size + " bytes");
     }
     long pos = HEADER;
     JsonNode meta = null;
@@ -111,14 +112,14 @@ final class Bloscpack {
       long slots = nchunks + maxApp;
       long first = pos + slots * 8;
       if (first > size) {
-        throw new IOException(p + ": offsets table of " + slots + " entries at " + pos + " runs past the end of the file ("
+        throw new FormatException(p + ": offsets table of " + slots + " entries at " + pos + " runs past the end of the file ("
             + size + " bytes)");
       }
       byte[] t = files.read(p, pos, nchunks * 8);
       for (int i = 0; i < n; i++) {
         long o = le64(t, 8 * i);
         if (o < first || o > size - FRAME_HEADER - digest) {
-          throw new IOException(p + ": offset " + o + " of chunk " + i + " is outside the chunk area [" + first + ", "
+          throw new FormatException(p + ": offset " + o + " of chunk " + i + " is outside the chunk area [" + first + ", "
               + size + ")");
         }
         offsets[i] = o;
@@ -127,13 +128,13 @@ final class Bloscpack {
       long at = pos;
       for (int i = 0; i < n; i++) {
         if (at > size - FRAME_HEADER - digest) {
-          throw new IOException(p + ": chunk " + i + " would start at " + at + ", past the end of the file (" + size
+          throw new FormatException(p + ": chunk " + i + " would start at " + at + ", past the end of the file (" + size
               + " bytes)");
         }
         offsets[i] = at;
         long ct = le32(files.read(p, at, FRAME_HEADER), 12);
         if (ct < FRAME_HEADER) {
-          throw new IOException(p + ": chunk " + i + " at " + at + " has a Blosc header with ctbytes " + ct);
+          throw new FormatException(p + ": chunk " + i + " at " + at + " has a Blosc header with ctbytes " + ct);
         }
         at += ct + digest;
       }
@@ -143,12 +144,12 @@ final class Bloscpack {
 
   private static JsonNode readMetadata(FileHandles files, Path p, long pos, long size, long[] end) throws IOException {
     if (pos + 32 > size) {
-      throw new IOException(p + ": metadata header at " + pos + " runs past the end of the file");
+      throw new FormatException(p + ": metadata header at " + pos + " runs past the end of the file");
     }
     byte[] m = files.read(p, pos, 32);
     String magic = new String(m, 0, 8, StandardCharsets.US_ASCII).replace("\0", "");
     if (!magic.equals("JSON")) {
-      throw new IOException(p + ": metadata format '" + magic + "' is not supported (only JSON)");
+      throw new FormatException(p + ": metadata format '" + magic + "' is not supported (only JSON)");
     }
     int metaChecksum = checksumId(m[9] & 0xff, p + ": metadata checksum");
     int codec = m[10] & 0xff;
@@ -156,19 +157,19 @@ final class Bloscpack {
     long maxMeta = le32(m, 16);
     long comp = le32(m, 20);
     if (codec > 1) {
-      throw new IOException(p + ": metadata codec " + codec + " is not supported (0 none, 1 zlib)");
+      throw new FormatException(p + ": metadata codec " + codec + " is not supported (0 none, 1 zlib)");
     }
     int digest = DIGEST_SIZES[metaChecksum];
     long dataAt = pos + 32;
     if (comp > maxMeta || maxMeta > size - dataAt - digest || metaSize > Json.MAX_META_FILE) {
-      throw new IOException(p + ": metadata sizes (size " + metaSize + ", stored " + comp + ", reserved " + maxMeta
+      throw new FormatException(p + ": metadata sizes (size " + metaSize + ", stored " + comp + ", reserved " + maxMeta
           + ") do not fit a file of " + size + " bytes");
     }
     byte[] stored = files.read(p, dataAt, comp);
     if (digest > 0) {
       byte[] want = files.read(p, dataAt + maxMeta, digest);
       if (!Arrays.equals(want, digest(metaChecksum, stored, 0, stored.length))) {
-        throw new IOException(p + ": metadata " + CHECKSUMS[metaChecksum] + " checksum mismatch");
+        throw new FormatException(p + ": metadata " + CHECKSUMS[metaChecksum] + " checksum mismatch");
       }
     }
     byte[] text;
@@ -186,7 +187,7 @@ final class Bloscpack {
           got += k;
         }
         if (got != metaSize || !inf.finished()) {
-          throw new IOException(p + ": zlib metadata does not decompress to its " + metaSize + " bytes");
+          throw new FormatException(p + ": zlib metadata does not decompress to its " + metaSize + " bytes");
         }
       } catch (DataFormatException e) {
         throw new IOException(p + ": corrupt zlib metadata: " + e.getMessage(), e);
@@ -195,7 +196,7 @@ final class Bloscpack {
       }
     } else {
       if (comp != metaSize) {
-        throw new IOException(p + ": uncompressed metadata stores " + comp + " bytes but its size is " + metaSize);
+        throw new FormatException(p + ": uncompressed metadata stores " + comp + " bytes but its size is " + metaSize);
       }
       text = stored;
     }
@@ -205,7 +206,7 @@ final class Bloscpack {
 
   private static int checksumId(int id, String what) throws IOException {
     if (id >= CHECKSUMS.length) {
-      throw new IOException(what + " id " + id + " is unknown");
+      throw new FormatException(what + " id " + id + " is unknown");
     }
     return id;
   }
@@ -264,24 +265,21 @@ final class Bloscpack {
     long ct = le32(head, 12);
     long want = chunkBytes(k);
     if (ct < FRAME_HEADER || ct > size - at - digest) {
-      throw new IOException(file + ": chunk " + k + " at " + at + ": Blosc frame of " + ct + " bytes (+" + digest
+      throw new FormatException(file + ": chunk " + k + " at " + at + ": Blosc frame of " + ct + " bytes (+" + digest
           + " checksum bytes) does not fit the file of " + size + " bytes");
     }
     if (nbytes != want) {
-      throw new IOException(file + ": chunk " + k + " decodes to " + nbytes + " bytes but the header says " + want);
+      throw new FormatException(file + ": chunk " + k + " decodes to " + nbytes + " bytes but the header says " + want);
     }
     byte[] frame = files.read(file, at, ct + digest);
     if (digest > 0) {
       byte[] got = digest(checksum, frame, 0, (int) ct);
       if (!Arrays.equals(got, 0, digest, frame, (int) ct, (int) ct + digest)) {
-        throw new IOException(file + ": chunk " + k + " " + CHECKSUMS[checksum] + " checksum mismatch");
+        throw new FormatException(file + ": chunk " + k + " " + CHECKSUMS[checksum] + " checksum mismatch");
       }
     }
-    try {
-      return BloscChunkData.of(frame, 0, (int) ct);
-    } catch (IOException e) {
-      throw new IOException(file + ": chunk " + k + ": " + e.getMessage(), e);
-    }
+    // errors when the chunk is decoded later name the file and chunk too
+    return BloscChunkData.of(frame, 0, (int) ct, file + ": chunk " + k);
   }
 
   /** All chunks as one decoded byte stream; a read decodes only the chunks (and blocks) it covers. */
@@ -296,7 +294,7 @@ final class Bloscpack {
       @Override
       public void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
         if (offset < 0 || len < 0 || offset + len > total) {
-          throw new IOException(file + ": read of " + len + " bytes at " + offset + " outside " + total + " bytes");
+          throw new FormatException(file + ": read of " + len + " bytes at " + offset + " outside " + total + " bytes");
         }
         while (len > 0) {
           int k = (int) (offset / chunkSize);

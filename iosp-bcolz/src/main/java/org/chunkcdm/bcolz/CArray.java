@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
+import org.chunkcdm.io.FormatException;
 import org.chunkcdm.blosc.BloscChunkData;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;
@@ -71,13 +72,13 @@ final class CArray implements ChunkedArray {
     for (int d = 1; d < shape.length; d++) {
       row = Math.multiplyExact(row, shape[d]);
       if (shape[d] == 0 || shape[d] > Integer.MAX_VALUE) {
-        throw new IOException(dir + ": dimension " + d + " of " + shape[d] + " is not supported");
+        throw new FormatException(dir + ": dimension " + d + " of " + shape[d] + " is not supported");
       }
       chunkShape[d] = (int) shape[d];
     }
     this.rowBytes = row;
     if (Math.multiplyExact(row, (long) chunklen) > Integer.MAX_VALUE - 64) {
-      throw new IOException(dir + ": chunks of " + chunklen + " rows of " + row + " bytes exceed 2 GiB");
+      throw new FormatException(dir + ": chunks of " + chunklen + " rows of " + row + " bytes exceed 2 GiB");
     }
     this.nchunks = (shape[0] + chunklen - 1) / chunklen;
     this.grid = ChunkGrid.regular(shape, chunkShape);
@@ -95,19 +96,19 @@ final class CArray implements ChunkedArray {
     JsonNode storage = Json.object(Json.read(files, storageFile), storageFile.toString());
     JsonNode sh = sizes.get("shape");
     if (sh == null || !sh.isArray() || sh.size() == 0) {
-      throw new IOException(sizesFile + ": 'shape' must be a non-empty list of lengths");
+      throw new FormatException(sizesFile + ": 'shape' must be a non-empty list of lengths");
     }
     long[] shape = new long[sh.size()];
     for (int d = 0; d < shape.length; d++) {
       JsonNode e = sh.get(d);
       if (!e.canConvertToLong() || !e.isIntegralNumber() || e.longValue() < 0 || e.longValue() > Integer.MAX_VALUE) {
-        throw new IOException(sizesFile + ": bad length " + e + " in 'shape'");
+        throw new FormatException(sizesFile + ": bad length " + e + " in 'shape'");
       }
       shape[d] = e.longValue();
     }
     JsonNode dt = storage.get("dtype");
     if (dt == null || !dt.isTextual()) {
-      throw new IOException(storageFile + ": 'dtype' must be a string");
+      throw new FormatException(storageFile + ": 'dtype' must be a string");
     }
     String storageDtype = dt.textValue();
     DType dtype = null;
@@ -120,11 +121,11 @@ final class CArray implements ChunkedArray {
     }
     JsonNode cl = storage.get("chunklen");
     if (cl == null || !cl.isIntegralNumber() || cl.longValue() <= 0 || cl.longValue() > Integer.MAX_VALUE) {
-      throw new IOException(storageFile + ": 'chunklen' must be a positive integer, not " + cl);
+      throw new FormatException(storageFile + ": 'chunklen' must be a positive integer, not " + cl);
     }
     JsonNode cparams = storage.get("cparams");
     if (cparams != null && !cparams.isObject()) {
-      throw new IOException(storageFile + ": 'cparams' must be an object");
+      throw new FormatException(storageFile + ": 'cparams' must be an object");
     }
     return new CArray(files, dir, name, layout, shape, dtype, storageDtype, cl.intValue(), cparams,
         storage.get("dflt"));
@@ -184,6 +185,9 @@ final class CArray implements ChunkedArray {
       throw new IOException(dir + ": " + name + ": chunk " + i + " does not exist (" + nchunks + " chunks)");
     }
     Path p = chunkFile(i);
+    if (Files.exists(p) && !Files.isRegularFile(p)) {
+      FileHandles.checkRegular(p); // a FIFO, device or directory: refused, never opened
+    }
     if (!Files.isRegularFile(p)) {
       throw new IOException(p + ": chunk " + i + " of " + name + " is missing: meta/sizes claims " + shape[0]
           + " rows, which need " + nchunks + " chunk files");
@@ -191,7 +195,7 @@ final class CArray implements ChunkedArray {
     long want = chunkBytes(i);
     ChunkData data = layout == Layout.BCOLZ ? bcolzChunk(p, i, want) : blazeChunk(p, i);
     if (data.size() != want) {
-      throw new IOException(p + ": chunk " + i + " of " + name + " holds " + data.size() + " bytes but meta/sizes needs "
+      throw new FormatException(p + ": chunk " + i + " of " + name + " holds " + data.size() + " bytes but meta/sizes needs "
           + want + " (" + Math.min(chunklen, shape[0] - i * chunklen) + " rows) from it");
     }
     return data;
@@ -201,27 +205,24 @@ final class CArray implements ChunkedArray {
     long size = files.size(p);
     // a Blosc frame is at most its data plus 16 header bytes; allow a little more, refuse absurd files
     if (size < BLP_HEADER + 16 || size > BLP_HEADER + want + 64) {
-      throw new IOException(p + ": chunk " + i + " of " + name + ": file of " + size + " bytes cannot hold a chunk of "
+      throw new FormatException(p + ": chunk " + i + " of " + name + ": file of " + size + " bytes cannot hold a chunk of "
           + want + " bytes");
     }
     byte[] b = files.read(p, 0, size);
     if (b[0] != 'b' || b[1] != 'l' || b[2] != 'p' || b[3] != 'k' || b[4] != 1) {
-      throw new IOException(p + ": chunk " + i + " of " + name + ": not a bcolz chunk file (magic 'blpk', version 1)");
+      throw new FormatException(p + ": chunk " + i + " of " + name + ": not a bcolz chunk file (magic 'blpk', version 1)");
     }
     long n = Bloscpack.le64(b, 8);
     if (n != 1) {
-      throw new IOException(p + ": chunk " + i + " of " + name + ": " + n + " Blosc chunks in the file, bcolz writes 1");
+      throw new FormatException(p + ": chunk " + i + " of " + name + ": " + n + " Blosc chunks in the file, bcolz writes 1");
     }
     long ct = Bloscpack.le32(b, BLP_HEADER + 12);
     if (ct != size - BLP_HEADER) {
-      throw new IOException(p + ": chunk " + i + " of " + name + ": Blosc frame claims " + ct + " bytes but the file holds "
+      throw new FormatException(p + ": chunk " + i + " of " + name + ": Blosc frame claims " + ct + " bytes but the file holds "
           + (size - BLP_HEADER) + " after its header");
     }
-    try {
-      return BloscChunkData.of(b, BLP_HEADER, (int) ct);
-    } catch (IOException e) {
-      throw new IOException(p + ": chunk " + i + " of " + name + ": " + e.getMessage(), e);
-    }
+    // errors when the chunk is decoded later name the file, chunk and variable too
+    return BloscChunkData.of(b, BLP_HEADER, (int) ct, p + ": chunk " + i + " of " + name);
   }
 
   private ChunkData blazeChunk(Path p, long i) throws IOException {

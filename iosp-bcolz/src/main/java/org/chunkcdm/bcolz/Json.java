@@ -5,10 +5,9 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import org.chunkcdm.io.FileHandles;
+import org.chunkcdm.io.FormatException;
 
 /** The family's JSON files: Python's json module writes bare {@code NaN}/{@code Infinity} tokens. */
 final class Json {
@@ -27,36 +26,31 @@ final class Json {
    * is read and closed at once (no handle kept open: a ctable has three such files per column).
    */
   static JsonNode read(FileHandles files, Path p) throws IOException {
-    files.checkInside(p);
-    byte[] b;
-    try {
-      long size = Files.size(p);
-      if (size > MAX_META_FILE) {
-        throw new IOException(p + ": " + size + " bytes, too large for a metadata file");
-      }
-      b = Files.readAllBytes(p);
-    } catch (NoSuchFileException e) {
-      throw new IOException(p + ": file is missing", e);
-    }
+    // only a regular file inside the dataset, its size checked before reading (a FIFO is refused, never read)
+    byte[] b = files.readOnce(p, Long.MAX_VALUE, MAX_META_FILE);
     return parse(b, p.toString());
   }
 
   static JsonNode parse(byte[] b, String what) throws IOException {
+    JsonNode n;
     try {
-      JsonNode n = MAPPER.readTree(b);
-      if (n == null || n.isMissingNode()) {
-        throw new IOException(what + ": empty JSON");
-      }
-      return n;
+      n = MAPPER.readTree(b);
     } catch (com.fasterxml.jackson.core.JacksonException e) {
-      throw new IOException(what + ": invalid JSON: " + e.getOriginalMessage(), e);
+      throw new FormatException(what + ": invalid JSON: " + e.getOriginalMessage(), e);
+    } catch (IOException | RuntimeException e) {
+      // e.g. CharConversionException when the bytes look like UTF-32: still bad bytes in this file
+      throw new FormatException(what + ": invalid JSON: " + e, e);
     }
+    if (n == null || n.isMissingNode()) {
+      throw new FormatException(what + ": empty JSON");
+    }
+    return n;
   }
 
   /** A JSON object member that must be an object. */
   static JsonNode object(JsonNode n, String what) throws IOException {
     if (n == null || !n.isObject()) {
-      throw new IOException(what + ": expected a JSON object");
+      throw new FormatException(what + ": expected a JSON object");
     }
     return n;
   }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import org.chunkcdm.io.FormatException;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.DType;
 
@@ -36,7 +37,7 @@ final class NumpyDescr {
       v = p.value();
       p.skipSpace();
       if (p.i != repr.length()) {
-        throw new IOException("trailing text at " + p.i);
+        throw new FormatException("trailing text at " + p.i);
       }
     } catch (IOException | RuntimeException e) {
       throw new IOException("unsupported dtype " + repr + ": " + e.getMessage(), e);
@@ -44,7 +45,7 @@ final class NumpyDescr {
     if (v instanceof String) {
       String s = (String) v;
       if (isObject(s)) {
-        throw new IOException("dtype " + repr + " holds Python objects, which cannot be read");
+        throw new FormatException("dtype " + repr + " holds Python objects, which cannot be read");
       }
       return new NumpyDescr(DType.parseNumpy(s), new int[0], new int[0], null);
     }
@@ -68,7 +69,7 @@ final class NumpyDescr {
   /** Lays out a descr list starting at {@code base}; returns its size. */
   private static int record(Object v, int base, List<int[]> swaps, StringBuilder le, String repr) throws IOException {
     if (!(v instanceof List) || ((List<?>) v).isEmpty()) {
-      throw new IOException("unsupported dtype " + repr + ": expected a list of fields");
+      throw new FormatException("unsupported dtype " + repr + ": expected a list of fields");
     }
     le.append('[');
     int off = base;
@@ -76,7 +77,7 @@ final class NumpyDescr {
     for (Object f : (List<?>) v) {
       if (!(f instanceof List) || ((List<?>) f).size() < 2 || ((List<?>) f).size() > 3
           || !(((List<?>) f).get(0) instanceof String)) {
-        throw new IOException("unsupported dtype " + repr + ": bad field " + f);
+        throw new FormatException("unsupported dtype " + repr + ": bad field " + f);
       }
       List<?> t = (List<?>) f;
       String name = (String) t.get(0);
@@ -84,12 +85,12 @@ final class NumpyDescr {
       String shapeText = "";
       if (t.size() == 3) {
         if (!(t.get(2) instanceof List)) {
-          throw new IOException("unsupported dtype " + repr + ": bad shape of field " + name);
+          throw new FormatException("unsupported dtype " + repr + ": bad shape of field " + name);
         }
         StringBuilder sh = new StringBuilder(", (");
         for (Object d : (List<?>) t.get(2)) {
           if (!(d instanceof Long) || (Long) d < 0) {
-            throw new IOException("unsupported dtype " + repr + ": bad shape of field " + name);
+            throw new FormatException("unsupported dtype " + repr + ": bad shape of field " + name);
           }
           count *= (Long) d;
           sh.append(d).append(',');
@@ -102,7 +103,7 @@ final class NumpyDescr {
       if (t.get(1) instanceof String) {
         String ts = (String) t.get(1);
         if (isObject(ts)) {
-          throw new IOException("dtype " + repr + ": field " + name + " holds Python objects, which cannot be read");
+          throw new FormatException("dtype " + repr + ": field " + name + " holds Python objects, which cannot be read");
         }
         DType d = DType.parseNumpy(ts);
         int unit = d.kind() == DType.Kind.UNICODE ? 4 : d.kind() == DType.Kind.COMPLEX ? d.itemSize() / 2 : d.itemSize();
@@ -110,7 +111,7 @@ final class NumpyDescr {
             && d.kind() != DType.Kind.BYTES && d.kind() != DType.Kind.OPAQUE;
         long units = count * d.itemSize() / Math.max(1, unit);
         if (units > (1 << 24)) {
-          throw new IOException("unsupported dtype " + repr + ": field " + name + " is too large");
+          throw new FormatException("unsupported dtype " + repr + ": field " + name + " is too large");
         }
         if (swap) {
           for (int u = 0; u < units; u++) {
@@ -121,14 +122,14 @@ final class NumpyDescr {
         fieldSize = Math.toIntExact(count * d.itemSize());
       } else {
         if (count != 1) {
-          throw new IOException("unsupported dtype " + repr + ": arrays of nested records");
+          throw new FormatException("unsupported dtype " + repr + ": arrays of nested records");
         }
         fieldSize = record(t.get(1), off, swaps, le, repr) - off;
       }
       le.append(shapeText).append(')');
       off = Math.addExact(off, fieldSize);
       if (off - base > (1 << 24)) {
-        throw new IOException("unsupported dtype " + repr + ": record too large");
+        throw new FormatException("unsupported dtype " + repr + ": record too large");
       }
     }
     le.append(']');
@@ -206,13 +207,13 @@ final class NumpyDescr {
     Object value() throws IOException {
       skipSpace();
       if (i >= s.length()) {
-        throw new IOException("unexpected end");
+        throw new FormatException("unexpected end");
       }
       char c = s.charAt(i);
       if (c == '\'' || c == '"') {
         int end = s.indexOf(c, i + 1);
         if (end < 0) {
-          throw new IOException("unterminated string");
+          throw new FormatException("unterminated string");
         }
         String v = s.substring(i + 1, end);
         i = end + 1;
@@ -233,7 +234,7 @@ final class NumpyDescr {
           if (i < s.length() && s.charAt(i) == ',') {
             i++;
           } else if (i >= s.length() || s.charAt(i) != close) {
-            throw new IOException("expected ',' or '" + close + "' at " + i);
+            throw new FormatException("expected ',' or '" + close + "' at " + i);
           }
         }
       }
@@ -242,7 +243,7 @@ final class NumpyDescr {
         i++;
       }
       if (st == i) {
-        throw new IOException("unexpected '" + c + "' at " + st);
+        throw new FormatException("unexpected '" + c + "' at " + st);
       }
       return Long.parseLong(s.substring(st, i));
     }

@@ -1,5 +1,6 @@
 package org.chunkcdm.ds;
 
+import org.chunkcdm.io.FormatException;
 import java.io.IOException;
 
 /**
@@ -54,7 +55,7 @@ final class Bitmask {
   private long[] build() throws IOException {
     long blocks = (n + BLOCK - 1) / BLOCK;
     if (blocks + 1 > Integer.MAX_VALUE - 16) {
-      throw new IOException(what + ": " + n + " elements are too many for a bitmask index");
+      throw new FormatException(what + ": " + n + " elements are too many for a bitmask index");
     }
     long[] idx = new long[(int) blocks + 1];
     long total = bytes(n);

@@ -1,6 +1,7 @@
 package org.chunkcdm.ds;
 
 import java.io.IOException;
+import org.chunkcdm.io.FormatException;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
@@ -74,7 +75,7 @@ final class DsArray implements ChunkedArray, ChunkData {
   @Override
   public ChunkData chunk(long index) throws IOException {
     if (index != 0 || n == 0) {
-      throw new IOException(what + ": no chunk " + index);
+      throw new FormatException(what + ": no chunk " + index);
     }
     return noData ? null : this;
   }
@@ -95,7 +96,7 @@ final class DsArray implements ChunkedArray, ChunkData {
   public void read(long offset, byte[] dst, int dstOff, int length) throws IOException {
     int item = dtype.itemSize();
     if (offset < 0 || length < 0 || offset + length > size()) {
-      throw new IOException(what + ": bytes " + offset + ".." + (offset + length) + " outside its " + size() + " bytes");
+      throw new FormatException(what + ": bytes " + offset + ".." + (offset + length) + " outside its " + size() + " bytes");
     }
     if (length == 0) {
       return;
@@ -172,7 +173,7 @@ final class DsArray implements ChunkedArray, ChunkData {
     long stored = n - mask.missing();
     long want = Bitmask.bytes(n) + storedBytes(stored);
     if (want != len) {
-      throw new IOException(what + ": .len is " + len + " but the bitmask leaves " + stored + " of " + n
+      throw new FormatException(what + ": .len is " + len + " but the bitmask leaves " + stored + " of " + n
           + " values stored, which take " + want + " bytes");
     }
     checked = true;

@@ -25,7 +25,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.chunkcdm.io.Bounds;
 import org.chunkcdm.io.FileHandles;
+import org.chunkcdm.io.FormatException;
 
 /**
  * The start of a {@code .ds} file: the version line {@code ds-<major>.<minor>\n} (absent in the pre-1.0
@@ -37,8 +39,8 @@ import org.chunkcdm.io.FileHandles;
  * the header's share of a small-file open.
  */
 final class DsHeader {
-  /** Largest header accepted (a 200-variable header is 45 kB). */
-  static final int MAX_HEADER = 256 << 20;
+  /** Largest header accepted (a 200-variable header is 45 kB); documented in docs/RELIABILITY.md. */
+  static final int MAX_HEADER = 64 << 20;
   /** First read: enough for the header of every ordinary file. */
   static final int FIRST_READ = 16 << 10;
 
@@ -124,40 +126,48 @@ final class DsHeader {
     }
     int have = buf.length;
     if (have == 0) {
-      throw new IOException(file + ": empty file, not a ds file");
+      throw new FormatException(file + ": empty file, not a ds file");
     }
     String version = null;
     int headerStart = 0;
     if (hasVersionPrefix(buf, have)) {
       int nl = indexOf(buf, 0, have, (byte) '\n');
       if (nl < 0 || nl > 32) {
-        throw new IOException(file + ": the version line 'ds-<x>.<y>' is not ended by a newline within 32 bytes");
+        throw new FormatException(file + ": the version line 'ds-<x>.<y>' is not ended by a newline within 32 bytes");
       }
       version = new String(buf, 0, nl, StandardCharsets.ISO_8859_1);
       if (!isVersion1(version)) {
-        throw new IOException(file + ": unsupported ds format version '" + printable(version)
+        throw new FormatException(file + ": unsupported ds format version '" + printable(version)
             + "' (this reader knows ds-1.x)");
       }
       headerStart = nl + 1;
     } else if (buf[0] != '{') {
-      throw new IOException(file + ": not a ds file (no 'ds-' version line and no JSON header)");
+      throw new FormatException(file + ": not a ds file (no 'ds-' version line and no JSON header)");
     }
     int from = headerStart;
     int end;
     while (true) {
       end = indexOf(buf, from, have, (byte) '\n');
+      // a JSON text never holds a NUL byte: a zero-filled (sparse, half-copied) file is refused at once
+      int nul = indexOf(buf, from, end >= 0 ? end : have, (byte) 0);
+      if (nul >= 0) {
+        throw new FormatException(file + ": NUL byte at offset " + nul + " inside the JSON header (a corrupt or"
+            + " partly written file)");
+      }
       if (end >= 0) {
         break;
       }
       if (have >= size) {
-        throw new IOException(file + ": the header line has no terminating newline (file of " + size
+        throw new FormatException(file + ": the header line has no terminating newline (file of " + size
             + " bytes truncated?)");
       }
       if (have >= MAX_HEADER) {
-        throw new IOException(file + ": no header end within the first " + MAX_HEADER + " bytes");
+        throw new FormatException(file + ": no header end within the first " + MAX_HEADER + " bytes");
       }
       from = have;
       int next = (int) Math.min(Math.min(size, MAX_HEADER), 4L * have);
+      // the header buffer is bounded by the file size, MAX_HEADER and the heap, checked before it grows
+      Bounds.checkAllocation(next, file + ": header buffer");
       buf = Arrays.copyOf(buf, next);
       files.readFully(file, have, buf, have, next - have);
       have = next;
@@ -168,7 +178,7 @@ final class DsHeader {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         p.skipChildren(); // a syntax error in there is reported as such
         p.nextToken();
-        throw new IOException(file + ": header is not a JSON object");
+        throw new FormatException(file + ": header is not a JSON object");
       }
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String key = p.currentName();
@@ -182,10 +192,10 @@ final class DsHeader {
         }
       }
       if (p.nextToken() != null) {
-        throw new IOException(file + ": header is not valid JSON: content after the header object");
+        throw new FormatException(file + ": header is not valid JSON: content after the header object");
       }
     } catch (JacksonException e) {
-      throw new IOException(file + ": header is not valid JSON: " + e.getOriginalMessage(), e);
+      throw new FormatException(file + ": header is not valid JSON: " + e.getOriginalMessage(), e);
     }
     return new DsHeader(version, members, dataset, end + 1L, size, buf.length <= FIRST_READ ? buf : new byte[0]);
   }

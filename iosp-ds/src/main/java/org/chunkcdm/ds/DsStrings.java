@@ -7,6 +7,7 @@ import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import org.chunkcdm.io.FormatException;
 import org.chunkcdm.cdm.ChunkedIosp;
 import ucar.ma2.Array;
 import ucar.ma2.DataType;
@@ -80,7 +81,7 @@ final class DsStrings implements ChunkedIosp.VariableReader {
     }
     long size = s.computeSize();
     if (size > Integer.MAX_VALUE - 16) {
-      throw new IOException(what + ": section of " + size + " strings is too large for one read");
+      throw new FormatException(what + ": section of " + size + " strings is too large for one read");
     }
     String[] out = new String[(int) size];
     if (size > 0 && noData) {
@@ -149,7 +150,7 @@ final class DsStrings implements ChunkedIosp.VariableReader {
       end += lens.getLong(8 * (int) (k0 - first + q));
     }
     if (end - start > Integer.MAX_VALUE - 16) {
-      throw new IOException(what + ": " + (end - start) + " bytes of strings are too many for one read");
+      throw new FormatException(what + ": " + (end - start) + " bytes of strings are too many for one read");
     }
     byte[] sb = new byte[(int) (end - start)];
     file.readFully(ix.stringsPos + start, sb, 0, sb.length);
@@ -195,7 +196,7 @@ final class DsStrings implements ChunkedIosp.VariableReader {
     long lengthsPos = blockPos + maskBytes;
     long room = len - maskBytes - 8 * stored; // bytes left for the strings
     if (room < 0) {
-      throw new IOException(what + ": .len " + len + " cannot hold " + (mask == null ? "" : "the bitmask and ")
+      throw new FormatException(what + ": .len " + len + " cannot hold " + (mask == null ? "" : "the bitmask and ")
           + stored + " string lengths");
     }
     long blocks = (stored + BLOCK - 1) / BLOCK;
@@ -213,14 +214,14 @@ final class DsStrings implements ChunkedIosp.VariableReader {
         }
         long l = bb.getLong(8 * i);
         if (l < 0 || l > room - total || l > Integer.MAX_VALUE - 16) {
-          throw new IOException(what + ": string " + q + " has length " + Long.toUnsignedString(l) + " but only "
+          throw new FormatException(what + ": string " + q + " has length " + Long.toUnsignedString(l) + " but only "
               + (room - total) + " bytes of .len remain");
         }
         total += l;
       }
     }
     if (total != room) {
-      throw new IOException(what + ": the string lengths add up to " + total + " bytes but .len leaves " + room);
+      throw new FormatException(what + ": the string lengths add up to " + total + " bytes but .len leaves " + room);
     }
     return new Index(stored, lengthsPos, offsetAt);
   }

@@ -2,6 +2,7 @@ package org.chunkcdm.sframe;
 
 import java.io.IOException;
 import java.util.Arrays;
+import org.chunkcdm.io.FormatException;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.DType;
 import org.msgpack.core.MessagePack;
@@ -43,15 +44,15 @@ final class B2nd {
     try (MessageUnpacker u = MessagePack.newDefaultUnpacker(meta)) {
       int n = u.unpackArrayHeader();
       if (n < 7) {
-        throw new IOException("b2nd metalayer is a msgpack array of " + n + " items, 7 expected");
+        throw new FormatException("b2nd metalayer is a msgpack array of " + n + " items, 7 expected");
       }
       int version = u.unpackInt();
       if (version != 0) {
-        throw new IOException("b2nd metalayer version " + version + " is not supported (0 expected)");
+        throw new FormatException("b2nd metalayer version " + version + " is not supported (0 expected)");
       }
       int ndim = u.unpackInt();
       if (ndim < 0 || ndim > 32) {
-        throw new IOException("b2nd ndim " + ndim + " is not between 0 and 32");
+        throw new FormatException("b2nd ndim " + ndim + " is not between 0 and 32");
       }
       shape = new long[ndim];
       chunks = new int[ndim];
@@ -61,7 +62,7 @@ final class B2nd {
       readDims(u, ndim, "blockshape", null, blocks);
       int fmt = u.unpackInt();
       if (fmt != 0) {
-        throw new IOException("b2nd dtype_format " + fmt + " is not supported (0 = NumPy expected)");
+        throw new FormatException("b2nd dtype_format " + fmt + " is not supported (0 = NumPy expected)");
       }
       dt = u.unpackString();
     } catch (IOException e) {
@@ -73,7 +74,7 @@ final class B2nd {
       // c-blosc2 writes chunkshape and blockshape 0 for a dimension of length 0
       boolean empty = shape[d] == 0 && chunks[d] == 0 && blocks[d] == 0;
       if (!empty && (shape[d] < 0 || chunks[d] <= 0 || blocks[d] <= 0 || blocks[d] > chunks[d])) {
-        throw new IOException("b2nd shape " + Arrays.toString(shape) + ", chunkshape " + Arrays.toString(chunks)
+        throw new FormatException("b2nd shape " + Arrays.toString(shape) + ", chunkshape " + Arrays.toString(chunks)
             + ", blockshape " + Arrays.toString(blocks) + " are inconsistent");
       }
     }
@@ -92,7 +93,7 @@ final class B2nd {
     } catch (IOException e) {
       String t = dt.trim();
       if (t.matches("[<>|=]?O\\d*")) {
-        throw new IOException("b2nd dtype '" + dt + "' holds Python objects, which cannot be read");
+        throw new FormatException("b2nd dtype '" + dt + "' holds Python objects, which cannot be read");
       }
       return DType.of(DType.Kind.OPAQUE, typesize, null);
     }
@@ -101,7 +102,7 @@ final class B2nd {
   private static void readDims(MessageUnpacker u, int ndim, String what, long[] l, int[] i) throws IOException {
     int n = u.unpackArrayHeader();
     if (n != ndim) {
-      throw new IOException("b2nd " + what + " has " + n + " entries, ndim is " + ndim);
+      throw new FormatException("b2nd " + what + " has " + n + " entries, ndim is " + ndim);
     }
     for (int d = 0; d < n; d++) {
       if (l != null) {
@@ -225,7 +226,7 @@ final class B2nd {
     @Override
     public void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
       if (offset < 0 || len < 0 || offset > size - len) {
-        throw new IOException("b2nd chunk: read of " + len + " bytes at " + offset + " outside its " + size + " bytes");
+        throw new FormatException("b2nd chunk: read of " + len + " bytes at " + offset + " outside its " + size + " bytes");
       }
       runs(offset, len, (src, d, n) -> stored.read(src, dst, dstOff + d, n));
     }
@@ -233,7 +234,7 @@ final class B2nd {
     @Override
     public byte[] readAll() throws IOException {
       if (size > Integer.MAX_VALUE - 8) {
-        throw new IOException("b2nd chunk of " + size + " bytes is too large to decode in one piece");
+        throw new FormatException("b2nd chunk of " + size + " bytes is too large to decode in one piece");
       }
       byte[] all = stored.readAll();
       byte[] out = new byte[(int) size];

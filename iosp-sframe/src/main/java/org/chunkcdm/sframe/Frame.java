@@ -10,6 +10,8 @@ import org.chunkcdm.blosc.BloscChunkData;
 import org.chunkcdm.blosc.BloscHeader;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.io.FileHandles;
+import org.chunkcdm.io.Bounds;
+import org.chunkcdm.io.FormatException;
 import org.msgpack.core.MessagePack;
 import org.msgpack.core.MessageUnpacker;
 import org.msgpack.value.ValueType;
@@ -166,7 +168,7 @@ final class Frame {
       byte[] c = e.getValue();
       try {
         if (BloscHeader.parse(c, 0, c.length).nbytes() > MAX_META_BYTES) {
-          throw new IOException("decompresses to more than " + MAX_META_BYTES + " bytes");
+          throw new FormatException("decompresses to more than " + MAX_META_BYTES + " bytes");
         }
         e.setValue(Blosc.decompress(c, 0, c.length));
       } catch (IOException ex) {
@@ -349,7 +351,7 @@ final class Frame {
     try {
       data = BloscChunkData.of(c, 0, c.length);
     } catch (IOException ex) {
-      throw chunkError(k, ex.getMessage());
+      throw chunkError(k, ex);
     }
     if (data.size() != size) {
       throw chunkError(k, "the chunk holds " + data.size() + " bytes but the frame needs " + size);
@@ -363,45 +365,54 @@ final class Frame {
     try {
       if (sparse) {
         if (e > 0xFFFFFFFFL) {
-          throw new IOException("index entry " + e + " is not a chunk file number (8 hex digits)");
+          throw new FormatException("index entry " + e + " is not a chunk file number (8 hex digits)");
         }
         // one file per chunk: read and closed at once, so thousands of chunk files never hold thousands of handles
         Path p = files.resolve(chunkFileName(e));
-        byte[] b = files.readOnce(p, limit > 0 ? limit : Long.MAX_VALUE, Integer.MAX_VALUE - 16);
+        byte[] b = files.readOnce(p, limit > 0 ? limit : Long.MAX_VALUE, Bounds.MAX_ARRAY);
         if (b.length < 16) {
-          throw new IOException(p.getFileName() + " has " + b.length + " bytes, less than a chunk header");
+          throw new FormatException(p.getFileName() + " has " + b.length + " bytes, less than a chunk header");
         }
         return b;
       }
       long sectionEnd = headerLen + cbytes;
       long pos = headerLen + e;
       if (e > cbytes - 16) {
-        throw new IOException("offset " + e + " lies outside the chunks section of " + cbytes + " bytes");
+        throw new FormatException("offset " + e + " lies outside the chunks section of " + cbytes + " bytes");
       }
       byte[] h = files.read(file, pos, 16);
       long cb = le32(h, 12);
       if (cb < 16 || cb > sectionEnd - pos) {
-        throw new IOException("chunk of " + cb + " bytes at offset " + pos + " runs past the chunks section (ends at "
+        throw new FormatException("chunk of " + cb + " bytes at offset " + pos + " runs past the chunks section (ends at "
             + sectionEnd + ")");
       }
       return limit > 0 ? h : files.read(file, pos, cb);
     } catch (IOException ex) {
-      throw chunkError(k, ex.getMessage());
+      throw chunkError(k, ex);
     }
   }
 
   IOException chunkError(long k, String msg) {
+    return new FormatException(chunkWhere(k) + ": " + msg);
+  }
+
+  /** {@code e} naming the file and chunk, of the same kind (bad bytes or an I/O failure). */
+  IOException chunkError(long k, IOException e) {
+    return FormatException.in(chunkWhere(k), e);
+  }
+
+  private String chunkWhere(long k) {
     String w;
     try {
       w = where(k);
     } catch (RuntimeException e) {
       w = "?";
     }
-    return new IOException(file + ": chunk " + k + " (" + w + "): " + msg);
+    return file + ": chunk " + k + " (" + w + ")";
   }
 
   IOException error(String msg) {
-    return new IOException(file + ": " + msg);
+    return new FormatException(file + ": " + msg);
   }
 
   private IOException wrap(String what, Exception e) {
@@ -410,7 +421,7 @@ final class Frame {
 
   private static void expect(boolean ok, String msg) throws IOException {
     if (!ok) {
-      throw new IOException(msg);
+      throw new FormatException(msg);
     }
   }
 
@@ -478,7 +489,7 @@ final class Frame {
       try {
         data.read(offset, dst, dstOff, len);
       } catch (IOException e) {
-        throw f.chunkError(k, e.getMessage());
+        throw f.chunkError(k, e);
       }
     }
 
@@ -487,7 +498,7 @@ final class Frame {
       try {
         return data.readAll();
       } catch (IOException e) {
-        throw f.chunkError(k, e.getMessage());
+        throw f.chunkError(k, e);
       }
     }
   }
@@ -510,7 +521,7 @@ final class Frame {
     @Override
     public void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
       if (offset < 0 || len < 0 || offset > size - len) {
-        throw new IOException("read of " + len + " bytes at " + offset + " outside a NaN chunk of " + size + " bytes");
+        throw new FormatException("read of " + len + " bytes at " + offset + " outside a NaN chunk of " + size + " bytes");
       }
       for (int i = 0; i < len; i++) {
         dst[dstOff + i] = pattern[(int) ((offset + i) % pattern.length)];

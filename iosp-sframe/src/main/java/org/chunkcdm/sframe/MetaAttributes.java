@@ -71,14 +71,73 @@ final class MetaAttributes {
       return null;
     }
     try (MessageUnpacker u = MessagePack.newDefaultUnpacker(b)) {
-      Value v = u.unpackValue();
+      checkValue(u, b.length, 0); // lengths and nesting within the bytes, before msgpack allocates anything
       if (u.hasNext()) {
         return null;
       }
-      return json(v);
     } catch (Exception e) {
       return null;
     }
+    try (MessageUnpacker u = MessagePack.newDefaultUnpacker(b)) {
+      return json(u.unpackValue());
+    } catch (Exception e) {
+      return null;
+    }
+  }
+
+  /** Largest nesting of msgpack arrays and maps accepted (a deeper value is not decoded as msgpack). */
+  static final int MAX_DEPTH = 64;
+
+  /**
+   * Walks one msgpack value without materializing it, refusing a string, binary or extension payload longer than
+   * the bytes left, an array or map with more entries than bytes left, and nesting beyond {@link #MAX_DEPTH}:
+   * msgpack-core allocates a payload's claimed length before reading it (an OutOfMemoryError found by fuzzing).
+   */
+  private static void checkValue(MessageUnpacker u, long total, int depth) throws java.io.IOException {
+    if (depth > MAX_DEPTH) {
+      throw new java.io.IOException("msgpack value nested deeper than " + MAX_DEPTH);
+    }
+    org.msgpack.core.MessageFormat f = u.getNextFormat();
+    long n;
+    switch (f.getValueType()) {
+      case STRING:
+        n = u.unpackRawStringHeader();
+        break;
+      case BINARY:
+        n = u.unpackBinaryHeader();
+        break;
+      case EXTENSION:
+        n = u.unpackExtensionTypeHeader().getLength();
+        break;
+      case ARRAY: {
+        long k = u.unpackArrayHeader() & 0xffffffffL;
+        if (k > total - u.getTotalReadBytes()) {
+          throw new java.io.IOException("msgpack array of " + k + " entries in fewer bytes");
+        }
+        for (long i = 0; i < k; i++) {
+          checkValue(u, total, depth + 1);
+        }
+        return;
+      }
+      case MAP: {
+        long k = u.unpackMapHeader() & 0xffffffffL;
+        if (2 * k > total - u.getTotalReadBytes()) {
+          throw new java.io.IOException("msgpack map of " + k + " entries in fewer bytes");
+        }
+        for (long i = 0; i < 2 * k; i++) {
+          checkValue(u, total, depth + 1);
+        }
+        return;
+      }
+      default:
+        u.skipValue();
+        return;
+    }
+    n &= 0xffffffffL;
+    if (n > total - u.getTotalReadBytes()) {
+      throw new java.io.IOException("msgpack payload of " + n + " bytes passes the end of the value");
+    }
+    u.readPayload((int) n); // header consumed: the payload, now known to fit in the bytes left
   }
 
   static JsonNode json(Value v) {

@@ -1,5 +1,6 @@
 package org.chunkcdm.blosc.zstd;
 
+import org.chunkcdm.io.FormatException;
 import java.io.IOException;
 
 /**
@@ -112,12 +113,12 @@ final class Fse {
    */
   int readDescription(byte[] in, int p, int end, int maxSymbol, int maxLog, String what) throws IOException {
     if (p >= end) {
-      throw new IOException(what + ": FSE table description is missing (no bytes left)");
+      throw new FormatException(what + ": FSE table description is missing (no bytes left)");
     }
     final long limitBits = 8L * (end - p);
     int al = (in[p] & 0x0F) + MIN_LOG;
     if (al > maxLog) {
-      throw new IOException(what + ": FSE accuracy log " + al + " is above the maximum " + maxLog);
+      throw new FormatException(what + ": FSE accuracy log " + al + " is above the maximum " + maxLog);
     }
     int bitPos = 4;
     int remaining = (1 << al) + 1;
@@ -126,7 +127,7 @@ final class Fse {
     int sym = 0;
     while (remaining > 1) {
       if (sym > maxSymbol) {
-        throw new IOException(what + ": FSE table description has more than " + (maxSymbol + 1) + " symbols");
+        throw new FormatException(what + ": FSE table description has more than " + (maxSymbol + 1) + " symbols");
       }
       int small = 2 * threshold - 1 - remaining;
       int v = peek(in, p, end, bitPos, nbBits);
@@ -151,7 +152,7 @@ final class Fse {
           r = peek(in, p, end, bitPos, 2);
           bitPos += 2;
           if (sym + r > maxSymbol + 1) {
-            throw new IOException(what + ": FSE table description repeats zero past symbol " + maxSymbol);
+            throw new FormatException(what + ": FSE table description repeats zero past symbol " + maxSymbol);
           }
           for (int i = 0; i < r; i++) {
             norm[sym++] = 0;
@@ -159,7 +160,7 @@ final class Fse {
         } while (r == 3 && bitPos <= limitBits);
       }
       if (bitPos > limitBits) {
-        throw new IOException(what + ": FSE table description runs past its " + (end - p) + " bytes");
+        throw new FormatException(what + ": FSE table description runs past its " + (end - p) + " bytes");
       }
       while (remaining < threshold) {
         nbBits--;
@@ -167,7 +168,7 @@ final class Fse {
       }
     }
     if (remaining != 1 || bitPos > limitBits) {
-      throw new IOException(what + ": FSE table description is inconsistent (probabilities do not add up to "
+      throw new FormatException(what + ": FSE table description is inconsistent (probabilities do not add up to "
           + (1 << al) + ")");
     }
     log = al;
@@ -239,7 +240,7 @@ final class Fse {
       }
     }
     if (pos != 0) {
-      throw new IOException(what + ": FSE distribution does not fill its table");
+      throw new FormatException(what + ": FSE distribution does not fill its table");
     }
   }
 

@@ -1,5 +1,6 @@
 package org.chunkcdm.blosc.zstd;
 
+import org.chunkcdm.io.FormatException;
 import java.io.IOException;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
@@ -33,7 +34,7 @@ final class Huffman {
    */
   int readTable(byte[] in, int p, int end, int[] t, String what) throws IOException {
     if (p >= end) {
-      throw new IOException(what + ": Huffman tree description is missing");
+      throw new FormatException(what + ": Huffman tree description is missing");
     }
     int header = in[p] & 0xFF;
     int n;
@@ -41,7 +42,7 @@ final class Huffman {
     if (header < 128) {
       size = 1 + header;
       if (header == 0 || size > end - p) {
-        throw new IOException(what + ": Huffman weights of " + header + " compressed bytes do not fit in the "
+        throw new FormatException(what + ": Huffman weights of " + header + " compressed bytes do not fit in the "
             + (end - p - 1) + " bytes left");
       }
       n = fseWeights(in, p + 1, p + size, what);
@@ -49,7 +50,7 @@ final class Huffman {
       n = header - 127;
       size = 1 + (n + 1) / 2;
       if (size > end - p) {
-        throw new IOException(what + ": " + n + " direct Huffman weights do not fit in the " + (end - p - 1)
+        throw new FormatException(what + ": " + n + " direct Huffman weights do not fit in the " + (end - p - 1)
             + " bytes left");
       }
       for (int i = 0; i < n; i++) {
@@ -68,11 +69,11 @@ final class Huffman {
     final int log = fse.log;
     final int s = p + used;
     if (s >= end) {
-      throw new IOException(what + ": Huffman weights have no bitstream after their FSE table");
+      throw new FormatException(what + ": Huffman weights have no bitstream after their FSE table");
     }
     int last = in[end - 1] & 0xFF;
     if (last == 0) {
-      throw new IOException(what + ": Huffman weights bitstream has no end mark");
+      throw new FormatException(what + ": Huffman weights bitstream has no end mark");
     }
     // bit position just above the next bit to read; reading below bit 0 yields zeros (and means the end)
     int pos = 8 * (end - s) - (Integer.numberOfLeadingZeros(last) - 23);
@@ -83,7 +84,7 @@ final class Huffman {
     int n = 0;
     while (true) {
       if (n > 253) {
-        throw new IOException(what + ": more than 255 Huffman weights");
+        throw new FormatException(what + ": more than 255 Huffman weights");
       }
       int e = weightTable[state1];
       weights[n++] = (byte) e;
@@ -105,7 +106,7 @@ final class Huffman {
       }
     }
     if (pos < -WEIGHTS_MAX_LOG) {
-      throw new IOException(what + ": Huffman weights bitstream is too short for its states");
+      throw new FormatException(what + ": Huffman weights bitstream is too short for its states");
     }
     return n;
   }
@@ -130,28 +131,28 @@ final class Huffman {
   /** Completes {@code weights[0..n)} with the implied last weight and builds the table (RFC 8878, 4.2.1). */
   private void build(int n, int[] t, String what) throws IOException {
     if (n < 1 || n > 255) {
-      throw new IOException(what + ": " + n + " Huffman weights (1 to 255 expected)");
+      throw new FormatException(what + ": " + n + " Huffman weights (1 to 255 expected)");
     }
     int total = 0;
     for (int i = 0; i < n; i++) {
       int w = weights[i];
       if (w > MAX_BITS) {
-        throw new IOException(what + ": Huffman weight " + w + " of symbol " + i + " is above " + MAX_BITS);
+        throw new FormatException(what + ": Huffman weight " + w + " of symbol " + i + " is above " + MAX_BITS);
       }
       if (w > 0) {
         total += 1 << (w - 1);
       }
     }
     if (total == 0) {
-      throw new IOException(what + ": all Huffman weights are zero");
+      throw new FormatException(what + ": all Huffman weights are zero");
     }
     int mb = 32 - Integer.numberOfLeadingZeros(total); // highest bit + 1
     if (mb > MAX_BITS) {
-      throw new IOException(what + ": Huffman codes longer than " + MAX_BITS + " bits");
+      throw new FormatException(what + ": Huffman codes longer than " + MAX_BITS + " bits");
     }
     int rest = (1 << mb) - total;
     if ((rest & (rest - 1)) != 0) {
-      throw new IOException(what + ": Huffman weights do not complete to a power of two");
+      throw new FormatException(what + ": Huffman weights do not complete to a power of two");
     }
     weights[n] = (byte) (32 - Integer.numberOfLeadingZeros(rest));
     int symbols = n + 1;
@@ -190,11 +191,11 @@ final class Huffman {
   private static void decode1(byte[] in, int s, int e, int[] t, int maxBits, byte[] out, int op, int n, String what,
       int stream) throws IOException {
     if (e <= s) {
-      throw new IOException(name(what, stream) + ": empty Huffman stream");
+      throw new FormatException(name(what, stream) + ": empty Huffman stream");
     }
     int last = in[e - 1] & 0xFF;
     if (last == 0) {
-      throw new IOException(name(what, stream) + ": Huffman stream has no end mark");
+      throw new FormatException(name(what, stream) + ": Huffman stream has no end mark");
     }
     final int sh = 64 - maxBits;
     int k = Integer.numberOfLeadingZeros(last) - 23;
@@ -256,7 +257,7 @@ final class Huffman {
         c = (long) LONG.get(in, p);
       }
       if (k > 64) {
-        throw new IOException(name(what, stream) + ": Huffman stream of " + (e - s) + " bytes ends before its " + n
+        throw new FormatException(name(what, stream) + ": Huffman stream of " + (e - s) + " bytes ends before its " + n
             + " symbols");
       }
       int v = t[(int) ((c << k) >>> sh)];
@@ -265,7 +266,7 @@ final class Huffman {
     }
     long left = 8L * (p - s) + 64 - k;
     if (left != 0) {
-      throw new IOException(name(what, stream) + ": Huffman stream of " + (e - s) + " bytes "
+      throw new FormatException(name(what, stream) + ": Huffman stream of " + (e - s) + " bytes "
           + (left > 0 ? "has " + left + " bits left over" : "is " + -left + " bits short") + " after its " + n
           + " symbols");
     }
@@ -279,20 +280,20 @@ final class Huffman {
   static void decode4(byte[] in, int s, int e, int[] t, int maxBits, byte[] out, int op, int n, String what)
       throws IOException {
     if (e - s < 10) {
-      throw new IOException(what + ": 4 Huffman streams in only " + (e - s) + " bytes");
+      throw new FormatException(what + ": 4 Huffman streams in only " + (e - s) + " bytes");
     }
     int l1 = (in[s] & 0xFF) | (in[s + 1] & 0xFF) << 8;
     int l2 = (in[s + 2] & 0xFF) | (in[s + 3] & 0xFF) << 8;
     int l3 = (in[s + 4] & 0xFF) | (in[s + 5] & 0xFF) << 8;
     int l4 = e - s - 6 - l1 - l2 - l3;
     if (l1 == 0 || l2 == 0 || l3 == 0 || l4 <= 0) {
-      throw new IOException(what + ": Huffman jump table (" + l1 + ", " + l2 + ", " + l3 + ") does not fit the "
+      throw new FormatException(what + ": Huffman jump table (" + l1 + ", " + l2 + ", " + l3 + ") does not fit the "
           + (e - s - 6) + " bytes of the 4 streams");
     }
     int seg = (n + 3) >>> 2;
     int n4 = n - 3 * seg;
     if (n4 < 0) {
-      throw new IOException(what + ": " + n + " literals cannot be split into 4 Huffman streams");
+      throw new FormatException(what + ": " + n + " literals cannot be split into 4 Huffman streams");
     }
     final int s1 = s + 6;
     final int s2 = s1 + l1;
@@ -376,7 +377,7 @@ final class Huffman {
   private static int mark(byte[] in, int e, String what) throws IOException {
     int last = in[e - 1] & 0xFF;
     if (last == 0) {
-      throw new IOException(what + ": Huffman stream has no end mark");
+      throw new FormatException(what + ": Huffman stream has no end mark");
     }
     return Integer.numberOfLeadingZeros(last) - 23;
   }
@@ -397,7 +398,7 @@ final class Huffman {
         c = (long) LONG.get(in, p);
       }
       if (k > 64) {
-        throw new IOException(what + ": Huffman stream " + stream + " of 4 ends before its " + n + " symbols");
+        throw new FormatException(what + ": Huffman stream " + stream + " of 4 ends before its " + n + " symbols");
       }
       int v = t[(int) ((c << k) >>> sh)];
       out[o++] = (byte) v;
@@ -405,7 +406,7 @@ final class Huffman {
     }
     long left = 8L * (p - s) + 64 - k;
     if (left != 0) {
-      throw new IOException(what + ": Huffman stream " + stream + " of 4 " + (left > 0 ? "has " + left
+      throw new FormatException(what + ": Huffman stream " + stream + " of 4 " + (left > 0 ? "has " + left
           + " bits left over" : "is " + -left + " bits short") + " after its " + n + " symbols");
     }
   }

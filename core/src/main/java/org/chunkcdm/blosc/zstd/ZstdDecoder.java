@@ -1,5 +1,6 @@
 package org.chunkcdm.blosc.zstd;
 
+import org.chunkcdm.io.FormatException;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -85,21 +86,21 @@ public final class ZstdDecoder {
     int o = op;
     int frame = 0;
     if (inLen == 0) {
-      throw new IOException("zstd: empty input (at least one frame expected)");
+      throw new FormatException("zstd: empty input (at least one frame expected)");
     }
     while (p < end) {
       if (end - p < 4) {
-        throw new IOException("zstd: " + (end - p) + " stray bytes after frame " + (frame - 1) + " at input byte "
+        throw new FormatException("zstd: " + (end - p) + " stray bytes after frame " + (frame - 1) + " at input byte "
             + (p - ip));
       }
       int magic = (int) INT.get(in, p);
       if ((magic & 0xFFFFFFF0) == SKIPPABLE_MAGIC) {
         if (end - p < 8) {
-          throw new IOException("zstd: skippable frame at input byte " + (p - ip) + " is truncated in its header");
+          throw new FormatException("zstd: skippable frame at input byte " + (p - ip) + " is truncated in its header");
         }
         long size = (int) INT.get(in, p + 4) & 0xFFFFFFFFL;
         if (size > end - p - 8) {
-          throw new IOException("zstd: skippable frame at input byte " + (p - ip) + " claims " + size
+          throw new FormatException("zstd: skippable frame at input byte " + (p - ip) + " claims " + size
               + " bytes, only " + (end - p - 8) + " left");
         }
         p += 8 + (int) size;
@@ -108,11 +109,11 @@ public final class ZstdDecoder {
         p = inPos;
         frame++;
       } else {
-        throw new IOException(String.format("zstd: no frame magic at input byte %d (found 0x%08X)", p - ip, magic));
+        throw new FormatException(String.format("zstd: no frame magic at input byte %d (found 0x%08X)", p - ip, magic));
       }
     }
     if (o != oend) {
-      throw new IOException("zstd: data decoded to " + (o - op) + " bytes, expected " + outLen);
+      throw new FormatException("zstd: data decoded to " + (o - op) + " bytes, expected " + outLen);
     }
     return o - op;
   }
@@ -124,7 +125,7 @@ public final class ZstdDecoder {
     final String where = "zstd frame " + frame + " at input byte " + (p - ip0);
     p += 4;
     if (p >= end) {
-      throw new IOException(where + ": truncated before its header");
+      throw new FormatException(where + ": truncated before its header");
     }
     int fhd = in[p++] & 0xFF;
     int fcsFlag = fhd >>> 6;
@@ -132,13 +133,13 @@ public final class ZstdDecoder {
     boolean checksum = (fhd & 0x04) != 0;
     int didFlag = fhd & 0x03;
     if ((fhd & 0x08) != 0) {
-      throw new IOException(where + ": reserved bit of the frame header descriptor is set");
+      throw new FormatException(where + ": reserved bit of the frame header descriptor is set");
     }
     int didSize = didFlag == 3 ? 4 : didFlag;
     int fcsSize = fcsFlag == 0 ? (single ? 1 : 0) : 1 << fcsFlag;
     int hdr = (single ? 0 : 1) + didSize + fcsSize;
     if (hdr > end - p) {
-      throw new IOException(where + ": frame header of " + (hdr + 5) + " bytes is truncated");
+      throw new FormatException(where + ": frame header of " + (hdr + 5) + " bytes is truncated");
     }
     long window = 0;
     if (!single) {
@@ -160,7 +161,7 @@ public final class ZstdDecoder {
         fcs += 256;
       }
       if (fcs < 0 || fcs > oend - o) {
-        throw new IOException(where + ": frame content size " + Long.toUnsignedString(fcs) + " is more than the "
+        throw new FormatException(where + ": frame content size " + Long.toUnsignedString(fcs) + " is more than the "
             + (oend - o) + " bytes left of the expected output");
       }
     }
@@ -168,7 +169,7 @@ public final class ZstdDecoder {
       window = fcs;
     }
     if (dictId != 0 && (dict == null || dict.id() != dictId)) {
-      throw new IOException(where + ": frame needs dictionary " + dictId + (dict == null ? ", none was given"
+      throw new FormatException(where + ": frame needs dictionary " + dictId + (dict == null ? ", none was given"
           : ", the given dictionary is " + (dict.id() == 0 ? "raw content (no ID)" : "dictionary " + dict.id())));
     }
     final int blockMax = (int) Math.min(window, BLOCK_MAX);
@@ -179,7 +180,7 @@ public final class ZstdDecoder {
       final int blockPos = p;
       try {
         if (end - p < 3) {
-          throw new IOException("block header truncated (" + (end - p) + " bytes left)");
+          throw new FormatException("block header truncated (" + (end - p) + " bytes left)");
         }
         int bh = (in[p] & 0xFF) | (in[p + 1] & 0xFF) << 8 | (in[p + 2] & 0xFF) << 16;
         p += 3;
@@ -189,13 +190,13 @@ public final class ZstdDecoder {
         switch (type) {
           case 0: // raw
             if (size > blockMax) {
-              throw new IOException("raw block of " + size + " bytes is above the block size limit " + blockMax);
+              throw new FormatException("raw block of " + size + " bytes is above the block size limit " + blockMax);
             }
             if (size > end - p) {
-              throw new IOException("raw block of " + size + " bytes, only " + (end - p) + " input bytes left");
+              throw new FormatException("raw block of " + size + " bytes, only " + (end - p) + " input bytes left");
             }
             if (size > olimit - o) {
-              throw new IOException("raw block of " + size + " bytes overruns the " + (olimit - frameStart)
+              throw new FormatException("raw block of " + size + " bytes overruns the " + (olimit - frameStart)
                   + "-byte output of the frame");
             }
             System.arraycopy(in, p, out, o, size);
@@ -204,13 +205,13 @@ public final class ZstdDecoder {
             break;
           case 1: // RLE
             if (size > blockMax) {
-              throw new IOException("RLE block of " + size + " bytes is above the block size limit " + blockMax);
+              throw new FormatException("RLE block of " + size + " bytes is above the block size limit " + blockMax);
             }
             if (p >= end) {
-              throw new IOException("RLE block without its byte");
+              throw new FormatException("RLE block without its byte");
             }
             if (size > olimit - o) {
-              throw new IOException("RLE block of " + size + " bytes overruns the " + (olimit - frameStart)
+              throw new FormatException("RLE block of " + size + " bytes overruns the " + (olimit - frameStart)
                   + "-byte output of the frame");
             }
             Arrays.fill(out, o, o + size, in[p]);
@@ -219,43 +220,43 @@ public final class ZstdDecoder {
             break;
           case 2: { // compressed
             if (size > BLOCK_MAX) {
-              throw new IOException("compressed block of " + size + " bytes is above the limit " + BLOCK_MAX);
+              throw new FormatException("compressed block of " + size + " bytes is above the limit " + BLOCK_MAX);
             }
             if (size > end - p) {
-              throw new IOException("compressed block of " + size + " bytes, only " + (end - p) + " input bytes left");
+              throw new FormatException("compressed block of " + size + " bytes, only " + (end - p) + " input bytes left");
             }
             int before = o;
             o = decodeCompressedBlock(in, p, p + size, out, o, olimit, frameStart, blockMax);
             if (o - before > blockMax) {
-              throw new IOException("block decoded to " + (o - before) + " bytes, above the block size limit "
+              throw new FormatException("block decoded to " + (o - before) + " bytes, above the block size limit "
                   + blockMax);
             }
             p += size;
             break;
           }
           default:
-            throw new IOException("reserved block type 3");
+            throw new FormatException("reserved block type 3");
         }
         block++;
         if (last) {
           break;
         }
       } catch (IOException e) {
-        throw new IOException(where + ", block " + block + " at input byte " + (blockPos - ip0) + ": "
+        throw new FormatException(where + ", block " + block + " at input byte " + (blockPos - ip0) + ": "
             + e.getMessage(), e);
       }
     }
     if (fcs >= 0 && o - frameStart != fcs) {
-      throw new IOException(where + ": frame decoded to " + (o - frameStart) + " bytes, its header says " + fcs);
+      throw new FormatException(where + ": frame decoded to " + (o - frameStart) + " bytes, its header says " + fcs);
     }
     if (checksum) {
       if (end - p < 4) {
-        throw new IOException(where + ": content checksum truncated");
+        throw new FormatException(where + ": content checksum truncated");
       }
       int want = (int) INT.get(in, p);
       int got = (int) XxHash64.hash(out, frameStart, o - frameStart, 0);
       if (want != got) {
-        throw new IOException(String.format("%s: content checksum mismatch (frame says %08X, decoded data has %08X)",
+        throw new FormatException(String.format("%s: content checksum mismatch (frame says %08X, decoded data has %08X)",
             where, want, got));
       }
       p += 4;
@@ -293,7 +294,7 @@ public final class ZstdDecoder {
   /** Literals section (RFC 8878, 3.1.1.3.1): sets litArr/litPos/litEnd; returns the position after it. */
   private int decodeLiterals(byte[] in, int p, int bend, int blockMax) throws IOException {
     if (p >= bend) {
-      throw new IOException("empty compressed block (no literals section)");
+      throw new FormatException("empty compressed block (no literals section)");
     }
     int b0 = in[p] & 0xFF;
     int type = b0 & 3;
@@ -307,23 +308,23 @@ public final class ZstdDecoder {
       } else if (sf == 1) {
         hdr = 2;
         if (bend - p < 2) {
-          throw new IOException("literals header truncated");
+          throw new FormatException("literals header truncated");
         }
         size = (b0 >>> 4) | (in[p + 1] & 0xFF) << 4;
       } else {
         hdr = 3;
         if (bend - p < 3) {
-          throw new IOException("literals header truncated");
+          throw new FormatException("literals header truncated");
         }
         size = (b0 >>> 4) | (in[p + 1] & 0xFF) << 4 | (in[p + 2] & 0xFF) << 12;
       }
       if (size > blockMax) {
-        throw new IOException(size + " literals, above the block size limit " + blockMax);
+        throw new FormatException(size + " literals, above the block size limit " + blockMax);
       }
       p += hdr;
       if (type == 0) {
         if (size > bend - p) {
-          throw new IOException(size + " raw literals, only " + (bend - p) + " bytes left in the block");
+          throw new FormatException(size + " raw literals, only " + (bend - p) + " bytes left in the block");
         }
         litArr = in;
         litPos = p;
@@ -331,7 +332,7 @@ public final class ZstdDecoder {
         return p + size;
       }
       if (p >= bend) {
-        throw new IOException("RLE literals without their byte");
+        throw new FormatException("RLE literals without their byte");
       }
       Arrays.fill(lit, 0, size, in[p]);
       litArr = lit;
@@ -342,7 +343,7 @@ public final class ZstdDecoder {
     // Huffman-compressed (2) or treeless (3)
     int hdr = sf < 2 ? 3 : sf + 2;
     if (bend - p < hdr) {
-      throw new IOException("literals header truncated");
+      throw new FormatException("literals header truncated");
     }
     int regen;
     int comp;
@@ -360,11 +361,11 @@ public final class ZstdDecoder {
       comp = (int) (v >>> 22) & 0x3FFFF;
     }
     if (regen > blockMax) {
-      throw new IOException(regen + " literals, above the block size limit " + blockMax);
+      throw new FormatException(regen + " literals, above the block size limit " + blockMax);
     }
     p += hdr;
     if (comp > bend - p) {
-      throw new IOException("compressed literals of " + comp + " bytes, only " + (bend - p) + " bytes left in the block");
+      throw new FormatException("compressed literals of " + comp + " bytes, only " + (bend - p) + " bytes left in the block");
     }
     int s = p;
     int e = p + comp;
@@ -373,7 +374,7 @@ public final class ZstdDecoder {
       huffTable = huffOwn;
       huffBits = huffman.maxBits;
     } else if (huffTable == null) {
-      throw new IOException("treeless literals, but no earlier Huffman table in this frame or dictionary");
+      throw new FormatException("treeless literals, but no earlier Huffman table in this frame or dictionary");
     }
     if (sf == 0) {
       Huffman.decode1(in, s, e, huffTable, huffBits, lit, 0, regen, "literals");
@@ -399,11 +400,11 @@ public final class ZstdDecoder {
         break;
       case 1: {
         if (p >= bend) {
-          throw new IOException(name + ": RLE symbol missing");
+          throw new FormatException(name + ": RLE symbol missing");
         }
         int sym = in[p++] & 0xFF;
         if (sym > maxSym) {
-          throw new IOException(name + ": RLE symbol " + sym + " is above " + maxSym);
+          throw new FormatException(name + ": RLE symbol " + sym + " is above " + maxSym);
         }
         fse.setRle(sym);
         table = build(kind);
@@ -420,7 +421,7 @@ public final class ZstdDecoder {
       default: {
         table = kind == 0 ? llTable : kind == 1 ? ofTable : mlTable;
         if (table == null) {
-          throw new IOException(name + ": repeat mode, but no earlier table in this frame or dictionary");
+          throw new FormatException(name + ": repeat mode, but no earlier table in this frame or dictionary");
         }
         return p;
       }
@@ -453,7 +454,7 @@ public final class ZstdDecoder {
 
     p = decodeLiterals(in, p, bend, blockMax);
     if (p >= bend) {
-      throw new IOException("sequences section missing");
+      throw new FormatException("sequences section missing");
     }
     int b0 = in[p++] & 0xFF;
     int nbSeq;
@@ -461,28 +462,28 @@ public final class ZstdDecoder {
       nbSeq = b0;
     } else if (b0 < 255) {
       if (p >= bend) {
-        throw new IOException("sequences header truncated");
+        throw new FormatException("sequences header truncated");
       }
       nbSeq = ((b0 - 128) << 8) + (in[p++] & 0xFF);
     } else {
       if (bend - p < 2) {
-        throw new IOException("sequences header truncated");
+        throw new FormatException("sequences header truncated");
       }
       nbSeq = (in[p] & 0xFF) + ((in[p + 1] & 0xFF) << 8) + 0x7F00;
       p += 2;
     }
     if (nbSeq == 0) {
       if (p != bend) {
-        throw new IOException("no sequences, but " + (bend - p) + " bytes after the sequences header");
+        throw new FormatException("no sequences, but " + (bend - p) + " bytes after the sequences header");
       }
       return copyLastLiterals(out, o, olimit);
     }
     if (p >= bend) {
-      throw new IOException("symbol compression modes missing");
+      throw new FormatException("symbol compression modes missing");
     }
     int modes = in[p++] & 0xFF;
     if ((modes & 3) != 0) {
-      throw new IOException("reserved bits of the symbol compression modes are set");
+      throw new FormatException("reserved bits of the symbol compression modes are set");
     }
     p = selectTable(0, modes >>> 6, in, p, bend);
     p = selectTable(1, (modes >>> 4) & 3, in, p, bend);
@@ -493,7 +494,7 @@ public final class ZstdDecoder {
   private int copyLastLiterals(byte[] out, int o, int olimit) throws IOException {
     int n = litEnd - litPos;
     if (n > olimit - o) {
-      throw new IOException(n + " literals overrun the " + (olimit - o) + " bytes left of the output");
+      throw new FormatException(n + " literals overrun the " + (olimit - o) + " bytes left of the output");
     }
     System.arraycopy(litArr, litPos, out, o, n);
     return o + n;
@@ -506,11 +507,11 @@ public final class ZstdDecoder {
   private int sequences(byte[] in, final int s, final int bend, int nbSeq, byte[] out, int o, final int olimit,
       final int frameStart) throws IOException {
     if (s >= bend) {
-      throw new IOException("sequences bitstream missing");
+      throw new FormatException("sequences bitstream missing");
     }
     int lastByte = in[bend - 1] & 0xFF;
     if (lastByte == 0) {
-      throw new IOException("sequences bitstream has no end mark");
+      throw new FormatException("sequences bitstream has no end mark");
     }
     // backward bit reader: c holds in[ptr..ptr+8) little-endian, k bits of it are consumed from the top
     int k = Integer.numberOfLeadingZeros(lastByte) - 23;
@@ -583,7 +584,7 @@ public final class ZstdDecoder {
       int offset;
       if (ofv > 3) {
         if (ofv - 3 > Integer.MAX_VALUE) {
-          throw new IOException("sequence " + (nbSeq - left) + ": offset " + (ofv - 3) + " is too large");
+          throw new FormatException("sequence " + (nbSeq - left) + ": offset " + (ofv - 3) + " is too large");
         }
         offset = (int) (ofv - 3);
         r3 = r2;
@@ -659,7 +660,7 @@ public final class ZstdDecoder {
     rep3 = r3;
     long bitsLeft = 8L * (ptr - s) + 64 - k;
     if (bitsLeft != 0) {
-      throw new IOException("sequences bitstream " + (bitsLeft > 0 ? "has " + bitsLeft + " bits left over"
+      throw new FormatException("sequences bitstream " + (bitsLeft > 0 ? "has " + bitsLeft + " bits left over"
           : "is " + -bitsLeft + " bits short") + " after its " + nbSeq + " sequences");
     }
     litPos = lp;
@@ -670,17 +671,17 @@ public final class ZstdDecoder {
   private int execute(byte[] la, int lp, int le, int ll, byte[] out, int o, int olimit, int offset, int ml,
       int frameStart, int seq) throws IOException {
     if (ll > le - lp) {
-      throw new IOException("sequence " + seq + ": literal length " + ll + " with only " + (le - lp)
+      throw new FormatException("sequence " + seq + ": literal length " + ll + " with only " + (le - lp)
           + " literals left");
     }
     if (ml > olimit - o - ll) {
-      throw new IOException("sequence " + seq + ": " + ll + " literals and a match of " + ml
+      throw new FormatException("sequence " + seq + ": " + ll + " literals and a match of " + ml
           + " bytes overrun the " + (olimit - o) + " bytes left of the output");
     }
     int hist = o + ll - frameStart;
     int dictLen = dictContent.length;
     if (offset < 1 || offset > hist && offset - hist > dictLen) {
-      throw new IOException("sequence " + seq + ": offset " + offset + " points before the start of the data ("
+      throw new FormatException("sequence " + seq + ": offset " + offset + " points before the start of the data ("
           + hist + " bytes decoded" + (dictLen > 0 ? ", " + dictLen + " of dictionary" : "") + ")");
     }
     if (offset > hist) {

@@ -1,5 +1,6 @@
 package org.chunkcdm.blosc.zstd;
 
+import org.chunkcdm.io.FormatException;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
@@ -55,17 +56,17 @@ public final class ZstdDictionary {
         llTable = new long[1 << llLog];
         fse.buildSequenceTable(llTable, Fse.LL_SYM, "literals lengths table");
       } catch (IOException e) {
-        throw new IOException("zstd dictionary " + id + ": " + e.getMessage(), e);
+        throw new FormatException("zstd dictionary " + id + ": " + e.getMessage(), e);
       }
       if (end - p < 12) {
-        throw new IOException("zstd dictionary " + id + ": repeat offsets truncated");
+        throw new FormatException("zstd dictionary " + id + ": repeat offsets truncated");
       }
       int contentLen = end - p - 12;
       int[] reps = new int[3];
       for (int i = 0; i < 3; i++) {
         reps[i] = (int) ZstdDecoder.INT.get(b, p + 4 * i);
         if (reps[i] == 0 || (reps[i] & 0xFFFFFFFFL) > contentLen) {
-          throw new IOException("zstd dictionary " + id + ": repeat offset " + (i + 1) + " is "
+          throw new FormatException("zstd dictionary " + id + ": repeat offset " + (i + 1) + " is "
               + (reps[i] & 0xFFFFFFFFL) + ", outside 1.." + contentLen + " (the content size)");
         }
       }

@@ -1,0 +1,60 @@
+package org.chunkcdm.fuzz;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.nio.file.Path;
+
+/**
+ * The format parsers through the public opener SPI (as TDS, the CLI and Fiji reach them): the fuzzer's bytes
+ * become a file or a dataset directory, which is opened and whose first chunks are decoded.
+ */
+class FormatFuzzTest {
+  /** A {@code .ds} file: version line, JSON header, body. */
+  @FuzzTest
+  void dsFile(byte[] data) throws Exception {
+    Path p = FuzzSupport.scratch().resolve("fuzz.ds");
+    FuzzSupport.write(p, data);
+    FuzzSupport.expectIoOnly(() -> FuzzSupport.openAndRead(p));
+  }
+
+  /** A Bloscpack file ({@code .blp}): header, offsets, metadata, chunks. */
+  @FuzzTest
+  void bloscpackFile(byte[] data) throws Exception {
+    Path p = FuzzSupport.scratch().resolve("fuzz.blp");
+    FuzzSupport.write(p, data);
+    FuzzSupport.expectIoOnly(() -> FuzzSupport.openAndRead(p));
+  }
+
+  /** A contiguous Blosc2 frame, b2nd metalayer and msgpack metadata included. */
+  @FuzzTest
+  void blosc2Frame(byte[] data) throws Exception {
+    Path p = FuzzSupport.scratch().resolve("fuzz.b2frame");
+    FuzzSupport.write(p, data);
+    FuzzSupport.expectIoOnly(() -> FuzzSupport.openAndRead(p));
+  }
+
+  /**
+   * A bcolz carray directory: the first 6 bytes are the lengths (big-endian u16) of meta/sizes, meta/storage and
+   * __attrs__, which follow; the rest is the chunk file data/__0.blp.
+   */
+  @FuzzTest
+  void bcolzCarray(byte[] data) throws Exception {
+    if (data.length < 6) {
+      return;
+    }
+    int[] len = new int[3];
+    int p = 6;
+    byte[][] part = new byte[4][];
+    for (int i = 0; i < 3; i++) {
+      len[i] = Math.min((data[2 * i] & 0xff) << 8 | (data[2 * i + 1] & 0xff), data.length - p);
+      part[i] = java.util.Arrays.copyOfRange(data, p, p + len[i]);
+      p += len[i];
+    }
+    part[3] = java.util.Arrays.copyOfRange(data, p, data.length);
+    Path dir = FuzzSupport.scratch().resolve("fuzz.bcolz");
+    FuzzSupport.write(dir.resolve("meta/sizes"), part[0]);
+    FuzzSupport.write(dir.resolve("meta/storage"), part[1]);
+    FuzzSupport.write(dir.resolve("__attrs__"), part[2]);
+    FuzzSupport.write(dir.resolve("data/__0.blp"), part[3]);
+    FuzzSupport.expectIoOnly(() -> FuzzSupport.openAndRead(dir));
+  }
+}

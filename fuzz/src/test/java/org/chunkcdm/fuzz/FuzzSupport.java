@@ -1,0 +1,74 @@
+package org.chunkcdm.fuzz;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import org.chunkcdm.chunk.ChunkData;
+import org.chunkcdm.open.ChunkedDataset;
+import org.chunkcdm.open.ChunkedVariable;
+import org.chunkcdm.open.Datasets;
+
+/**
+ * What every fuzz target checks: a parser given any bytes returns or throws an IOException; anything else (a
+ * RuntimeException, an OutOfMemoryError at -Xmx256m, a StackOverflowError) is a finding.
+ */
+public final class FuzzSupport {
+  /** Decoded sizes above this are not decoded by the targets (the heap bound itself is tested elsewhere). */
+  public static final int MAX_DECODE = 4 << 20;
+
+  private static Path dir;
+
+  private FuzzSupport() {}
+
+  public interface IoAction {
+    void run() throws IOException;
+  }
+
+  /** Runs {@code a}; an IOException is a correct answer to bad bytes and ends the input. */
+  public static void expectIoOnly(IoAction a) {
+    try {
+      a.run();
+    } catch (IOException e) {
+      if (e.getMessage() == null || e.getMessage().isEmpty()) {
+        throw new AssertionError("IOException without a message", e);
+      }
+    }
+  }
+
+  /** A scratch directory of this JVM (one fuzz target runs per JVM when fuzzing). */
+  public static synchronized Path scratch() throws IOException {
+    if (dir == null) {
+      dir = Files.createTempDirectory("chunkcdm-fuzz");
+      dir.toFile().deleteOnExit();
+    }
+    return dir;
+  }
+
+  /** Writes {@code bytes} to {@code p} (replacing it atomically, so a reader never sees half a file). */
+  public static void write(Path p, byte[] bytes) throws IOException {
+    Files.createDirectories(p.getParent());
+    Path tmp = p.resolveSibling(p.getFileName() + ".tmp");
+    Files.write(tmp, bytes);
+    Files.move(tmp, p, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** Opens the dataset at {@code p} and decodes the first chunks of every variable (bounded). */
+  public static void openAndRead(Path p) throws IOException {
+    try (ChunkedDataset d = Datasets.open(p)) {
+      int vars = 0;
+      for (ChunkedVariable v : d.variables()) {
+        if (vars++ >= 8 || v.array() == null) {
+          continue;
+        }
+        long n = Math.min(2, v.array().grid().chunkCount());
+        for (long k = 0; k < n; k++) {
+          ChunkData c = v.array().chunk(k);
+          if (c != null && c.size() <= MAX_DECODE) {
+            c.readAll();
+          }
+        }
+      }
+    }
+  }
+}
