@@ -30,6 +30,10 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Counters ({@link #chunkDecodes()}, {@link #partDecodes()}) count the decodes done for reads through
  * this cache, for tests and benchmarks.
+ *
+ * <p>The bound is on heap, not only on array lengths: under the G1 collector an array of at least half a heap
+ * region is a "humongous" object that occupies whole regions (a 1 MiB chunk in a JVM with 1 MiB regions takes
+ * two), so a whole chunk is charged {@link #footprint(long) the regions it occupies}.
  */
 public final class ChunkCache {
   private static final ChunkCache SHARED =
@@ -50,6 +54,34 @@ public final class ChunkCache {
   private final LongAdder partDecodes = new LongAdder();
   private final LongAdder prefetched = new LongAdder();
 
+  /** G1's heap region size in bytes, or 0 when the JVM does not use G1 (or does not say). */
+  private static final long REGION = g1RegionBytes();
+
+  private static long g1RegionBytes() {
+    try {
+      com.sun.management.HotSpotDiagnosticMXBean hs =
+          java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+      if (hs == null || !"true".equals(hs.getVMOption("UseG1GC").getValue())) {
+        return 0;
+      }
+      return Long.parseLong(hs.getVMOption("G1HeapRegionSize").getValue());
+    } catch (RuntimeException | LinkageError e) {
+      return 0; // not HotSpot, or no jdk.management module: charge array lengths
+    }
+  }
+
+  /**
+   * Heap bytes a {@code byte[n]} occupies as the cache charges it: {@code n}, or, under G1 for an array of at least
+   * half a region, the whole regions it takes.
+   */
+  public static long footprint(long n) {
+    long size = n + 16; // array header
+    if (REGION > 0 && size >= REGION / 2) {
+      return (size + REGION - 1) / REGION * REGION;
+    }
+    return n;
+  }
+
   public ChunkCache(long maxBytes) {
     this.maxBytes = Math.max(0, maxBytes);
     this.maxPartBytes = this.maxBytes / 8;
@@ -61,7 +93,7 @@ public final class ChunkCache {
 
   /** Whether a chunk of {@code n} decoded bytes may be cached whole. */
   public boolean fits(long n) {
-    return n <= maxBytes / 4;
+    return n <= maxBytes / 4 && footprint(n) <= maxBytes / 2;
   }
 
   /** The cached decoded chunk, or null. */
@@ -85,19 +117,19 @@ public final class ChunkCache {
 
   /** Remembers a decoded chunk (the array must not be modified afterwards). */
   public void put(Object arrayKey, long index, byte[] data) {
-    if (arrayKey == null || data == null || data.length > maxBytes / 4) {
+    if (arrayKey == null || data == null || !fits(data.length)) {
       return;
     }
     synchronized (this) {
       byte[] old = map.put(new Key(arrayKey, index, -1), data);
-      bytes += data.length - (old == null ? 0 : old.length);
+      bytes += footprint(data.length) - (old == null ? 0 : footprint(old.length));
       Iterator<Map.Entry<Key, byte[]>> it = map.entrySet().iterator();
       while (bytes + partBytes > maxBytes && it.hasNext()) {
         Map.Entry<Key, byte[]> e = it.next();
         if (e.getValue() == data) {
           continue;
         }
-        bytes -= e.getValue().length;
+        bytes -= footprint(e.getValue().length);
         it.remove();
       }
       evictParts(maxBytes - bytes);
@@ -260,7 +292,7 @@ public final class ChunkCache {
     while (it.hasNext()) {
       Map.Entry<Key, byte[]> e = it.next();
       if (e.getKey().array.equals(arrayKey)) {
-        bytes -= e.getValue().length;
+        bytes -= footprint(e.getValue().length);
         it.remove();
       }
     }
