@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.chunkcdm.cdm.ChunkedIosp;
+import org.chunkcdm.open.BasicDataset;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFiles;
 
@@ -82,7 +83,7 @@ final class DatasetCache implements Closeable {
         // variables), without registering it for the whole JVM
         nc = Files.isRegularFile(path) && org.chunkcdm.ncstream.iosp.NcStreamFileIosp.isNcStream(path)
             ? org.chunkcdm.ncstream.iosp.NcStreamFileIosp.open(path.toString()) : NetcdfFiles.open(path.toString());
-        long lm = lastModified(path, nc);
+        long lm = BasicDataset.lastModified(path);
         synchronized (this) {
           Entry e = new Entry(path, nc, lm);
           e.users = 1;
@@ -105,7 +106,7 @@ final class DatasetCache implements Closeable {
     if (e == null) {
       return null;
     }
-    if (e.users == 0 && lastModified(e.path, e.nc) != e.lastModified) {
+    if (e.users == 0 && BasicDataset.lastModified(e.path) != e.lastModified) {
       open.remove(path);
       closeQuietly(e);
       return null;
@@ -144,10 +145,6 @@ final class DatasetCache implements Closeable {
     }
   }
 
-  /** The newest modification time of the dataset's file, or of any file in its directory. */
-  static long lastModified(Path path, NetcdfFile nc) {
-    return org.chunkcdm.open.BasicDataset.lastModified(path);
-  }
 
   private static void closeQuietly(Entry e) {
     try {
