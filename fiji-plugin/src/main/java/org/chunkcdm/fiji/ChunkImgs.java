@@ -237,7 +237,7 @@ public final class ChunkImgs {
       int[] dims = new int[n];
       grid.getCellDimensions(index, min, dims);
       try {
-        ChunkCache cache = Types.cache();
+        ChunkCache cache = a.settings().cache(); // the array's own (OpenOptions), else the shared one
         byte[] bytes = key == null ? null : cache.get(key, index);
         if (bytes == null) {
           long[] first = new long[n];

@@ -3,7 +3,6 @@ package org.chunkcdm.fiji;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import org.chunkcdm.chunk.ChunkCache;
 import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.DType;
 import org.chunkcdm.chunk.SectionReader;
@@ -28,11 +27,6 @@ public final class Types {
       default:
         return false;
     }
-  }
-
-  /** The decoded-chunk cache the viewer shares with core. */
-  public static ChunkCache cache() {
-    return ChunkCache.shared();
   }
 
   /**

@@ -184,7 +184,7 @@ public final class ChunkcdmImageJ {
       }
       slab = span * a.dtype().itemSize();
     }
-    long max = Types.cache().maxBytes();
+    long max = a.settings().cache().maxBytes(); // the cache this array reads through
     if (slab > max) {
       return String.format(Locale.ROOT, "chunkcdm: one plane of %s crosses %.1f MiB of chunks, more than the chunk cache "
           + "(%.1f MiB): slice changes will decode chunks again; start ImageJ with -Dchunkcdm.cache.bytes=%d for faster "

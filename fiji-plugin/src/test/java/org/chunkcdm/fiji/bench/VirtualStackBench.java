@@ -20,7 +20,6 @@ import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.DType;
 import org.chunkcdm.fiji.ImageDataset;
 import org.chunkcdm.fiji.ImageVariable;
-import org.chunkcdm.fiji.Types;
 import org.chunkcdm.fiji.ij.ChunkcdmImageJ;
 import org.chunkcdm.fiji.ij.StackSpec;
 import org.chunkcdm.nativeblosc.JnaBlosc;
@@ -121,7 +120,7 @@ public final class VirtualStackBench {
 
   public static void main(String[] args) throws Exception {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
-    ChunkCache cache = Types.cache();
+    ChunkCache cache = ChunkCache.shared();
     byte[][] pool = makePool();
     long comp = Arrays.stream(pool).mapToLong(b -> b.length).sum();
     System.out.printf(Locale.ROOT, "volume %d x %d x %d uint16 = %.1f GiB, chunks %s (%.1f MiB), pool of %d Blosc chunks "

@@ -17,7 +17,6 @@ import org.chunkcdm.fiji.ChunkImgs;
 import org.chunkcdm.fiji.ImageDataset;
 import org.chunkcdm.fiji.ImageVariable;
 import org.chunkcdm.fiji.SyntheticVolume;
-import org.chunkcdm.fiji.Types;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,7 +35,7 @@ class LazinessTest {
 
   @Test
   void virtualStackDecodesOnlyThePlanesChunks() throws IOException {
-    ChunkCache cache = Types.cache();
+    ChunkCache cache = ChunkCache.shared();
     assertTrue(cache.maxBytes() >= 64L << 20, "the test needs a cache of at least 64 MiB (one slab), has " + cache.maxBytes());
     SyntheticVolume a = new SyntheticVolume(1000, 4096, 4096, 2, 512, 512);
     ImageVariable v = variable(a);
