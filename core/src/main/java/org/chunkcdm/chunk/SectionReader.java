@@ -26,15 +26,16 @@ public final class SectionReader {
 
   /**
    * Refuses a section whose result cannot fit in this JVM's heap with an IOException (never an
-   * OutOfMemoryError): shapes come from file headers, which may claim far more than the files hold.
+   * OutOfMemoryError): shapes come from file headers, which may claim far more than the files hold. The limit
+   * is the one for every allocation sized from a file ({@link org.chunkcdm.io.Bounds#checkAllocation}).
    */
   public static void checkHeap(long elements, int itemSize) throws IOException {
     long bytes = elements * Math.max(1, itemSize);
-    long limit = Runtime.getRuntime().maxMemory() / 2;
-    if (elements < 0 || bytes < 0 || bytes > limit) {
-      throw new IOException("a section of " + elements + " elements (" + bytes + " bytes) is more than half of this JVM's "
-          + "heap (" + Runtime.getRuntime().maxMemory() + " bytes, -Xmx): read it in pieces");
+    if (elements < 0 || bytes < 0 || bytes / Math.max(1, itemSize) != elements) {
+      throw new org.chunkcdm.io.Bounds.LimitException("a section of " + elements + " elements of " + itemSize
+          + " bytes does not fit in memory: read it in pieces");
     }
+    org.chunkcdm.io.Bounds.checkAllocation(bytes, "a section of " + elements + " elements (read it in pieces)");
   }
 
   /** The CDM shape of an array of logical {@code shape} whose type adds {@code extra} (0 = none). */
