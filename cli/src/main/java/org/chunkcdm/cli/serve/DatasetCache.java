@@ -57,6 +57,15 @@ final class DatasetCache implements Closeable {
     return open.size();
   }
 
+  /** Number of cached datasets a request is using now. */
+  synchronized int inUse() {
+    int n = 0;
+    for (Entry e : open.values()) {
+      n += e.users > 0 ? 1 : 0;
+    }
+    return n;
+  }
+
   /**
    * The open dataset at {@code path} (a confined, existing path), reacquired, or opened — outside the cache's
    * lock, so a slow open holds up only the requests for the same dataset.
@@ -100,15 +109,21 @@ final class DatasetCache implements Closeable {
     }
   }
 
-  /** An open entry for {@code path} with one more user, or null (a changed dataset nobody uses is closed). */
+  /**
+   * An open entry for {@code path} with one more user, or null. A dataset whose files changed since it was
+   * opened is dropped from the cache: closed now when nobody uses it, else by its last {@link #release} (a
+   * request still finishing on the old files must not make the next request see them).
+   */
   private Entry reuse(Path path) throws IOException {
     Entry e = open.get(path);
     if (e == null) {
       return null;
     }
-    if (e.users == 0 && BasicDataset.lastModified(e.path) != e.lastModified) {
+    if (BasicDataset.lastModified(e.path) != e.lastModified) {
       open.remove(path);
-      closeQuietly(e);
+      if (e.users == 0) {
+        closeQuietly(e);
+      }
       return null;
     }
     if (e.users == 0) {
