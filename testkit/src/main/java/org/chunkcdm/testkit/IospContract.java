@@ -113,10 +113,11 @@ public abstract class IospContract {
 
   /**
    * Whether NetcdfDataset's default enhancement leaves this variable's values as the IOSP returns them (then
-   * the enhanced read is compared with the raw one); false for packed or missing-valued variables.
+   * the enhanced read is compared with the raw one). Default: unless the variable is packed ({@code scale_factor},
+   * {@code add_offset}); a format whose missing values the enhancement turns into NaN says so here.
    */
   protected boolean enhancementKeepsValues(Variable v) {
-    return true;
+    return v.findAttribute("scale_factor") == null && v.findAttribute("add_offset") == null;
   }
 
   /** Copies of fixtures in {@code dir} for the file-cache cycle (names distinct within dir). */

@@ -99,6 +99,8 @@ class NcStreamIospContractTest extends IospContract {
           Path ncs = streams.resolve(family + "-" + d.path().replaceAll("[^A-Za-z0-9_.-]", "_") + ".ncs");
           try (NetcdfFile src = NetcdfFiles.open(d.file().toString()); OutputStream os = Files.newOutputStream(ncs)) {
             new NcStreamWriter(src, null).streamAll(os);
+          } catch (ucar.ma2.InvalidRangeException e) {
+            throw new IOException(d + ": " + e, e);
           }
           out.add(new Fixture(family + "/" + d.path() + ".ncs", ncs, vars));
         }
@@ -156,11 +158,11 @@ class NcStreamIospContractTest extends IospContract {
     return out;
   }
 
-  /** Every fifth stream. */
+  /** Every fifth stream that has elements. */
   @Override
   protected List<Fixture> threadedFixtures() {
     List<Fixture> out = new ArrayList<>();
-    List<Fixture> all = fixtures();
+    List<Fixture> all = fixtures().stream().filter(f -> f.variables().stream().anyMatch(e -> e.size() > 0)).toList();
     for (int i = 0; i < all.size(); i += 5) {
       out.add(all.get(i));
     }
