@@ -12,9 +12,10 @@ echo chunkcdm: JAVA_HOME is set to "%JAVA_HOME%", which has no bin\java.exe; poi
 exit /b 1
 
 :javaOnPath
-set "JAVA_EXE=java.exe"
-where java.exe >nul 2>&1
-if not errorlevel 1 goto checkVersion
+rem java.exe on PATH, found by for's own PATH search (not where.exe, which Wine only stubs: always "found")
+set "JAVA_EXE="
+for %%j in (java.exe) do set "JAVA_EXE=%%~$PATH:j"
+if defined JAVA_EXE goto checkVersion
 echo chunkcdm: no Java found: chunkcdm needs a Java 17 or newer runtime (e.g. Eclipse Temurin 17+); put its java.exe on PATH or set JAVA_HOME 1>&2
 exit /b 1
 

@@ -21,10 +21,9 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import org.chunkcdm.testkit.Expected;
 import org.chunkcdm.testkit.Fixtures;
-import ucar.ma2.Array;
 import ucar.ma2.DataType;
-import ucar.ma2.IndexIterator;
 import ucar.nc2.Attribute;
 import ucar.nc2.AttributeContainer;
 import ucar.nc2.Dimension;
@@ -33,7 +32,8 @@ import ucar.nc2.Variable;
 
 /**
  * What one manifest variable must look like through netcdf-java, computed here from the manifest alone
- * (expected raw little-endian values, masks, strings), independently of the reader's code.
+ * (expected raw little-endian values, masks, strings), independently of the reader's code: the values as the
+ * shared contract's {@link Expected} ({@link #contract()}), the metadata and attributes checked here.
  */
 final class Expect {
   static final JsonMapper LENIENT = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
@@ -358,57 +358,13 @@ final class Expect {
     return true;
   }
 
-  /** Values of a section {first, count, stride} (null = everything) against the expected data. */
-  void assertValues(Array got, long[] first, long[] count, long[] stride, String what) {
-    if (first == null) {
-      first = new long[shape.length];
-      count = shape.clone();
-      stride = new long[shape.length];
-      java.util.Arrays.fill(stride, 1);
-    }
-    int[] sel = select(first, count, stride);
-    assertEquals(sel.length, got.getSize(), what + " size");
+  /** The contract's expectation: the values (masked cells = fill value) or strings, under the CDM name. */
+  Expected contract() {
+    String name = NetcdfFiles.makeValidCdmObjectName(fv.name());
     if (isString()) {
-      IndexIterator it = got.getIndexIterator();
-      for (int i = 0; i < sel.length; i++) {
-        assertEquals(strings[sel[i]], it.getObjectNext(), what + " element " + sel[i]);
-      }
-      return;
+      return Expected.strings(fv.toString(), name, shape, strings);
     }
-    byte[] want = new byte[sel.length * item];
-    for (int i = 0; i < sel.length; i++) {
-      System.arraycopy(raw, sel[i] * item, want, i * item, item);
-    }
-    assertArrayEquals(want, littleEndian(got), what);
-  }
-
-  /** Linear indexes of a strided selection in C order. */
-  int[] select(long[] first, long[] count, long[] stride) {
-    int rank = shape.length;
-    long total = 1;
-    for (long c : count) {
-      total *= c;
-    }
-    int[] out = new int[(int) total];
-    long[] idx = new long[rank];
-    for (int e = 0; e < total; e++) {
-      long lin = 0;
-      for (int d = 0; d < rank; d++) {
-        lin = lin * shape[d] + first[d] + idx[d] * stride[d];
-      }
-      out[e] = (int) lin;
-      for (int d = rank - 1; d >= 0; d--) {
-        if (++idx[d] < count[d]) {
-          break;
-        }
-        idx[d] = 0;
-      }
-    }
-    return out;
-  }
-
-  static byte[] littleEndian(Array a) {
-    return org.chunkcdm.testkit.CdmArrays.littleEndian(a);
+    return Expected.values(fv.toString(), name, cdmType(), shape, item, raw);
   }
 
   @Override

@@ -131,12 +131,12 @@ class AttributesTest {
   /** b2nd arrays carry their numpy dtype and block shape; every frame says what kind of frame it is. */
   @Test
   void b2ndAndFrameDescriptions() throws IOException {
-    for (Fixtures.Dataset d : FixtureReadTest.datasets()) {
+    for (Fixtures.Dataset d : Check.datasets()) {
       try (NetcdfFile nc = NetcdfFiles.open(d.file().toString())) {
         Variable v = Check.find(nc, d);
         Attribute frame = nc.getRootGroup().findAttribute("blosc2_frame");
         assertNotNull(frame, d.toString());
-        assertEquals(FixtureReadTest.sparse(d) ? "sparse frame" : "contiguous frame", frame.getStringValue(), d.toString());
+        assertEquals(Check.sparse(d) ? "sparse frame" : "contiguous frame", frame.getStringValue(), d.toString());
         JsonNode var = d.variables().get(0).json();
         if (d.kind().startsWith("b2nd")) {
           assertEquals(var.path("dtype").asText(), attr(v, "numpy_dtype").getStringValue(), d.toString());

@@ -23,14 +23,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class OpenerTest {
   static List<Fixtures.Dataset> datasets() {
-    return Fixtures.manifest("blosc2").datasets(FixtureReadTest.KINDS);
+    return Fixtures.manifest("blosc2").datasets(Check.KINDS);
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("datasets")
   void opensLikeTheIosp(Fixtures.Dataset d) throws Exception {
     assertTrue(OpenerChecks.check(d, "blosc2") > 0, d.toString());
-    if (FixtureReadTest.sparse(d)) { // the index file opens the same dataset
+    if (Check.sparse(d)) { // the index file opens the same dataset
       OpenerChecks.check(d.file().resolve(Blosc2FrameIosp.INDEX_FILE), "blosc2", d);
     }
   }

@@ -1,0 +1,153 @@
+package org.chunkcdm.bcolz;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.chunkcdm.testkit.Expected;
+import org.chunkcdm.testkit.Fixtures;
+import org.chunkcdm.testkit.IospContract;
+import org.chunkcdm.testkit.TestFiles;
+import ucar.nc2.NetcdfFile;
+import ucar.nc2.NetcdfFiles;
+import ucar.nc2.Variable;
+import ucar.nc2.dataset.NetcdfDatasets;
+import ucar.nc2.iosp.IOServiceProvider;
+
+/**
+ * The shared IOSP contract over every dataset of ../shared/fixtures/bcolz and ../shared/fixtures/bloscpack,
+ * opened through every path of docs/cdm-contract.md section 1 (directory, each meta file, {@code __attrs__},
+ * {@code __rootdirs__}, NetcdfFiles and NetcdfDatasets, file: URLs), plus bcolz's own checks: the compression
+ * attribute, and a changed {@code __attrs__} seen after the cache reopens a modified carray.
+ */
+class BcolzIospContractTest extends IospContract {
+  /** The manifest entry of each fixture, by fixture name. */
+  private final Map<String, Fixtures.Dataset> datasets = new LinkedHashMap<>();
+
+  private Fixture fixture(Fixtures.Dataset d) {
+    List<Expected> vars = new ArrayList<>();
+    for (Fixtures.Variable fv : d.variables()) {
+      vars.add(Check.expected(fv));
+    }
+    Fixture f = new Fixture(d.path(), d.file(), vars);
+    datasets.put(f.name(), d);
+    return f;
+  }
+
+  private Fixture fixture(String family, String path) {
+    return fixture(Fixtures.manifest(family).dataset(path));
+  }
+
+  @Override
+  protected List<Fixture> fixtures() {
+    List<Fixture> out = new ArrayList<>();
+    for (String fam : new String[] {"bcolz", "bloscpack"}) {
+      for (Fixtures.Dataset d : Fixtures.manifest(fam).datasets()) {
+        out.add(fixture(d));
+      }
+    }
+    return out;
+  }
+
+  private static Open files(String name, String rel) {
+    return new Open(name, p -> NetcdfFiles.open(rel == null ? p.toAbsolutePath().toString() : p.resolve(rel).toString()));
+  }
+
+  private static Open datasets(String name, String rel) {
+    return new Open(name, p -> NetcdfDatasets.openDataset(rel == null ? p.toAbsolutePath().toString() : p.resolve(rel).toString()));
+  }
+
+  private static final Open DATASETS_FILE_URL = new Open("NetcdfDatasets file: URL",
+      p -> NetcdfDatasets.openDataset("file:" + p.toAbsolutePath()));
+
+  @Override
+  protected List<Open> opens(Fixture f) {
+    switch (datasets.get(f.name()).kind()) {
+      case "bcolz-carray":
+        return List.of(files("NetcdfFiles dir", null), files("NetcdfFiles meta/sizes", "meta/sizes"),
+            files("NetcdfFiles meta/storage", "meta/storage"), files("NetcdfFiles __attrs__", "__attrs__"),
+            DATASETS_FILE_URL, datasets("NetcdfDatasets meta/sizes", "meta/sizes"));
+      case "bcolz-ctable":
+        return List.of(files("NetcdfFiles dir", null), files("NetcdfFiles __rootdirs__", "__rootdirs__"),
+            DATASETS_FILE_URL, datasets("NetcdfDatasets __rootdirs__", "__rootdirs__"));
+      case "bloscpack-bytes":
+      case "bloscpack-ndarray":
+        return List.of(files("NetcdfFiles file", null), datasets("NetcdfDatasets file", null), DATASETS_FILE_URL);
+      default:
+        throw new AssertionError("unknown kind " + datasets.get(f.name()).kind());
+    }
+  }
+
+  @Override
+  protected void checkVariable(Fixture f, Open how, Expected e, Variable v, Variable raw) {
+    if (datasets.get(f.name()).kind().startsWith("bcolz")) {
+      assertNotNull(v.findAttribute("compression"), e + ": compression attribute");
+    }
+  }
+
+  @Override
+  protected Class<? extends IOServiceProvider> iospClass() {
+    return BcolzIosp.class;
+  }
+
+  @Override
+  protected String fileTypeId() {
+    return "bcolz";
+  }
+
+  /** A Bloscpack file, and a carray by its directory, its {@code __attrs__} and its {@code meta/storage}. */
+  @Override
+  protected List<Fixture> registrationCases() {
+    Fixture blp = fixture("bloscpack", "bytes/clevel0_lz4_ts8.blp");
+    Fixture car = fixture("bcolz", MalformedTest.CARRAY);
+    return List.of(blp, car, new Fixture(car.name() + "/__attrs__", car.location().resolve("__attrs__"), car.variables()),
+        new Fixture(car.name() + "/meta/storage", car.location().resolve("meta/storage"), car.variables()));
+  }
+
+  @Override
+  protected int openHandles(NetcdfFile nc) {
+    return ((BcolzIosp) nc.getIosp()).handles().openCount();
+  }
+
+  /** A copy of the carray; the modification rewrites {@code __attrs__} (version 2) with a later time. */
+  @Override
+  protected List<CacheCase> cacheCases(Path dir) throws IOException {
+    Fixtures.Dataset d = Fixtures.manifest("bcolz").dataset(MalformedTest.CARRAY);
+    Path copy = TestFiles.copy(d.file(), dir.resolve("cached"));
+    Path attrs = copy.resolve("__attrs__");
+    return List.of(new CacheCase("carray " + d.path(), "file:" + copy.toAbsolutePath(),
+        List.of(Check.expected(d.variables().get(0)).named("cached")), before -> {
+          Files.writeString(attrs, "{\"version\": 2}\n");
+          return touch(attrs, before);
+        }));
+  }
+
+  @Override
+  protected void checkModified(CacheCase c, NetcdfFile fresh) {
+    assertEquals(2, fresh.findVariable("cached").findAttribute("version").getNumericValue().intValue(),
+        c + ": the reopened dataset has the new __attrs__");
+  }
+
+  @Override
+  protected List<Fixture> threadedFixtures() {
+    return List.of(fixture("bcolz", MalformedTest.CARRAY), fixture("bcolz", "carray/random_uint8_incompressible"),
+        fixture("bcolz", "ctable/ctable_mixed"), fixture("bcolz", "carray/multidim_float32_1000x3x4"),
+        fixture("bloscpack", "ndarray/fortran_int64_50x7.blp"), fixture("bloscpack", "bytes/clevel0_lz4_ts8.blp"));
+  }
+
+  @Override
+  protected int threadedReads() {
+    return 400;
+  }
+
+  @Override
+  protected int readsPerThread() {
+    return 200;
+  }
+}

@@ -1,0 +1,659 @@
+package org.chunkcdm.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+import ucar.ma2.Array;
+import ucar.ma2.DataType;
+import ucar.ma2.IndexIterator;
+import ucar.ma2.InvalidRangeException;
+import ucar.ma2.Range;
+import ucar.ma2.Section;
+import ucar.nc2.Attribute;
+import ucar.nc2.NetcdfFile;
+import ucar.nc2.NetcdfFiles;
+import ucar.nc2.Variable;
+import ucar.nc2.dataset.DatasetUrl;
+import ucar.nc2.dataset.NetcdfDatasets;
+import ucar.nc2.dataset.VariableDS;
+import ucar.nc2.iosp.IOServiceProvider;
+
+/**
+ * The one contract every chunkcdm IOSP meets, run against the fixtures a format supplies (as N5's
+ * AbstractN5Test serves n5 and n5-zarr): a format's test class extends this and says which datasets it reads,
+ * how they may be opened and what their variables hold ({@link Expected}, built from MANIFEST.json).
+ *
+ * <ul>
+ *   <li>{@link #readsWholeVariablesAndSections}: every fixture through every open path: type, shape, every value,
+ *       and strided sections across chunk/block boundaries, the last chunk and single points;
+ *   <li>{@link #registeredLikeThreddsConfig}: registered as threddsConfig.xml does, the IOSP claims its files (and
+ *       not {@link #foreignFiles()}) and reads them right;
+ *   <li>{@link #fileCacheReleaseReacquireModify}: THREDDS' file cache: close() parks the dataset (file handles
+ *       released), acquire gives the same object back and it reads right again, a changed last-modified time
+ *       gives a reopened dataset that reads right;
+ *   <li>{@link #sixteenThreadsReadLikeOne}: 16 threads reading random sections of one open dataset get exactly
+ *       the single-thread results, themselves checked against the expected values.
+ * </ul>
+ * Format-specific checks go in the hooks {@link #checkDataset} / {@link #checkVariable} or in the subclass's own tests.
+ */
+public abstract class IospContract {
+  /** One dataset a format reads: a name for reports, its location, what each of its variables holds. */
+  public record Fixture(String name, Path location, List<Expected> variables) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  /** One way of opening a location (NetcdfFiles, NetcdfDatasets, a file: URL, an entry file inside ...). */
+  public interface Opener {
+    NetcdfFile open(Path location) throws IOException;
+  }
+
+  /** A named {@link Opener}. */
+  public record Open(String name, Opener opener) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  /** What a cache case's modification does; returns the last-modified time the reopened dataset must report. */
+  public interface Modification {
+    long apply(long lastModified) throws IOException;
+  }
+
+  /** A private copy of a fixture for the file-cache cycle, the URL THREDDS would use, and how to modify it. */
+  public record CacheCase(String name, String url, List<Expected> variables, Modification modification) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  /** Fresh per test method (the cache cases copy fixtures here). */
+  @TempDir
+  protected Path tmp;
+
+  // ------------------------------------------------------------------ what a format supplies
+
+  /** The datasets whole and section reads are checked on. */
+  protected abstract List<Fixture> fixtures();
+
+  /** The IOSP class under test. */
+  protected abstract Class<? extends IOServiceProvider> iospClass();
+
+  /** What {@code NetcdfFile.getFileTypeId()} is for this format. */
+  protected abstract String fileTypeId();
+
+  /** {@code getFileTypeId()} of one fixture (default {@link #fileTypeId()}). */
+  protected String fileTypeId(Fixture f) {
+    return fileTypeId();
+  }
+
+  /**
+   * Whether NetcdfDataset's default enhancement leaves this variable's values as the IOSP returns them (then
+   * the enhanced read is compared with the raw one). Default: unless the variable is packed ({@code scale_factor},
+   * {@code add_offset}); a format whose missing values the enhancement turns into NaN says so here.
+   */
+  protected boolean enhancementKeepsValues(Variable v) {
+    return v.findAttribute("scale_factor") == null && v.findAttribute("add_offset") == null;
+  }
+
+  /** Copies of fixtures in {@code dir} for the file-cache cycle (names distinct within dir). */
+  protected abstract List<CacheCase> cacheCases(Path dir) throws IOException;
+
+  /** The datasets read by 16 threads at once. */
+  protected abstract List<Fixture> threadedFixtures();
+
+  /** The ways a fixture may be opened; default: {@code NetcdfFiles.open} and {@code NetcdfDatasets.openDataset("file:...")}. */
+  protected List<Open> opens(Fixture f) {
+    return List.of(new Open("NetcdfFiles.open", p -> NetcdfFiles.open(p.toAbsolutePath().toString())),
+        new Open("NetcdfDatasets.openDataset(file:)", p -> NetcdfDatasets.openDataset("file:" + p.toAbsolutePath())));
+  }
+
+  /** Locations opened after registering like threddsConfig.xml; default: every fixture. */
+  protected List<Fixture> registrationCases() {
+    return fixtures();
+  }
+
+  /** Files of other formats the registered IOSP must not claim. */
+  protected List<Path> foreignFiles() {
+    return List.of();
+  }
+
+  /** Open file handles of the IOSP of {@code nc}, or -1 when the format cannot tell (handle checks skipped). */
+  protected int openHandles(NetcdfFile nc) {
+    return -1;
+  }
+
+  /**
+   * Whether the reads after reacquire() must open files again (false when a chunk cache may serve them all:
+   * then the handle count after those reads proves nothing).
+   */
+  protected boolean readsAfterReacquireOpenFiles() {
+    return false;
+  }
+
+  /** Whether the fixture lists every variable the dataset has (the variable count is then checked). */
+  protected boolean listsEveryVariable(Fixture f) {
+    return true;
+  }
+
+  /** Format extras on an open dataset (before its variables are read). */
+  protected void checkDataset(Fixture f, Open how, NetcdfFile nc) throws IOException {}
+
+  /** Format extras on one variable: {@code v} as opened, {@code raw} the IOSP's own (under any enhancement). */
+  protected void checkVariable(Fixture f, Open how, Expected e, Variable v, Variable raw) throws IOException {}
+
+  /** Format extras on the dataset reopened after the cache case's modification. */
+  protected void checkModified(CacheCase c, NetcdfFile fresh) throws IOException {}
+
+  /** Random reads prepared for the threaded check, and reads per thread. */
+  protected int threadedReads() {
+    return 300;
+  }
+
+  protected int readsPerThread() {
+    return 150;
+  }
+
+  /** The longest range (before striding) of one dimension in a random threaded read. */
+  protected int maxRandomSpan() {
+    return Integer.MAX_VALUE;
+  }
+
+  // ------------------------------------------------------------------ the contract
+
+  @TestFactory
+  Stream<DynamicTest> readsWholeVariablesAndSections() {
+    List<DynamicTest> out = new ArrayList<>();
+    List<Fixture> all = fixtures();
+    assertFalse(all.isEmpty(), getClass().getSimpleName() + " supplies no fixtures");
+    for (Fixture f : all) {
+      for (Open o : opens(f)) {
+        out.add(dynamicTest(f + " via " + o, () -> readAll(f, o)));
+      }
+    }
+    return out.stream();
+  }
+
+  private void readAll(Fixture f, Open o) throws IOException {
+    try (NetcdfFile nc = o.opener().open(f.location())) {
+      assertTrue(iospClass().isInstance(raw(nc).getIosp()), f + " via " + o + " opened by " + raw(nc).getIosp());
+      assertEquals(fileTypeId(f), nc.getFileTypeId(), f + " via " + o + " file type");
+      if (listsEveryVariable(f)) {
+        assertEquals(f.variables().size(), nc.getVariables().size(), "variables of " + f + ": " + nc.getVariables());
+      }
+      checkDataset(f, o, nc);
+      for (Expected e : f.variables()) {
+        Variable v = find(nc, e);
+        Variable raw = unwrap(v);
+        assertWhole(e, raw);
+        assertSections(e, raw);
+        if (raw != v && enhancementKeepsValues(v)) {
+          assertSameValues(e + " via " + o, raw.read(), v.read());
+        }
+        checkVariable(f, o, e, v, raw);
+      }
+    }
+  }
+
+  @Test
+  void registeredLikeThreddsConfig() throws IOException {
+    Class<? extends IOServiceProvider> c = iospClass();
+    boolean before = NetcdfFile.iospRegistered(c);
+    String errlog = NetcdfChecks.registerLikeThreddsConfig(c);
+    assertTrue(NetcdfFile.iospRegistered(c), "registered: " + errlog);
+    try {
+      List<Fixture> cases = registrationCases();
+      assertFalse(cases.isEmpty(), "no registration cases");
+      for (Fixture f : cases) {
+        try (NetcdfFile nc = NetcdfFiles.open(f.location().toString())) {
+          assertTrue(c.isInstance(nc.getIosp()), f + " opened by " + nc.getIosp());
+          assertEquals(fileTypeId(f), nc.getFileTypeId(), f.toString());
+          for (Expected e : f.variables()) {
+            assertWhole(e, find(nc, e));
+          }
+        }
+      }
+      for (Path p : foreignFiles()) {
+        try (NetcdfFile nc = NetcdfFiles.open(p.toString())) {
+          assertFalse(c.isInstance(nc.getIosp()), p + " is not this format's, yet claimed");
+        }
+      }
+    } finally {
+      if (!before) {
+        NetcdfFile.iospDeRegister(c);
+      }
+    }
+  }
+
+  @TestFactory
+  Stream<DynamicTest> fileCacheReleaseReacquireModify() throws IOException {
+    List<CacheCase> cases = cacheCases(tmp);
+    assertFalse(cases.isEmpty(), "no file-cache cases");
+    return cases.stream().map(c -> dynamicTest(c.name(), () -> cacheCycle(c)));
+  }
+
+  private void cacheCycle(CacheCase c) throws Exception {
+    NetcdfDatasets.initNetcdfFileCache(1, 10, 0);
+    try {
+      DatasetUrl url = DatasetUrl.findDatasetUrl(c.url());
+      NetcdfFile first = NetcdfDatasets.acquireFile(url, null);
+      assertTrue(iospClass().isInstance(first.getIosp()), c + " opened by " + first.getIosp());
+      for (Expected e : c.variables()) {
+        Variable v = find(first, e);
+        v.setCaching(false);
+        assertWhole(e, v);
+      }
+      int open = openHandles(first);
+      if (open >= 0) {
+        assertTrue(open > 0, c + ": reads hold file handles");
+      }
+      first.close(); // back into the cache: release()
+      if (open >= 0) {
+        assertEquals(0, openHandles(first), c + ": release() closes every file handle");
+      }
+      NetcdfFile again = NetcdfDatasets.acquireFile(url, null);
+      assertSame(first, again, c + ": an unchanged dataset comes from the cache");
+      for (Expected e : c.variables()) {
+        Variable v = find(again, e);
+        v.setCaching(false);
+        v.invalidateCache();
+        assertWhole(e, v); // reads after reacquire()
+        assertSections(e, v);
+      }
+      if (open >= 0 && readsAfterReacquireOpenFiles()) {
+        assertTrue(openHandles(again) > 0, c + ": the reads after reacquire() reopened the files");
+      }
+      again.close();
+
+      long before = first.getLastModified();
+      long want = c.modification().apply(before);
+      assertTrue(want != before, c + ": the modification must change the last-modified time");
+      NetcdfFile fresh = NetcdfDatasets.acquireFile(url, null);
+      try {
+        assertNotSame(first, fresh, c + ": a modified dataset is reopened");
+        assertEquals(want, fresh.getLastModified(), c + ": last modified of the reopened dataset");
+        for (Expected e : c.variables()) {
+          assertWhole(e, find(fresh, e));
+        }
+        checkModified(c, fresh);
+      } finally {
+        fresh.close();
+      }
+    } finally {
+      NetcdfDatasets.shutdown();
+    }
+  }
+
+  /** Sets the last-modified time of {@code file} 10 s after {@code lastModified}; returns that time. */
+  public static long touch(Path file, long lastModified) throws IOException {
+    Files.setLastModifiedTime(file, FileTime.fromMillis(lastModified + 10_000));
+    return lastModified + 10_000;
+  }
+
+  @TestFactory
+  Stream<DynamicTest> sixteenThreadsReadLikeOne() {
+    List<Fixture> all = threadedFixtures();
+    assertFalse(all.isEmpty(), "no threaded fixtures");
+    return all.stream().map(f -> dynamicTest(f.name(), () -> threaded(f)));
+  }
+
+  private void threaded(Fixture f) throws Exception {
+    try (NetcdfFile nc = opens(f).get(0).opener().open(f.location())) {
+      List<Expected> exps = new ArrayList<>();
+      List<Variable> vars = new ArrayList<>();
+      for (Expected e : f.variables()) {
+        if (e.size() > 0) {
+          Variable v = unwrap(find(nc, e));
+          v.setCaching(false);
+          exps.add(e);
+          vars.add(v);
+        }
+      }
+      assertFalse(vars.isEmpty(), f + ": no variable with elements");
+      Random rnd = new Random(42);
+      List<NetcdfChecks.Read> jobs = new ArrayList<>();
+      for (int i = 0; i < threadedReads(); i++) {
+        int k = rnd.nextInt(vars.size());
+        Expected e = exps.get(k);
+        Variable v = vars.get(k);
+        long[] shape = e.shape();
+        int rank = shape.length;
+        long[] first = new long[rank];
+        long[] count = new long[rank];
+        long[] stride = new long[rank];
+        for (int d = 0; d < rank; d++) {
+          int dim = (int) shape[d];
+          int a = rnd.nextInt(dim);
+          int b = a + rnd.nextInt(Math.min(dim - a, maxRandomSpan()));
+          int s = 1 + rnd.nextInt(3);
+          first[d] = a;
+          stride[d] = s;
+          count[d] = (b - a) / s + 1;
+        }
+        Section s = section(e, first, count, stride);
+        Array single = v.read(s);
+        compare(e, first, count, stride, single); // the single-thread result is itself right
+        jobs.add(new NetcdfChecks.Read(v, s, single));
+      }
+      NetcdfChecks.assertConcurrentReads(jobs, 16, readsPerThread());
+    }
+  }
+
+  // ------------------------------------------------------------------ the checks, for any test to use
+
+  /** The variable of {@code nc} an expectation names (a root-group short name, else a full name). */
+  public static Variable find(NetcdfFile nc, Expected e) {
+    Variable v = nc.getRootGroup().findVariableLocal(e.cdmName());
+    if (v == null) {
+      v = nc.findVariable(e.cdmName());
+    }
+    assertNotNull(v, e + " not found as " + e.cdmName() + " in " + nc.getVariables());
+    return v;
+  }
+
+  /** The IOSP's own variable under a NetcdfDataset's enhancement (or {@code v} itself). */
+  public static Variable unwrap(Variable v) {
+    if (v instanceof VariableDS && ((VariableDS) v).getOriginalVariable() != null) {
+      return ((VariableDS) v).getOriginalVariable();
+    }
+    return v;
+  }
+
+  private static NetcdfFile raw(NetcdfFile nc) {
+    if (nc instanceof ucar.nc2.dataset.NetcdfDataset && ((ucar.nc2.dataset.NetcdfDataset) nc).getReferencedFile() != null) {
+      return ((ucar.nc2.dataset.NetcdfDataset) nc).getReferencedFile();
+    }
+    return nc;
+  }
+
+  /** Type, shape and every value of the variable. */
+  public static void assertWhole(Expected e, Variable v) throws IOException {
+    assertEquals(e.type(), v.getDataType(), e + " type");
+    assertArrayEquals(e.cdmShape(), v.getShape(), e + " shape");
+    long[] shape = e.shape();
+    long[] first = new long[shape.length];
+    long[] stride = new long[shape.length];
+    Arrays.fill(stride, 1);
+    compare(e, first, shape, stride, v.read());
+  }
+
+  /** Reads and checks a strided section of the logical dimensions (the trailing type dimension whole). */
+  public static void assertSection(Expected e, Variable v, long[] first, long[] count, long[] stride)
+      throws IOException {
+    try {
+      compare(e, first, count, stride, v.read(section(e, first, count, stride)));
+    } catch (InvalidRangeException x) {
+      throw new AssertionError(e + ": " + x.getMessage(), x);
+    }
+  }
+
+  /** Every section of {@link #sections}, with netcdf-java's whole-variable cache off so each goes to the IOSP. */
+  public static void assertSections(Expected e, Variable v) throws IOException {
+    v.setCaching(false);
+    v.invalidateCache();
+    for (long[][] k : sections(e, v)) {
+      assertSection(e, v, k[0], k[1], k[2]);
+    }
+  }
+
+  /** The CDM section of {first, count, stride} over the logical dimensions, plus the whole type dimension. */
+  public static Section section(Expected e, long[] first, long[] count, long[] stride) {
+    List<Range> ranges = new ArrayList<>();
+    try {
+      for (int d = 0; d < first.length; d++) {
+        ranges.add(new Range((int) first[d], (int) (first[d] + (count[d] - 1) * stride[d]), (int) stride[d]));
+      }
+      if (e.extraDim() > 0) {
+        ranges.add(new Range(0, e.extraDim() - 1));
+      }
+    } catch (InvalidRangeException x) {
+      throw new AssertionError(e + ": " + x.getMessage(), x);
+    }
+    return new Section(ranges);
+  }
+
+  /**
+   * The sections every format is checked on, each {first, count, stride} over the logical dimensions: rows
+   * around the first chunk boundary; strided over all chunks (inner dimensions strided by 2); stride 1 across
+   * the last chunk boundary to the end; around the first block boundary past the first chunk boundary in every
+   * dimension; stride 3 everywhere; from before the last chunk start to the end in every dimension; stride
+   * block+1 from inside the first block; strides 1, 2, 3 from index 1; the second half; one element in the
+   * middle. Chunk shape: the expectation's, else {@code _ChunkSizes}, else a third of each dimension; block
+   * shape: the expectation's, else the chunk's. Duplicates are dropped.
+   */
+  public static List<long[][]> sections(Expected e, Variable v) {
+    long[] shape = e.shape();
+    int rank = shape.length;
+    List<long[][]> out = new ArrayList<>();
+    if (rank == 0 || Arrays.stream(shape).anyMatch(x -> x == 0)) {
+      return out;
+    }
+    long[] chunk = new long[rank];
+    long[] block = new long[rank];
+    long[] ec = e.chunk();
+    long[] eb = e.block();
+    Attribute cs = v == null ? null : v.findAttribute("_ChunkSizes");
+    for (int d = 0; d < rank; d++) {
+      long c;
+      if (ec != null && ec.length == rank) {
+        c = ec[d];
+      } else if (cs != null && cs.getLength() > d && cs.getNumericValue(d) != null) {
+        c = cs.getNumericValue(d).longValue();
+      } else {
+        c = shape[d] / 3;
+      }
+      chunk[d] = Math.max(1, c);
+      block[d] = Math.max(1, eb != null && eb.length == rank ? eb[d] : chunk[d]);
+    }
+    // along dimension 0, the others whole (or strided by 2)
+    long n0 = shape[0];
+    long c0 = chunk[0];
+    long boundary = Math.min(c0, n0 - 1);
+    long lo = Math.max(0, boundary - 2);
+    long hi = Math.min(n0 - 1, boundary + 2);
+    add(out, box(shape, lo, hi - lo + 1, 1, false));
+    long st = Math.max(2, c0 / 3 + 1);
+    long f = Math.min(1, n0 - 1);
+    add(out, box(shape, f, (n0 - 1 - f) / st + 1, st, true));
+    long lastStart0 = ((n0 - 1) / c0) * c0;
+    long from = Math.max(0, lastStart0 - 3);
+    add(out, box(shape, from, n0 - from, 1, false));
+    // in every dimension
+    long[][] a = new long[3][rank];
+    long[][] b = new long[3][rank];
+    long[][] c = new long[3][rank];
+    long[][] g = new long[3][rank];
+    long[][] half = new long[3][rank];
+    long[][] p = new long[3][rank];
+    for (int d = 0; d < rank; d++) {
+      long n = shape[d];
+      long bs = block[d];
+      long csz = chunk[d];
+      a[0][d] = Math.min(n - 1, Math.max(0, bs - 2));
+      a[1][d] = Math.min(n - 1, csz + 2) - a[0][d] + 1;
+      a[2][d] = 1;
+      b[0][d] = Math.min(1, n - 1);
+      b[2][d] = 3;
+      b[1][d] = (n - 1 - b[0][d]) / 3 + 1;
+      long lastStart = (n - 1) / csz * csz;
+      c[0][d] = Math.max(0, lastStart - 3);
+      c[1][d] = n - c[0][d];
+      c[2][d] = 1;
+      g[0][d] = Math.min(n - 1, Math.max(0, bs - 1));
+      g[2][d] = bs + 1;
+      g[1][d] = (n - 1 - g[0][d]) / g[2][d] + 1;
+      half[0][d] = n / 2;
+      half[1][d] = n - n / 2;
+      half[2][d] = 1;
+      p[0][d] = n / 2;
+      p[1][d] = 1;
+      p[2][d] = 1;
+    }
+    add(out, a);
+    add(out, b);
+    add(out, c);
+    add(out, g);
+    for (int s = 1; s <= 3; s++) {
+      long[][] k = new long[3][rank];
+      for (int d = 0; d < rank; d++) {
+        k[0][d] = Math.min(1, shape[d] - 1);
+        k[2][d] = s;
+        k[1][d] = (shape[d] - 1 - k[0][d]) / s + 1;
+      }
+      add(out, k);
+    }
+    add(out, half);
+    add(out, p);
+    return out;
+  }
+
+  private static void add(List<long[][]> out, long[][] k) {
+    for (long[][] o : out) {
+      if (Arrays.deepEquals(o, k)) {
+        return;
+      }
+    }
+    out.add(k);
+  }
+
+  private static long[][] box(long[] shape, long first0, long count0, long stride0, boolean innerStride) {
+    int rank = shape.length;
+    long[][] k = new long[3][rank];
+    k[0][0] = first0;
+    k[1][0] = count0;
+    k[2][0] = stride0;
+    for (int d = 1; d < rank; d++) {
+      if (innerStride && shape[d] > 1) {
+        k[0][d] = 1;
+        k[2][d] = 2;
+        k[1][d] = (shape[d] - 2) / 2 + 1;
+      } else {
+        k[1][d] = shape[d];
+        k[2][d] = 1;
+      }
+    }
+    return k;
+  }
+
+  /** {@code actual} (the read of {first, count, stride}) against the expected values sliced here. */
+  public static void compare(Expected e, long[] first, long[] count, long[] stride, Array actual) {
+    String what = e + " section " + Arrays.toString(first) + "/" + Arrays.toString(count) + "/"
+        + Arrays.toString(stride);
+    assertEquals(e.type(), actual.getDataType(), what + " array type");
+    if (e.strings() != null) {
+      int[] sel = select(e.shape(), first, count, stride);
+      assertEquals(sel.length, actual.getSize(), what + " size");
+      IndexIterator it = actual.getIndexIterator();
+      for (int i = 0; i < sel.length; i++) {
+        assertEquals(e.strings()[sel[i]], it.getObjectNext(), what + " element " + sel[i]);
+      }
+      return;
+    }
+    byte[] exp = CdmArrays.gather(e.raw(), e.shape(), e.itemSize(), first, count, stride);
+    byte[] got = bytes(actual, what);
+    assertEquals(exp.length, got.length, what + " size in bytes");
+    byte[] mask = e.definedMask();
+    if (mask != null) {
+      byte[] m = CdmArrays.gather(mask, e.shape(), e.itemSize(), first, count, stride);
+      for (int i = 0; i < m.length; i++) {
+        if (m[i] == 0) {
+          exp[i] = 0;
+          got[i] = 0;
+        }
+      }
+    }
+    assertArrayEquals(exp, got, what);
+  }
+
+  /** Values as little-endian bytes; chars as one byte each (a char above 0xff fails). */
+  static byte[] bytes(Array a, String what) {
+    if (a.getDataType() == DataType.CHAR) {
+      byte[] got = new byte[(int) a.getSize()];
+      IndexIterator it = a.getIndexIterator();
+      for (int i = 0; i < got.length; i++) {
+        char ch = it.getCharNext();
+        if (ch > 0xff) {
+          throw new AssertionError(what + ": char " + (int) ch + " is not a byte");
+        }
+        got[i] = (byte) ch;
+      }
+      return got;
+    }
+    return CdmArrays.littleEndian(a);
+  }
+
+  /** Linear C-order indexes of a strided selection. */
+  public static int[] select(long[] shape, long[] first, long[] count, long[] stride) {
+    int rank = shape.length;
+    long total = Expected.count(count);
+    int[] out = new int[(int) total];
+    long[] idx = new long[rank];
+    for (int k = 0; k < total; k++) {
+      long lin = 0;
+      for (int d = 0; d < rank; d++) {
+        lin = lin * shape[d] + first[d] + idx[d] * stride[d];
+      }
+      out[k] = (int) lin;
+      for (int d = rank - 1; d >= 0; d--) {
+        if (++idx[d] < count[d]) {
+          break;
+        }
+        idx[d] = 0;
+      }
+    }
+    return out;
+  }
+
+  /** The enhanced values (netcdf-java may widen unsigned types) equal the raw ones numerically. */
+  public static void assertSameValues(String what, Array raw, Array enhanced) {
+    assertEquals(raw.getSize(), enhanced.getSize(), what);
+    DataType t = raw.getDataType();
+    IndexIterator a = raw.getIndexIterator();
+    IndexIterator b = enhanced.getIndexIterator();
+    for (long i = 0; a.hasNext(); i++) {
+      if (t == DataType.FLOAT || t == DataType.DOUBLE) {
+        double x = a.getDoubleNext();
+        double y = b.getDoubleNext();
+        assertEquals(Double.doubleToLongBits(x), Double.doubleToLongBits(y), what + " enhanced element " + i);
+      } else if (t.isIntegral()) {
+        long x = a.getLongNext();
+        if (t.isUnsigned() && t.getSize() < 8) {
+          x &= (1L << (8 * t.getSize())) - 1;
+        }
+        if (t == DataType.ULONG && enhanced.getDataType().isFloatingPoint()) {
+          // netcdf-java enhances ULONG to DOUBLE: compare the unsigned value rounded to double
+          double ux = new BigInteger(Long.toUnsignedString(x)).doubleValue();
+          assertEquals(ux, b.getDoubleNext(), what + " enhanced element " + i);
+          continue;
+        }
+        assertEquals(x, b.getLongNext(), what + " enhanced element " + i);
+      } else {
+        assertEquals(a.getObjectNext(), b.getObjectNext(), what + " enhanced element " + i);
+      }
+    }
+  }
+}
