@@ -16,7 +16,14 @@ final class Blosc2Cframe {
   private Blosc2Cframe() {}
 
   static ChunkData chunk(byte[] f, int[] chunkShape, long expectedBytes) throws IOException {
-    ContiguousFrame cf = ContiguousFrame.parse(f, "Blosc2 frame");
+    try {
+      return check(ContiguousFrame.parse(f, "Blosc2 frame"), chunkShape, expectedBytes);
+    } catch (RuntimeException e) { // e.g. sizes of a lying b2nd metalayer overflowing
+      throw new IOException("Blosc2 frame: " + e, e);
+    }
+  }
+
+  private static ChunkData check(ContiguousFrame cf, int[] chunkShape, long expectedBytes) throws IOException {
     if (cf.chunks() != 1) {
       throw new IOException("Blosc2 frame: " + cf.chunks() + " chunks, the HDF5 Blosc2 filter writes exactly 1");
     }
