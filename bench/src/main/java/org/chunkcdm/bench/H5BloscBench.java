@@ -45,9 +45,12 @@ public final class H5BloscBench {
     int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 3;
     List<String> ref = args.length > 4 ? Arrays.asList(args).subList(4, args.length) : List.of();
     H5BloscIosp.register();
+    // with the codec left to choose (auto) and a native c-blosc present, also time the pure-Java codec
+    boolean pureJava = Blosc.configured() == Blosc.Impl.AUTO && Blosc.nativeBlosc() != null;
     System.out.println("# java " + System.getProperty("java.version") + ", codec " + Blosc.configured()
         + ", decode threads " + Integer.getInteger("chunkcdm.decode.threads", Runtime.getRuntime().availableProcessors())
-        + ", cache bytes " + Long.getLong("chunkcdm.cache.bytes", 64L << 20));
+        + ", cache bytes " + Long.getLong("chunkcdm.cache.bytes", 64L << 20) + ", native c-blosc "
+        + (Blosc.nativeBlosc() != null ? "loaded (auto uses it; pure-Java rounds too)" : "not loaded (pure Java)"));
     Map<String, List<Double>> mbs = new LinkedHashMap<>();
     for (int r = 0; r < rounds; r++) {
       System.out.println("# round " + r + ", load average " + loadavg());
@@ -56,6 +59,20 @@ public final class H5BloscBench {
         reference(ref, "2", mbs);
       }
       mbs.computeIfAbsent("chunkcdm H5BloscIosp", k -> new ArrayList<>()).add(read("chunkcdm-blosc", blosc, var, null, r));
+      if (pureJava) { // the same read with the pure-Java codec forced (chunkcdm.blosc=java)
+        String was = System.getProperty("chunkcdm.blosc");
+        System.setProperty("chunkcdm.blosc", "java");
+        try {
+          mbs.computeIfAbsent("chunkcdm H5BloscIosp, pure Java", k -> new ArrayList<>())
+              .add(read("chunkcdm-blosc-java", blosc, var, null, r));
+        } finally {
+          if (was == null) {
+            System.clearProperty("chunkcdm.blosc");
+          } else {
+            System.setProperty("chunkcdm.blosc", was);
+          }
+        }
+      }
       mbs.computeIfAbsent("netcdf-java deflate-1", k -> new ArrayList<>()).add(read("netcdf-java-deflate1", deflate, var, STOCK, r));
     }
     System.out.println("# load average at the end " + loadavg());
@@ -67,10 +84,13 @@ public final class H5BloscBench {
       System.out.printf("%-32s rounds %s  best %.0f  median %.0f MB/s%n", e.getKey(), fmt(e.getValue()),
           v.get(v.size() - 1), v.get(v.size() / 2));
     }
-    double ours = best.get("chunkcdm H5BloscIosp");
-    for (Map.Entry<String, Double> e : best.entrySet()) {
-      if (!e.getKey().startsWith("chunkcdm")) {
-        System.out.printf("chunkcdm / %-28s %.2fx (best against best)%n", e.getKey(), ours / e.getValue());
+    for (Map.Entry<String, Double> o : best.entrySet()) {
+      if (o.getKey().startsWith("chunkcdm")) {
+        for (Map.Entry<String, Double> e : best.entrySet()) {
+          if (!e.getKey().startsWith("chunkcdm")) {
+            System.out.printf("%s / %s: %.2fx (best against best)%n", o.getKey(), e.getKey(), o.getValue() / e.getValue());
+          }
+        }
       }
     }
   }
