@@ -271,6 +271,43 @@ class H5BloscB2ndBlocksTest {
     }
   }
 
+  /**
+   * Single-byte changes all over one many-block frame (header, metalayers, block offsets, compressed blocks,
+   * offsets index, trailer): every read either returns or fails with an IOException naming the variable and
+   * chunk (a change inside compressed data may also decode to other values: Blosc2 has no checksum), never
+   * another exception; the chunks next to it always read right.
+   */
+  @Test
+  void changedBytesInAFrameAreIOExceptionsOrValues(@TempDir Path tmp) throws Exception {
+    Var fv = VARS.get(0);
+    long[] info = chunkInfo(fv.name(), 0);
+    Path bad = TestFiles.copy(file, tmp.resolve("changed.h5"));
+    byte[] orig = Files.readAllBytes(bad);
+    byte[] want = expected(fv);
+    long[] one = {1, 1, 1};
+    int failed = 0;
+    int frameLen = (int) info[2];
+    for (int i = 0; i < frameLen; i += Math.max(1, frameLen / 150)) {
+      int at = (int) info[1] + i;
+      TestFiles.patch(bad, at, new byte[] {(byte) (orig[at] ^ 0x6d)});
+      try (NetcdfFile nc = NetcdfFiles.open(bad.toString())) {
+        Variable v = nc.findVariable(fv.name());
+        for (String s : new String[] {"0:5,0:9,0:11", "5,9,11", "0,0,0"}) {
+          try {
+            v.read(s);
+          } catch (IOException e) {
+            NetcdfChecks.assertMentions(e, fv.name(), "chunk 0");
+            failed++;
+          }
+        }
+        checkSection(v, fv, want, new long[] {0, 10, 0}, new long[] {6, 10, 12}, one); // chunk 1, intact
+      } finally {
+        TestFiles.patch(bad, at, new byte[] {orig[at]});
+      }
+    }
+    assertTrue(failed > 50, failed + " failed reads");
+  }
+
   /** Frames holding b2nd arrays of another shape than the HDF5 chunk (same byte count) are refused per chunk. */
   @Test
   void b2ndShapeOtherThanTheChunkIsRefused() throws Exception {
