@@ -216,7 +216,7 @@ final class H5BloscArray implements ChunkedArray {
           break;
         case BLOSC:
         case BLOSC2: {
-          BloscChunkData data = flt.id() == BLOSC ? blosc1(buf) : Blosc2Cframe.chunk(buf, grid.rank(), chunkBytes);
+          ChunkData data = flt.id() == BLOSC ? blosc1(buf) : Blosc2Cframe.chunk(buf, grid.chunkShape(), chunkBytes);
           if (f == last) {
             checkSize(data.size(), flt);
             return data; // block-level partial decode for small reads
@@ -382,6 +382,12 @@ final class H5BloscArray implements ChunkedArray {
     @Override
     public long size() {
       return d.size();
+    }
+
+    /** The decoded blocks of a Blosc chunk, so that small reads cache blocks, not whole chunks. */
+    @Override
+    public int blockSize() {
+      return d.blockSize();
     }
 
     @Override

@@ -155,19 +155,29 @@ final class B2nd {
 
   /** A stored chunk (decoded size {@link #extItems()} * item size) seen as chunkshape in C order. */
   ChunkData view(ChunkData stored) {
-    return isPlainLayout() ? stored : new Padded(stored);
+    return view(stored, dtype.itemSize());
+  }
+
+  /**
+   * As {@link #view(ChunkData)} with items of {@code itemSize} bytes (the frame's typesize) whatever the dtype
+   * string says: the HDF5 Blosc2 filter's arrays carry {@code |V4}-like or default dtypes.
+   */
+  ChunkData view(ChunkData stored, int itemSize) {
+    return isPlainLayout() ? stored : new Padded(stored, itemSize);
   }
 
   /** Chunk content in C order over chunkshape, mapped onto the padded block layout. */
   final class Padded implements ChunkData {
     private final ChunkData stored;
-    private final int item = dtype.itemSize();
+    private final int item;
     private final long size;
-    private final long blockBytes = blockItems() * dtype.itemSize();
+    private final long blockBytes;
     private final int[] nblocks = new int[chunkshape.length];
 
-    Padded(ChunkData stored) {
+    Padded(ChunkData stored, int item) {
       this.stored = stored;
+      this.item = item;
+      this.blockBytes = blockItems() * item;
       long n = item;
       for (int d = 0; d < chunkshape.length; d++) {
         n *= chunkshape[d];
@@ -227,6 +237,11 @@ final class B2nd {
     public void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
       if (offset < 0 || len < 0 || offset > size - len) {
         throw new FormatException("b2nd chunk: read of " + len + " bytes at " + offset + " outside its " + size + " bytes");
+      }
+      if (len == size) { // the whole chunk: decode it in one piece (in parallel where allowed), then place the rows
+        byte[] all = stored.readAll();
+        runs(0, len, (src, d, n) -> System.arraycopy(all, (int) src, dst, dstOff + d, n));
+        return;
       }
       runs(offset, len, (src, d, n) -> stored.read(src, dst, dstOff + d, n));
     }

@@ -23,6 +23,10 @@ import org.msgpack.value.ValueType;
  * ../shared/fixtures/blosc2/README.md. Opening reads only the header, the index and the trailer; chunks are
  * located from the index when a read needs them ({@link #chunk(long)}).
  *
+ * <p>A contiguous frame can also be parsed from a byte array ({@link #of(byte[], String)}: a frame held in
+ * memory, e.g. one chunk of the HDF5 Blosc2 filter, see {@link ContiguousFrame}); the same code then reads it,
+ * and its chunks are decoded from that array without copies.
+ *
  * <p>Every size from the file is checked against the file size before it is used: a lying header, index or
  * trailer is an IOException naming the file and what is wrong, never a read elsewhere or a huge allocation.
  */
@@ -44,8 +48,14 @@ final class Frame {
   static final long SPECIAL_NAN = 2;
   static final long SPECIAL_UNINIT = 4;
 
+  /** The frame file, or null for a frame in memory. */
   final Path file;
+  /** The frame's file handles, or null for a frame in memory. */
   final FileHandles files;
+  /** The frame in memory, or null for a frame file. */
+  private final byte[] mem;
+  /** What error messages call the frame: the file, or the description given with the array. */
+  final String name;
   final boolean sparse;
   final int headerLen;
   final long frameLen;
@@ -67,14 +77,17 @@ final class Frame {
   /** Uncompressed bytes of each logical chunk. */
   private volatile long[] chunkBytes; // uncompressed size per chunk; from chunk headers only when first needed
 
-  private Frame(Path file, FileHandles files) throws IOException {
+  private Frame(Path file, FileHandles files, byte[] mem, String name) throws IOException {
     this.file = file;
     this.files = files;
-    long size = files.size(file);
+    this.mem = mem;
+    this.name = name;
+    String holder = mem == null ? "the file has " : "the frame has ";
+    long size = mem == null ? files.size(file) : mem.length;
     if (size < FIXED_HEADER) {
-      throw error("the file has " + size + " bytes, less than a Blosc2 frame header (truncated?)");
+      throw error(holder + size + " bytes, less than a Blosc2 frame header (truncated?)");
     }
-    byte[] fixed = files.read(file, 0, 24);
+    byte[] fixed = read(0, 24);
     for (int i = 0; i < MAGIC.length; i++) {
       if (fixed[i] != MAGIC[i]) {
         throw error("no Blosc2 frame magic (0x9E 0xA8 'b2frame\\0') at the start");
@@ -86,15 +99,15 @@ final class Frame {
     long hl = be(fixed, 11, 4);
     long fl = be(fixed, 16, 8);
     if (hl < FIXED_HEADER || hl > size || hl > MAX_META_BYTES) {
-      throw error("header_len " + hl + " does not fit in the file's " + size + " bytes");
+      throw error("header_len " + hl + " does not fit in the " + (mem == null ? "file's " : "frame's ") + size + " bytes");
     }
     if (fl != size) {
-      throw error("frame_len in the header is " + Long.toUnsignedString(fl) + " but the file has " + size
+      throw error("frame_len in the header is " + Long.toUnsignedString(fl) + " but " + holder + size
           + " bytes (truncated or not a frame)");
     }
     headerLen = (int) hl;
     frameLen = fl;
-    byte[] h = files.read(file, 0, headerLen);
+    byte[] h = read(0, headerLen);
     Map<String, byte[]> metas = new LinkedHashMap<>();
     try (MessageUnpacker u = MessagePack.newDefaultUnpacker(h)) {
       expect(u.unpackArrayHeader() == 14, "the header is not a msgpack array of 14 fields");
@@ -130,6 +143,9 @@ final class Frame {
       throw wrap("frame header", e);
     }
     metalayers = Collections.unmodifiableMap(metas);
+    if (sparse && mem != null) {
+      throw error("a sparse frame (frame type 1) keeps its chunks in files beside it; only a contiguous frame can be read from memory");
+    }
     if (nbytes < 0 || cbytes < 0) {
       throw error("negative nbytes " + nbytes + " or cbytes " + cbytes + " in the header");
     }
@@ -146,7 +162,7 @@ final class Frame {
     if (frameLen - headerLen < 23) {
       throw error("no room for a trailer after the " + headerLen + "-byte header");
     }
-    byte[] tl = files.read(file, frameLen - 23, 5);
+    byte[] tl = read(frameLen - 23, 5);
     if ((tl[0] & 0xff) != 0xce) {
       throw error("trailer length field (0xCE + uint32 at frame_len - 23) not found");
     }
@@ -155,7 +171,7 @@ final class Frame {
       throw error("trailer_len " + trailerLen + " lies past the file (" + frameLen + " bytes, header " + headerLen + ")");
     }
     long trailerPos = frameLen - trailerLen;
-    byte[] t = files.read(file, trailerPos, trailerLen);
+    byte[] t = read(trailerPos, trailerLen);
     Map<String, byte[]> vl = new LinkedHashMap<>();
     try (MessageUnpacker u = MessagePack.newDefaultUnpacker(t)) {
       expect(u.unpackArrayHeader() == 4, "the trailer is not a msgpack array of 4 fields");
@@ -189,7 +205,27 @@ final class Frame {
   }
 
   static Frame open(FileHandles files, Path file) throws IOException {
-    return new Frame(file, files);
+    return new Frame(file, files, null, file.toString());
+  }
+
+  /**
+   * A contiguous frame held in {@code frame} (not copied: do not modify it while the frame is in use);
+   * {@code name} starts every error message (e.g. the file, variable and chunk that stored the frame).
+   */
+  static Frame of(byte[] frame, String name) throws IOException {
+    return new Frame(null, null, frame, name);
+  }
+
+  /** {@code len} bytes at {@code pos} of the frame (file or array); sizes are checked by the callers. */
+  private byte[] read(long pos, long len) throws IOException {
+    if (mem == null) {
+      return files.read(file, pos, len);
+    }
+    if (pos < 0 || len < 0 || pos > mem.length - len) {
+      throw new FormatException(name + ": " + len + " bytes at offset " + pos + " lie outside the frame's " + mem.length
+          + " bytes");
+    }
+    return java.util.Arrays.copyOfRange(mem, (int) pos, (int) (pos + len));
   }
 
   /** The name/offset map and the value list of a (vl)metalayer section. */
@@ -222,7 +258,7 @@ final class Frame {
       }
       return new long[0];
     }
-    byte[] c = files.read(file, pos, len);
+    byte[] c = read(pos, len);
     BloscHeader h;
     try {
       h = BloscHeader.parse(c, 0, c.length);
@@ -346,10 +382,16 @@ final class Frame {
       }
       throw chunkError(k, String.format("unknown special index entry 0x%016X", e));
     }
-    byte[] c = readChunkBytes(k, -1);
     BloscChunkData data;
     try {
-      data = BloscChunkData.of(c, 0, c.length);
+      if (mem != null) {
+        long pos = headerLen + e;
+        int cb = (int) contiguousChunkBytes(pos, e);
+        data = BloscChunkData.of(mem, (int) pos, cb);
+      } else {
+        byte[] c = readChunkBytes(k, -1);
+        data = BloscChunkData.of(c, 0, c.length);
+      }
     } catch (IOException ex) {
       throw chunkError(k, ex);
     }
@@ -375,21 +417,30 @@ final class Frame {
         }
         return b;
       }
-      long sectionEnd = headerLen + cbytes;
       long pos = headerLen + e;
-      if (e > cbytes - 16) {
-        throw new FormatException("offset " + e + " lies outside the chunks section of " + cbytes + " bytes");
+      if (limit > 0) {
+        contiguousChunkBytes(pos, e);
+        return read(pos, 16);
       }
-      byte[] h = files.read(file, pos, 16);
-      long cb = le32(h, 12);
-      if (cb < 16 || cb > sectionEnd - pos) {
-        throw new FormatException("chunk of " + cb + " bytes at offset " + pos + " runs past the chunks section (ends at "
-            + sectionEnd + ")");
-      }
-      return limit > 0 ? h : files.read(file, pos, cb);
+      return read(pos, contiguousChunkBytes(pos, e));
     } catch (IOException ex) {
       throw chunkError(k, ex);
     }
+  }
+
+  /** The stored size (cbytes of its header) of the contiguous frame's chunk at {@code pos} (index entry {@code e}), checked. */
+  private long contiguousChunkBytes(long pos, long e) throws IOException {
+    long sectionEnd = headerLen + cbytes;
+    if (e > cbytes - 16) {
+      throw new FormatException("offset " + e + " lies outside the chunks section of " + cbytes + " bytes");
+    }
+    byte[] h = read(pos, 16);
+    long cb = le32(h, 12) & 0xffffffffL;
+    if (cb < 16 || cb > sectionEnd - pos) {
+      throw new FormatException("chunk of " + cb + " bytes at offset " + pos + " runs past the chunks section (ends at "
+          + sectionEnd + ")");
+    }
+    return cb;
   }
 
   IOException chunkError(long k, String msg) {
@@ -408,15 +459,15 @@ final class Frame {
     } catch (RuntimeException e) {
       w = "?";
     }
-    return file + ": chunk " + k + " (" + w + ")";
+    return name + ": chunk " + k + " (" + w + ")";
   }
 
   IOException error(String msg) {
-    return new FormatException(file + ": " + msg);
+    return new FormatException(name + ": " + msg);
   }
 
   private IOException wrap(String what, Exception e) {
-    return new IOException(file + ": " + what + ": " + e.getMessage(), e);
+    return new IOException(name + ": " + what + ": " + e.getMessage(), e);
   }
 
   private static void expect(boolean ok, String msg) throws IOException {
