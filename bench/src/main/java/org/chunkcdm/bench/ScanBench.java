@@ -61,18 +61,20 @@ public final class ScanBench {
     if (!Files.isRegularFile(frame)) {
       writeFrame(frame, chunks);
     }
+    String what = args.length > 3 ? args[3] : "whole,scan,point,cold";
     for (String which : (args.length > 2 ? args[2] : "bcolz,b2nd").split(",")) {
       if (which.equals("bcolz")) {
-        measure("bcolz carray", dir, chunks, h, rounds);
+        measure("bcolz carray", dir, chunks, h, rounds, what);
       } else {
-        measure("b2nd frame (the same Blosc chunks in a Blosc2 frame)", frame, chunks, h, rounds);
+        measure("b2nd frame (the same Blosc chunks in a Blosc2 frame)", frame, chunks, h, rounds, what);
       }
     }
     System.out.println("load average: " + String.join(" ", Files.readString(Paths.get("/proc/loadavg")).split(" ", 4)).trim()
         .replaceAll(" \\S+$", ""));
   }
 
-  static void measure(String label, Path path, byte[][] chunks, BloscHeader h, int rounds) throws Exception {
+  static void measure(String label, Path path, byte[][] chunks, BloscHeader h, int rounds, String what)
+      throws Exception {
     long rows = BcolzBench.ROWS;
     ChunkCache cache = ChunkCache.shared();
     try (NetcdfFile nc = NetcdfFiles.open(path.toString())) {
@@ -82,7 +84,7 @@ public final class ScanBench {
       int[] origin = new int[1];
       int[] shape = new int[1];
       double whole = Double.MAX_VALUE;
-      for (int r = 0; r < rounds + 1; r++) { // the ceiling: the whole variable in one read, chunks decoded in parallel
+      for (int r = 0; r < rounds + 1 && what.contains("whole"); r++) { // the ceiling: the whole variable in one read, chunks decoded in parallel
         cache.clear();
         long t0 = System.nanoTime();
         Array a = v.read();
@@ -91,8 +93,8 @@ public final class ScanBench {
           throw new IllegalStateException("read " + a.getSize());
         }
       }
-      System.out.printf("whole Variable.read() (reference ceiling): %.2f s = %.0f MB/s%n", whole, rows * 8 / whole / 1e6);
-      for (int piece : new int[] {65536, 8192, 1024}) {
+      if (what.contains("whole")) System.out.printf("whole Variable.read() (reference ceiling): %.2f s = %.0f MB/s%n", whole, rows * 8 / whole / 1e6);
+      for (int piece : what.contains("scan") ? new int[] {65536, 8192, 1024} : new int[0]) {
         double best = Double.MAX_VALUE;
         long decodes = 0;
         long parts = 0;
@@ -127,9 +129,9 @@ public final class ScanBench {
             decodes, rows / BcolzBench.CHUNKLEN, ahead, parts);
       }
 
-      // repeated single element in a cached chunk
-      origin[0] = 12345;
       shape[0] = 1;
+      if (what.contains("point")) { // repeated single element in a cached chunk
+      origin[0] = 12345;
       v.read(origin, shape);
       int n = 200_000;
       long t0 = System.nanoTime();
@@ -146,26 +148,29 @@ public final class ScanBench {
       Arrays.sort(ns);
       System.out.printf("repeated single-element read in a cached chunk: mean %.2f us over %d reads, median %.2f us%n", rep,
           n, ns[ns.length / 2] / 1e3);
+      }
+      if (!what.contains("cold")) {
+        return;
+      }
 
-      // cold random element reads versus one block decode alone
+      // cold random element reads versus one block decode alone, interleaved (decode, read, decode, read, ...)
       byte[] out = new byte[h.nbytes()];
-      long[] dec = new long[200];
-      for (int i = 0; i < dec.length; i++) {
+      Random rnd = new Random(5);
+      int coldReads = Integer.getInteger("scan.coldReads", 500);
+      long[] dec = new long[coldReads];
+      long[] cold = new long[coldReads];
+      for (int i = 0; i < cold.length; i++) {
         byte[] ch = chunks[i % BcolzBench.DISTINCT];
         long s = System.nanoTime();
         Blosc.decompress(BloscHeader.parse(ch, 0, ch.length), ch, 0, out, 0, Blosc.configured());
         dec[i] = System.nanoTime() - s;
-      }
-      Arrays.sort(dec);
-      Random rnd = new Random(5);
-      long[] cold = new long[500];
-      for (int i = 0; i < cold.length; i++) {
         cache.clear();
         origin[0] = (int) (rnd.nextDouble() * rows);
-        long s = System.nanoTime();
+        s = System.nanoTime();
         v.read(origin, shape);
         cold[i] = System.nanoTime() - s;
       }
+      Arrays.sort(dec);
       Arrays.sort(cold);
       System.out.printf("cold random single-element read: median %.1f us, p90 %.1f us; one block (%d KiB) decoded alone:"
           + " median %.1f us; difference %.1f us%n", cold[cold.length / 2] / 1e3, cold[cold.length * 9 / 10] / 1e3,
