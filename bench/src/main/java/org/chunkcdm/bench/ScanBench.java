@@ -32,6 +32,10 @@ public final class ScanBench {
   private ScanBench() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("scatter")) {
+      scatter(Paths.get(args[1]), args[2], args.length > 3 ? Integer.parseInt(args[3]) : 3);
+      return;
+    }
     Path root = Paths.get(args.length > 0 ? args[0] : "/tmp/chunkcdm-bench");
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 2;
     JnaBlosc nat = new JnaBlosc();
@@ -176,6 +180,62 @@ public final class ScanBench {
           + " median %.1f us; difference %.1f us%n", cold[cold.length / 2] / 1e3, cold[cold.length * 9 / 10] / 1e3,
           h.blocksize() / 1024, dec[dec.length / 2] / 1e3, (cold[cold.length / 2] - dec[dec.length / 2]) / 1e3);
     }
+  }
+
+  /**
+   * Whole {@code Variable.read()} of an N-d variable whose chunks land in several pieces of the result (e.g. the
+   * HDF5 file of bench/run-hdf5blosc.sh with HDF5BLOSC_CHUNKS=8,256,256), interleaved in one JVM: chunks
+   * scattered straight from the decode into the result (the default) against the path through the cache
+   * ({@code SectionReader.setScatterBytes(Long.MAX_VALUE)}, how every such chunk was read before). Usage:
+   * {@code ScanBench scatter <file> <variable> [rounds]}.
+   */
+  static void scatter(Path file, String var, int rounds) throws Exception {
+    org.chunkcdm.hdf5blosc.H5BloscIosp.register();
+    ChunkCache cache = ChunkCache.shared();
+    long dflt = org.chunkcdm.chunk.SectionReader.setScatterBytes(Long.MAX_VALUE);
+    org.chunkcdm.chunk.SectionReader.setScatterBytes(dflt);
+    double[][] t = new double[2][rounds];
+    String[] names = {"scatter", "through the cache"};
+    double[] sums = new double[2];
+    for (int r = -1; r < rounds; r++) { // round -1 warms up
+      for (int m = 0; m < 2; m++) {
+        org.chunkcdm.chunk.SectionReader.setScatterBytes(m == 0 ? dflt : Long.MAX_VALUE);
+        cache.clear();
+        long d0 = cache.chunkDecodes();
+        long s0 = org.chunkcdm.chunk.SectionReader.SCATTERED.sum();
+        long t0 = System.nanoTime();
+        long n;
+        double sum = 0;
+        try (NetcdfFile nc = NetcdfFiles.open(file.toString())) {
+          Variable v = nc.findVariable(var);
+          Array a = v.read();
+          double sec = (System.nanoTime() - t0) / 1e9;
+          n = a.getSize();
+          double[] d = (double[]) a.getStorage();
+          for (int i = 0; i < d.length; i += 4099) {
+            sum += d[i];
+          }
+          if (r >= 0) {
+            t[m][r] = sec;
+          }
+          System.out.printf("%s round %d: %.3f s = %.0f MB/s, chunks decoded %d, scattered %d, iosp %s, checksum %.6e%n",
+              names[m], r, sec, n * 8 / sec / 1e6, cache.chunkDecodes() - d0,
+              org.chunkcdm.chunk.SectionReader.SCATTERED.sum() - s0, nc.getIosp().getClass().getSimpleName(), sum);
+        }
+        sums[m] = sum;
+        System.gc();
+      }
+    }
+    org.chunkcdm.chunk.SectionReader.setScatterBytes(dflt);
+    if (sums[0] != sums[1]) {
+      throw new IllegalStateException("the two paths read different values");
+    }
+    double[] best = new double[2];
+    for (int m = 0; m < 2; m++) {
+      best[m] = Arrays.stream(t[m]).min().getAsDouble();
+    }
+    System.out.printf("best of %d: scatter %.3f s, through the cache %.3f s: scatter is %.2fx as fast; load average %s%n",
+        rounds, best[0], best[1], best[1] / best[0], Files.readString(Paths.get("/proc/loadavg")).trim());
   }
 
   /**

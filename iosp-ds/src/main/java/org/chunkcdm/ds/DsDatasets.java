@@ -234,6 +234,10 @@ final class DsDatasets {
     long[] s = new long[size.size()];
     for (int i = 0; i < s.length; i++) {
       JsonNode d = size.get(i);
+      if (d.isInt() && d.intValue() >= 0) { // the usual case, without BigInteger
+        s[i] = d.intValue();
+        continue;
+      }
       if (!d.isIntegralNumber() || d.bigIntegerValue().signum() < 0) {
         throw new IOException(what + ": .size " + size + " must hold non-negative integers");
       }
