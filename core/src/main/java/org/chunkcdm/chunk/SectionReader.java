@@ -207,7 +207,7 @@ public final class SectionReader {
 
   /**
    * Reads the selected elements (C order over the selection) as raw bytes in the dtype's byte order.
-   * {@code first/count/stride} are per logical dimension; counts may be 0.
+   * {@code first/count/stride} are per logical dimension ({@code stride} null = all 1); counts may be 0.
    */
   public static byte[] readBytes(ChunkedArray a, long[] first, long[] count, long[] stride) throws IOException {
     return readBytes(a, first, count, stride, a.settings());
@@ -216,6 +216,10 @@ public final class SectionReader {
   /** As {@link #readBytes(ChunkedArray, long[], long[], long[])} with explicit read settings. */
   public static byte[] readBytes(ChunkedArray a, long[] first, long[] count, long[] stride, ReadSettings settings)
       throws IOException {
+    if (stride == null) {
+      stride = new long[count.length];
+      java.util.Arrays.fill(stride, 1);
+    }
     long n = 1;
     for (long c : count) {
       n = Math.multiplyExact(n, c);
