@@ -147,9 +147,20 @@ final class DsHeader {
     int from = headerStart;
     int end;
     while (true) {
-      end = indexOf(buf, from, have, (byte) '\n');
-      // a JSON text never holds a NUL byte: a zero-filled (sparse, half-copied) file is refused at once
-      int nul = indexOf(buf, from, end >= 0 ? end : have, (byte) 0);
+      // the header's end, and a NUL byte before it: a JSON text never holds one, so a zero-filled (sparse,
+      // half-copied) file is refused at once
+      int nul = -1;
+      end = -1;
+      for (int k = from; k < have; k++) {
+        byte c = buf[k];
+        if (c == '\n') {
+          end = k;
+          break;
+        }
+        if (c == 0 && nul < 0) {
+          nul = k;
+        }
+      }
       if (nul >= 0) {
         throw new FormatException(file + ": NUL byte at offset " + nul + " inside the JSON header (a corrupt or"
             + " partly written file)");
@@ -391,40 +402,43 @@ final class DsHeader {
         return m;
       }
       while (true) {
-        String k = string();
+        int ks = stringBounds();
+        int ke = i - 1;
+        int dot = b[ks] == '.' ? dotKey(ks, ke) : -1;
+        String k = dot < 0 ? new String(b, ks, ke - ks, StandardCharsets.ISO_8859_1) : null;
         ws();
         expect(':');
         ws();
         JsonNode v = value();
-        if (!k.startsWith(".")) {
+        if (k != null && !k.startsWith(".")) {
           m.attributes.add(new AbstractMap.SimpleImmutableEntry<>(k, v));
         } else {
-          switch (k) {
-            case ".size":
+          switch (dot) {
+            case 0:
               m.size = v;
               break;
-            case ".type":
+            case 1:
               m.type = v;
               break;
-            case ".offset":
+            case 2:
               m.offset = v;
               break;
-            case ".len":
+            case 3:
               m.len = v;
               break;
-            case ".missing":
+            case 4:
               m.missing = v;
               break;
-            case ".endian":
+            case 5:
               m.endian = v;
               break;
-            case ".dims":
+            case 6:
               m.dims = v;
               break;
-            case ".time":
+            case 7:
               m.time = v;
               break;
-            case ".dsize":
+            case 8:
               m.dsize = v;
               break;
             default: // other format metadata: neither used nor an attribute
@@ -580,6 +594,52 @@ final class DsHeader {
         i++;
       }
       return i - s;
+    }
+
+    private static final byte[][] DOT_KEYS = {
+      bytes(".size"), bytes(".type"), bytes(".offset"), bytes(".len"), bytes(".missing"), bytes(".endian"),
+      bytes(".dims"), bytes(".time"), bytes(".dsize")
+    };
+
+    private static byte[] bytes(String s) {
+      return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** The index in {@link #DOT_KEYS} of the key {@code b[ks, ke)}, 9 for another dot-key, -1 for no dot-key. */
+    private int dotKey(int ks, int ke) {
+      if (ke == ks || b[ks] != '.') {
+        return -1;
+      }
+      for (int d = 0; d < DOT_KEYS.length; d++) {
+        if (java.util.Arrays.equals(b, ks, ke, DOT_KEYS[d], 0, DOT_KEYS[d].length)) {
+          return d;
+        }
+      }
+      return DOT_KEYS.length;
+    }
+
+    /** A string of printable ASCII without escapes (else bail): its first byte; {@code i} is after the quote. */
+    private int stringBounds() {
+      expect('"');
+      int s = i;
+      while (true) {
+        if (i >= end) {
+          throw BAIL;
+        }
+        byte c = b[i];
+        if (c == '"') {
+          break;
+        }
+        if (c == '\\' || c < 0x20 || c >= 0x7f) {
+          throw BAIL;
+        }
+        i++;
+      }
+      if (i - s > 4096) {
+        throw BAIL; // long strings: Jackson applies its limits
+      }
+      i++;
+      return s;
     }
 
     /** A string of printable ASCII without escapes (else bail). */
