@@ -147,8 +147,8 @@ final class DsHeader {
     int from = headerStart;
     int end;
     while (true) {
-      // the header's end, and a NUL byte before it: a JSON text never holds one, so a zero-filled (sparse,
-      // half-copied) file is refused at once
+      // the header's end, and a NUL byte before it (one pass): a JSON text never holds one, so a zero-filled
+      // (sparse, half-copied) file is refused at once
       int nul = -1;
       end = -1;
       for (int k = from; k < have; k++) {
@@ -183,24 +183,9 @@ final class DsHeader {
       files.readFully(file, have, buf, have, next - have);
       have = next;
     }
-    Parsed parsed = new Fast(buf, headerStart, end);
-    if (!((Fast) parsed).parse()) {
-      parsed = jackson(buf, headerStart, end, file);
-    }
-    return new DsHeader(version, parsed.members, parsed.dataset, end + 1L, size,
-        buf.length <= FIRST_READ ? buf : new byte[0]);
-  }
-
-  /** The header's members and dataset attributes. */
-  static class Parsed {
-    final List<Member> members = new ArrayList<>();
-    JsonNode dataset;
-  }
-
-  /** The header JSON {@code buf[from, to)} read by Jackson's streaming parser (every header; reports errors). */
-  static Parsed jackson(byte[] buf, int from, int to, Path file) throws IOException {
-    Parsed out = new Parsed();
-    try (JsonParser p = JSON.createParser(buf, from, to - from)) {
+    List<Member> members = new ArrayList<>();
+    JsonNode dataset = null;
+    try (JsonParser p = JSON.createParser(buf, headerStart, end - headerStart)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         p.skipChildren(); // a syntax error in there is reported as such
         p.nextToken();
@@ -210,11 +195,11 @@ final class DsHeader {
         String key = p.currentName();
         p.nextToken();
         if (key.equals(".")) {
-          out.dataset = tree(p);
+          dataset = tree(p);
         } else if (key.startsWith(".")) {
           p.skipChildren(); // reserved metadata key, not a variable
         } else {
-          out.members.add(member(key, p));
+          members.add(member(key, p));
         }
       }
       if (p.nextToken() != null) {
@@ -223,7 +208,7 @@ final class DsHeader {
     } catch (JacksonException e) {
       throw new FormatException(file + ": header is not valid JSON: " + e.getOriginalMessage(), e);
     }
-    return out;
+    return new DsHeader(version, members, dataset, end + 1L, size, buf.length <= FIRST_READ ? buf : new byte[0]);
   }
 
   /** A variable member; the parser is at its value. */
@@ -319,393 +304,6 @@ final class DsHeader {
         return NullNode.instance;
       default:
         throw new JsonParseException(p, "unexpected JSON token " + t);
-    }
-  }
-
-  /**
-   * A parser of the plain headers nearly every file has (printable ASCII strings without escapes, JSON numbers
-   * of at most 18 digits, no NaN/Infinity) that gives exactly the members Jackson's path gives, several times
-   * faster; anything else — also any syntax error — makes {@link #parse()} return false, and the header is
-   * read by Jackson (which reports the errors). For the many-small-files case, where the header is a large
-   * share of an open.
-   */
-  static final class Fast extends Parsed {
-    private final byte[] b;
-    private final int end;
-    private int i;
-    private int depth;
-
-    /** Bails out of the parse (no stack trace: control flow). */
-    private static final class Bail extends RuntimeException {
-      Bail() {
-        super(null, null, false, false);
-      }
-    }
-
-    private static final Bail BAIL = new Bail();
-
-    Fast(byte[] b, int from, int end) {
-      this.b = b;
-      this.i = from;
-      this.end = end;
-    }
-
-    /** True when the header was read; false: not plain enough (or invalid), read it with Jackson. */
-    boolean parse() {
-      try {
-        ws();
-        expect('{');
-        ws();
-        if (peek() == '}') {
-          i++;
-        } else {
-          while (true) {
-            String key = string();
-            ws();
-            expect(':');
-            ws();
-            if (key.equals(".")) {
-              dataset = value();
-            } else if (key.startsWith(".")) {
-              value(); // reserved metadata key, not a variable
-            } else {
-              members.add(member(key));
-            }
-            ws();
-            byte c = next();
-            if (c == '}') {
-              break;
-            }
-            if (c != ',') {
-              throw BAIL;
-            }
-            ws();
-          }
-        }
-        ws();
-        return i == end;
-      } catch (Bail e) {
-        return false;
-      }
-    }
-
-    private Member member(String key) {
-      Member m = new Member(key);
-      if (peek() != '{') {
-        m.notAnObject = value();
-        return m;
-      }
-      i++;
-      ws();
-      if (peek() == '}') {
-        i++;
-        return m;
-      }
-      while (true) {
-        int ks = stringBounds();
-        int ke = i - 1;
-        int dot = b[ks] == '.' ? dotKey(ks, ke) : -1;
-        String k = dot < 0 ? new String(b, ks, ke - ks, StandardCharsets.ISO_8859_1) : null;
-        ws();
-        expect(':');
-        ws();
-        JsonNode v = value();
-        if (k != null && !k.startsWith(".")) {
-          m.attributes.add(new AbstractMap.SimpleImmutableEntry<>(k, v));
-        } else {
-          switch (dot) {
-            case 0:
-              m.size = v;
-              break;
-            case 1:
-              m.type = v;
-              break;
-            case 2:
-              m.offset = v;
-              break;
-            case 3:
-              m.len = v;
-              break;
-            case 4:
-              m.missing = v;
-              break;
-            case 5:
-              m.endian = v;
-              break;
-            case 6:
-              m.dims = v;
-              break;
-            case 7:
-              m.time = v;
-              break;
-            case 8:
-              m.dsize = v;
-              break;
-            default: // other format metadata: neither used nor an attribute
-          }
-        }
-        ws();
-        byte c = next();
-        if (c == '}') {
-          return m;
-        }
-        if (c != ',') {
-          throw BAIL;
-        }
-        ws();
-      }
-    }
-
-    private JsonNode value() {
-      if (++depth > 64) {
-        throw BAIL; // deep nesting: Jackson applies its limits
-      }
-      try {
-        return plainValue();
-      } finally {
-        depth--;
-      }
-    }
-
-    private JsonNode plainValue() {
-      byte c = peek();
-      switch (c) {
-        case '{': {
-          i++;
-          ObjectNode o = NODES.objectNode();
-          ws();
-          if (peek() == '}') {
-            i++;
-            return o;
-          }
-          while (true) {
-            String k = string();
-            ws();
-            expect(':');
-            ws();
-            o.set(k, value());
-            ws();
-            byte d = next();
-            if (d == '}') {
-              return o;
-            }
-            if (d != ',') {
-              throw BAIL;
-            }
-            ws();
-          }
-        }
-        case '[': {
-          i++;
-          ArrayNode a = NODES.arrayNode();
-          ws();
-          if (peek() == ']') {
-            i++;
-            return a;
-          }
-          while (true) {
-            a.add(value());
-            ws();
-            byte d = next();
-            if (d == ']') {
-              return a;
-            }
-            if (d != ',') {
-              throw BAIL;
-            }
-            ws();
-          }
-        }
-        case '"':
-          return TextNode.valueOf(string());
-        case 't':
-          word("true");
-          return BooleanNode.TRUE;
-        case 'f':
-          word("false");
-          return BooleanNode.FALSE;
-        case 'n':
-          word("null");
-          return NullNode.instance;
-        default:
-          return number();
-      }
-    }
-
-    /** A JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, integers of at most 18 digits. */
-    private JsonNode number() {
-      int s = i;
-      if (peek() == '-') {
-        i++;
-      }
-      int d0 = i;
-      if (peek() == '0') {
-        i++;
-      } else {
-        digits();
-      }
-      int intDigits = i - d0;
-      if (intDigits == 0) {
-        throw BAIL;
-      }
-      boolean isFloat = false;
-      if (i < end && b[i] == '.') {
-        i++;
-        if (digits() == 0) {
-          throw BAIL;
-        }
-        isFloat = true;
-      }
-      if (i < end && (b[i] == 'e' || b[i] == 'E')) {
-        i++;
-        if (i < end && (b[i] == '+' || b[i] == '-')) {
-          i++;
-        }
-        if (digits() == 0) {
-          throw BAIL;
-        }
-        isFloat = true;
-      }
-      if (i < end && (b[i] >= '0' && b[i] <= '9')) {
-        throw BAIL; // "01"
-      }
-      if (isFloat) {
-        if (i - s > 64) {
-          throw BAIL;
-        }
-        return DoubleNode.valueOf(Double.parseDouble(new String(b, s, i - s, StandardCharsets.ISO_8859_1)));
-      }
-      if (intDigits > 18) {
-        throw BAIL; // Jackson decides between long and BigInteger
-      }
-      long v = 0;
-      for (int k = d0; k < i; k++) {
-        v = 10 * v + (b[k] - '0');
-      }
-      if (b[s] == '-') {
-        v = -v;
-      }
-      return v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE ? IntNode.valueOf((int) v) : LongNode.valueOf(v);
-    }
-
-    private int digits() {
-      int s = i;
-      while (i < end && b[i] >= '0' && b[i] <= '9') {
-        i++;
-      }
-      return i - s;
-    }
-
-    private static final byte[][] DOT_KEYS = {
-      bytes(".size"), bytes(".type"), bytes(".offset"), bytes(".len"), bytes(".missing"), bytes(".endian"),
-      bytes(".dims"), bytes(".time"), bytes(".dsize")
-    };
-
-    private static byte[] bytes(String s) {
-      return s.getBytes(StandardCharsets.US_ASCII);
-    }
-
-    /** The index in {@link #DOT_KEYS} of the key {@code b[ks, ke)}, 9 for another dot-key, -1 for no dot-key. */
-    private int dotKey(int ks, int ke) {
-      if (ke == ks || b[ks] != '.') {
-        return -1;
-      }
-      for (int d = 0; d < DOT_KEYS.length; d++) {
-        if (java.util.Arrays.equals(b, ks, ke, DOT_KEYS[d], 0, DOT_KEYS[d].length)) {
-          return d;
-        }
-      }
-      return DOT_KEYS.length;
-    }
-
-    /** A string of printable ASCII without escapes (else bail): its first byte; {@code i} is after the quote. */
-    private int stringBounds() {
-      expect('"');
-      int s = i;
-      while (true) {
-        if (i >= end) {
-          throw BAIL;
-        }
-        byte c = b[i];
-        if (c == '"') {
-          break;
-        }
-        if (c == '\\' || c < 0x20 || c >= 0x7f) {
-          throw BAIL;
-        }
-        i++;
-      }
-      if (i - s > 4096) {
-        throw BAIL; // long strings: Jackson applies its limits
-      }
-      i++;
-      return s;
-    }
-
-    /** A string of printable ASCII without escapes (else bail). */
-    private String string() {
-      expect('"');
-      int s = i;
-      while (true) {
-        if (i >= end) {
-          throw BAIL;
-        }
-        byte c = b[i];
-        if (c == '"') {
-          break;
-        }
-        if (c == '\\' || c < 0x20 || c >= 0x7f) {
-          throw BAIL;
-        }
-        i++;
-      }
-      if (i - s > 4096) {
-        throw BAIL; // long strings: Jackson applies its limits
-      }
-      String str = new String(b, s, i - s, StandardCharsets.ISO_8859_1);
-      i++;
-      return str;
-    }
-
-    private void word(String w) {
-      if (end - i < w.length()) {
-        throw BAIL;
-      }
-      for (int k = 0; k < w.length(); k++) {
-        if (b[i + k] != w.charAt(k)) {
-          throw BAIL;
-        }
-      }
-      i += w.length();
-      if (i < end && (Character.isLetterOrDigit(b[i]) || b[i] == '_')) {
-        throw BAIL;
-      }
-    }
-
-    private void ws() {
-      while (i < end && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n')) {
-        i++;
-      }
-    }
-
-    private byte peek() {
-      if (i >= end) {
-        throw BAIL;
-      }
-      return b[i];
-    }
-
-    private byte next() {
-      if (i >= end) {
-        throw BAIL;
-      }
-      return b[i++];
-    }
-
-    private void expect(char c) {
-      if (next() != c) {
-        throw BAIL;
-      }
     }
   }
 
