@@ -32,6 +32,10 @@ public final class ScanBench {
   private ScanBench() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("scatter")) {
+      scatter(Paths.get(args[1]), args[2], args.length > 3 ? Integer.parseInt(args[3]) : 3);
+      return;
+    }
     Path root = Paths.get(args.length > 0 ? args[0] : "/tmp/chunkcdm-bench");
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 2;
     JnaBlosc nat = new JnaBlosc();
@@ -61,18 +65,20 @@ public final class ScanBench {
     if (!Files.isRegularFile(frame)) {
       writeFrame(frame, chunks);
     }
+    String what = args.length > 3 ? args[3] : "whole,scan,point,cold";
     for (String which : (args.length > 2 ? args[2] : "bcolz,b2nd").split(",")) {
       if (which.equals("bcolz")) {
-        measure("bcolz carray", dir, chunks, h, rounds);
+        measure("bcolz carray", dir, chunks, h, rounds, what);
       } else {
-        measure("b2nd frame (the same Blosc chunks in a Blosc2 frame)", frame, chunks, h, rounds);
+        measure("b2nd frame (the same Blosc chunks in a Blosc2 frame)", frame, chunks, h, rounds, what);
       }
     }
     System.out.println("load average: " + String.join(" ", Files.readString(Paths.get("/proc/loadavg")).split(" ", 4)).trim()
         .replaceAll(" \\S+$", ""));
   }
 
-  static void measure(String label, Path path, byte[][] chunks, BloscHeader h, int rounds) throws Exception {
+  static void measure(String label, Path path, byte[][] chunks, BloscHeader h, int rounds, String what)
+      throws Exception {
     long rows = BcolzBench.ROWS;
     ChunkCache cache = ChunkCache.shared();
     try (NetcdfFile nc = NetcdfFiles.open(path.toString())) {
@@ -82,7 +88,7 @@ public final class ScanBench {
       int[] origin = new int[1];
       int[] shape = new int[1];
       double whole = Double.MAX_VALUE;
-      for (int r = 0; r < rounds + 1; r++) { // the ceiling: the whole variable in one read, chunks decoded in parallel
+      for (int r = 0; r < rounds + 1 && what.contains("whole"); r++) { // the ceiling: the whole variable in one read, chunks decoded in parallel
         cache.clear();
         long t0 = System.nanoTime();
         Array a = v.read();
@@ -91,8 +97,8 @@ public final class ScanBench {
           throw new IllegalStateException("read " + a.getSize());
         }
       }
-      System.out.printf("whole Variable.read() (reference ceiling): %.2f s = %.0f MB/s%n", whole, rows * 8 / whole / 1e6);
-      for (int piece : new int[] {65536, 8192, 1024}) {
+      if (what.contains("whole")) System.out.printf("whole Variable.read() (reference ceiling): %.2f s = %.0f MB/s%n", whole, rows * 8 / whole / 1e6);
+      for (int piece : what.contains("scan") ? new int[] {65536, 8192, 1024} : new int[0]) {
         double best = Double.MAX_VALUE;
         long decodes = 0;
         long parts = 0;
@@ -127,9 +133,9 @@ public final class ScanBench {
             decodes, rows / BcolzBench.CHUNKLEN, ahead, parts);
       }
 
-      // repeated single element in a cached chunk
-      origin[0] = 12345;
       shape[0] = 1;
+      if (what.contains("point")) { // repeated single element in a cached chunk
+      origin[0] = 12345;
       v.read(origin, shape);
       int n = 200_000;
       long t0 = System.nanoTime();
@@ -146,31 +152,90 @@ public final class ScanBench {
       Arrays.sort(ns);
       System.out.printf("repeated single-element read in a cached chunk: mean %.2f us over %d reads, median %.2f us%n", rep,
           n, ns[ns.length / 2] / 1e3);
+      }
+      if (!what.contains("cold")) {
+        return;
+      }
 
-      // cold random element reads versus one block decode alone
+      // cold random element reads versus one block decode alone, interleaved (decode, read, decode, read, ...)
       byte[] out = new byte[h.nbytes()];
-      long[] dec = new long[200];
-      for (int i = 0; i < dec.length; i++) {
+      Random rnd = new Random(5);
+      int coldReads = Integer.getInteger("scan.coldReads", 500);
+      long[] dec = new long[coldReads];
+      long[] cold = new long[coldReads];
+      for (int i = 0; i < cold.length; i++) {
         byte[] ch = chunks[i % BcolzBench.DISTINCT];
         long s = System.nanoTime();
         Blosc.decompress(BloscHeader.parse(ch, 0, ch.length), ch, 0, out, 0, Blosc.configured());
         dec[i] = System.nanoTime() - s;
-      }
-      Arrays.sort(dec);
-      Random rnd = new Random(5);
-      long[] cold = new long[500];
-      for (int i = 0; i < cold.length; i++) {
         cache.clear();
         origin[0] = (int) (rnd.nextDouble() * rows);
-        long s = System.nanoTime();
+        s = System.nanoTime();
         v.read(origin, shape);
         cold[i] = System.nanoTime() - s;
       }
+      Arrays.sort(dec);
       Arrays.sort(cold);
       System.out.printf("cold random single-element read: median %.1f us, p90 %.1f us; one block (%d KiB) decoded alone:"
           + " median %.1f us; difference %.1f us%n", cold[cold.length / 2] / 1e3, cold[cold.length * 9 / 10] / 1e3,
           h.blocksize() / 1024, dec[dec.length / 2] / 1e3, (cold[cold.length / 2] - dec[dec.length / 2]) / 1e3);
     }
+  }
+
+  /**
+   * Whole {@code Variable.read()} of an N-d variable whose chunks land in several pieces of the result (e.g. the
+   * HDF5 file of bench/run-hdf5blosc.sh with HDF5BLOSC_CHUNKS=8,256,256), interleaved in one JVM: chunks
+   * scattered straight from the decode into the result (the default) against the path through the cache
+   * ({@code SectionReader.setScatterBytes(Long.MAX_VALUE)}, how every such chunk was read before). Usage:
+   * {@code ScanBench scatter <file> <variable> [rounds]}.
+   */
+  static void scatter(Path file, String var, int rounds) throws Exception {
+    org.chunkcdm.hdf5blosc.H5BloscIosp.register();
+    ChunkCache cache = ChunkCache.shared();
+    long dflt = org.chunkcdm.chunk.SectionReader.setScatterBytes(Long.MAX_VALUE);
+    org.chunkcdm.chunk.SectionReader.setScatterBytes(dflt);
+    double[][] t = new double[2][rounds];
+    String[] names = {"scatter", "through the cache"};
+    double[] sums = new double[2];
+    for (int r = -1; r < rounds; r++) { // round -1 warms up
+      for (int m = 0; m < 2; m++) {
+        org.chunkcdm.chunk.SectionReader.setScatterBytes(m == 0 ? dflt : Long.MAX_VALUE);
+        cache.clear();
+        long d0 = cache.chunkDecodes();
+        long s0 = org.chunkcdm.chunk.SectionReader.SCATTERED.sum();
+        long t0 = System.nanoTime();
+        long n;
+        double sum = 0;
+        try (NetcdfFile nc = NetcdfFiles.open(file.toString())) {
+          Variable v = nc.findVariable(var);
+          Array a = v.read();
+          double sec = (System.nanoTime() - t0) / 1e9;
+          n = a.getSize();
+          double[] d = (double[]) a.getStorage();
+          for (int i = 0; i < d.length; i += 4099) {
+            sum += d[i];
+          }
+          if (r >= 0) {
+            t[m][r] = sec;
+          }
+          System.out.printf("%s round %d: %.3f s = %.0f MB/s, chunks decoded %d, scattered %d, iosp %s, checksum %.6e%n",
+              names[m], r, sec, n * 8 / sec / 1e6, cache.chunkDecodes() - d0,
+              org.chunkcdm.chunk.SectionReader.SCATTERED.sum() - s0, nc.getIosp().getClass().getSimpleName(), sum);
+        }
+        sums[m] = sum;
+        System.gc();
+      }
+    }
+    org.chunkcdm.chunk.SectionReader.setScatterBytes(dflt);
+    if (sums[0] != sums[1]) {
+      throw new IllegalStateException("the two paths read different values");
+    }
+    double[] best = new double[2];
+    for (int m = 0; m < 2; m++) {
+      best[m] = Arrays.stream(t[m]).min().getAsDouble();
+    }
+    System.out.printf("best of %d: scatter %.3f s, through the cache %.3f s: scatter is %.2fx as fast; load average %s%n",
+        rounds, best[0], best[1], best[1] / best[0], Files.readString(Paths.get("/proc/loadavg")).trim());
   }
 
   /**

@@ -52,13 +52,14 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
     boolean adopted = false;
     try {
       Path root = datasetRoot(entry);
-      files = new FileHandles(root);
       java.io.RandomAccessFile file = raf.getRandomAccessFile();
       if (file != null && root.toAbsolutePath().normalize().equals(entry)) {
         // a one-file dataset reads through the file netcdf-java already opened: no second open (a directory
         // dataset closes its entry file below, so a parked dataset holds no handle)
-        files.adopt(entry, file.getChannel(), raf);
+        files = new FileHandles(entry, file.getChannel(), raf);
         adopted = true;
+      } else {
+        files = new FileHandles(root);
       }
       opening = raf;
       build(entry, rootGroup);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
+import org.chunkcdm.io.Bounds;
 
 /**
  * The one section-assembly implementation shared by every format, the CDM view, the ncstream bridge and the
@@ -206,7 +207,7 @@ public final class SectionReader {
 
   /**
    * Reads the selected elements (C order over the selection) as raw bytes in the dtype's byte order.
-   * {@code first/count/stride} are per logical dimension; counts may be 0.
+   * {@code first/count/stride} are per logical dimension ({@code stride} null = all 1); counts may be 0.
    */
   public static byte[] readBytes(ChunkedArray a, long[] first, long[] count, long[] stride) throws IOException {
     return readBytes(a, first, count, stride, a.settings());
@@ -215,6 +216,10 @@ public final class SectionReader {
   /** As {@link #readBytes(ChunkedArray, long[], long[], long[])} with explicit read settings. */
   public static byte[] readBytes(ChunkedArray a, long[] first, long[] count, long[] stride, ReadSettings settings)
       throws IOException {
+    if (stride == null) {
+      stride = new long[count.length];
+      java.util.Arrays.fill(stride, 1);
+    }
     long n = 1;
     for (long c : count) {
       n = Math.multiplyExact(n, c);
@@ -325,9 +330,13 @@ public final class SectionReader {
     if (direct != null) {
       data.read(0, direct, out.bytesOffset(), (int) bytes);
     } else {
-      byte[] tmp = scratch((int) bytes);
-      data.read(0, tmp, 0, (int) bytes);
-      out.put(tmp, 0, 0, (int) bytes);
+      byte[] tmp = takeScratch((int) bytes);
+      try {
+        data.read(0, tmp, 0, (int) bytes);
+        out.put(tmp, 0, 0, (int) bytes);
+      } finally {
+        giveScratch(tmp);
+      }
     }
     return true;
   }
@@ -340,10 +349,13 @@ public final class SectionReader {
     // read-ahead serves small reads (a scan in pieces); a read of many chunks decodes them all itself, and a
     // read capped to its calling thread gets no decode thread's help
     boolean ahead = tasks.size() <= 2 && DecodePool.threadsForCaller() > 1;
+    boolean large = tasks.size() >= 2 && need >= PARALLEL_BYTES;
+    boolean scatter = tasks.size() >= 2 && need >= scatterBytes;
     for (Task t : tasks) {
       t.readAhead = ahead;
+      t.scatter = scatter;
     }
-    if (tasks.size() < 2 || need < PARALLEL_BYTES) {
+    if (!large) {
       for (Task t : tasks) {
         t.run(a, cache);
       }
@@ -368,6 +380,8 @@ public final class SectionReader {
     final long chunkBytes; // decoded size the chunk should have (full chunk extent)
     long bytes; // bytes this task copies
     boolean readAhead; // may decode the next chunk ahead on a decode thread
+    boolean scatter; // part of a large read: a chunk it covers entirely is decoded and scattered, not cached
+    boolean covers; // selects every element of the chunk that lies inside the array
 
     Task(long chunk, long chunkBytes) {
       this.chunk = chunk;
@@ -421,9 +435,29 @@ public final class SectionReader {
         if (direct != null) {
           data.read(0, direct, o.bytesOffset() + (int) single[1], (int) single[2]);
         } else {
-          byte[] tmp = scratch((int) single[2]);
-          data.read(0, tmp, 0, (int) single[2]);
-          o.put(tmp, 0, (int) single[1], (int) single[2]);
+          byte[] tmp = takeScratch((int) single[2]);
+          try {
+            data.read(0, tmp, 0, (int) single[2]);
+            o.put(tmp, 0, (int) single[1], (int) single[2]);
+          } finally {
+            giveScratch(tmp);
+          }
+        }
+        return;
+      }
+      if (scatter && covers && data.size() <= Integer.MAX_VALUE - 16) {
+        // a chunk that a large read covers entirely but that lands in several pieces (an N-d chunk inside a
+        // larger box): decode it into this thread's scratch buffer and scatter its runs straight into the output
+        // (byte order converted as they are copied); no cache round trip, no per-chunk array
+        cache.countChunkDecode();
+        SCATTERED.increment();
+        int n = (int) data.size();
+        byte[] buf = takeScratch(n);
+        try {
+          data.read(0, buf, 0, n);
+          runs(new ArraySink(buf, n, o));
+        } finally {
+          giveScratch(buf);
         }
         return;
       }
@@ -442,9 +476,13 @@ public final class SectionReader {
           if (direct != null) {
             data.read(src, direct, directOff + dst, len);
           } else {
-            byte[] tmp = scratch(len);
-            data.read(src, tmp, 0, len);
-            o.put(tmp, 0, dst, len);
+            byte[] tmp = takeScratch(len);
+            try {
+              data.read(src, tmp, 0, len);
+              o.put(tmp, 0, dst, len);
+            } finally {
+              giveScratch(tmp);
+            }
           }
         });
       }
@@ -655,31 +693,79 @@ public final class SectionReader {
 
   private static final class ArraySink implements RunSink {
     final byte[] src;
+    final int size; // bytes of src that hold the chunk
     final Output out;
 
     ArraySink(byte[] src, Output out) {
+      this(src, src.length, out);
+    }
+
+    ArraySink(byte[] src, int size, Output out) {
       this.src = src;
+      this.size = size;
       this.out = out;
     }
 
     @Override
     public void copy(long s, int dst, int len) throws IOException {
-      if (s < 0 || s + len > src.length) {
-        throw new IOException("chunk holds " + src.length + " bytes, but bytes " + s + ".." + (s + len) + " are needed");
+      if (s < 0 || s + len > size) {
+        throw new IOException("chunk holds " + size + " bytes, but bytes " + s + ".." + (s + len) + " are needed");
       }
       out.put(src, (int) s, dst, len);
     }
   }
 
+  /**
+   * Reads of at least this many bytes from two or more chunks decode each chunk they cover entirely into scratch
+   * and scatter it into the output instead of going through the cache; {@code -Dchunkcdm.scatter=false} turns
+   * that off (such chunks go through the cache, the way before; for comparisons in benchmarks).
+   */
+  private static volatile long scatterBytes =
+      "false".equals(System.getProperty("chunkcdm.scatter")) ? Long.MAX_VALUE : PARALLEL_BYTES;
+
+  /**
+   * Sets the read size from which whole chunks are scattered (0 = every read of two or more chunks,
+   * {@code Long.MAX_VALUE} = never) and returns the previous one: for tests that compare both paths on small
+   * arrays and for benchmarks. Process-wide.
+   */
+  public static long setScatterBytes(long bytes) {
+    long old = scatterBytes;
+    scatterBytes = bytes;
+    return old;
+  }
+
+  /** Whole chunks of large reads decoded into scratch and scattered into the output (tests, benchmarks). */
+  public static final LongAdder SCATTERED = new LongAdder();
+
+  /** A scratch buffer larger than this is not kept by its thread after use. */
+  private static final int SCRATCH_KEEP = 16 << 20;
+
   private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[1][]);
 
-  /** A per-thread buffer of at least {@code n} bytes. */
-  static byte[] scratch(int n) {
+  /**
+   * A per-thread buffer of at least {@code n} bytes, taken from the thread until {@link #giveScratch}: a thread
+   * that joins decode work while it holds one (work stealing inside a nested decode) gets another, never the
+   * one in use.
+   */
+  static byte[] takeScratch(int n) throws IOException {
     byte[][] s = SCRATCH.get();
-    if (s[0] == null || s[0].length < n) {
-      s[0] = new byte[Math.max(n, 4096)];
+    byte[] b = s[0];
+    if (b == null || b.length < n) {
+      Bounds.checkAllocation(n, "decode buffer");
+      return new byte[Math.max(n, 4096)];
     }
-    return s[0];
+    s[0] = null;
+    return b;
+  }
+
+  /** Hands a buffer of {@link #takeScratch} back to this thread (kept when not too large). */
+  static void giveScratch(byte[] b) {
+    if (b.length <= SCRATCH_KEEP) {
+      byte[][] s = SCRATCH.get();
+      if (s[0] == null || s[0].length < b.length) {
+        s[0] = b;
+      }
+    }
   }
 
   private static boolean allZero(byte[] b) {
@@ -745,6 +831,7 @@ public final class SectionReader {
       long[] je = new long[rank];
       long idx = 0;
       long nsel = 1;
+      long inArray = 1; // elements of the chunk inside the array
       for (int d = 0; d < rank; d++) {
         long[] t = perDim.get(d);
         k[d] = t[3 * pos[d]];
@@ -752,6 +839,7 @@ public final class SectionReader {
         je[d] = t[3 * pos[d] + 2];
         idx = idx * gridShape[d] + k[d];
         nsel *= je[d] - js[d] + 1;
+        inArray *= Math.min(c[d], shape[d] - k[d] * c[d]);
       }
       Task task = new Task(idx, chunkBytes) {
         @Override
@@ -765,6 +853,7 @@ public final class SectionReader {
         }
       };
       task.bytes = nsel * item;
+      task.covers = nsel == inArray;
       tasks.add(task);
       int d = rank - 1;
       while (d >= 0) {
@@ -912,6 +1001,8 @@ public final class SectionReader {
       // estimate of the bytes needed from this chunk (exact for contiguous selections)
       long sel = Math.min(ce - cs, (rhi - rlo + 1) * npieces * pieceLen);
       task.bytes = sel * item;
+      task.covers = sel == ce - cs; // may be true for a strided selection too: then it decodes more than needed
+
       tasks.add(task);
     }
     return tasks;

@@ -36,6 +36,17 @@ public final class FileHandles implements Closeable {
     }
   }
 
+  /**
+   * Handles for a one-file dataset whose file is already open ({@code channel}, owned by {@code owner}, e.g. the
+   * RandomAccessFile netcdf-java opened it with): as {@link #FileHandles(Path)} followed by {@link #adopt}, without
+   * asking the file system whether the open file exists (one system call less per open of a small file).
+   */
+  public FileHandles(Path file, FileChannel channel, Closeable owner) {
+    this.root = file.toAbsolutePath().normalize();
+    open.put(root, channel);
+    owners.put(root, owner);
+  }
+
   private Path realRoot() throws IOException {
     Path r = realRoot;
     if (r == null) {

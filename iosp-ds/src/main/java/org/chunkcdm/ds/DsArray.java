@@ -132,16 +132,33 @@ final class DsArray implements ChunkedArray, ChunkData {
     int stored = count - (int) Bitmask.count(m, e0 - base, e1 - base + 1);
     byte[] vals = new byte[stored * item];
     readStored(k0, stored, vals, 0);
+    // runs of stored values are copied in one piece each; missing elements get the fill value
+    long bit = e0 - base;
     int j = 0;
-    for (int i = 0; i < count; i++) {
-      int o = outOff + i * item;
-      if (Bitmask.isSet(m, e0 - base + i)) {
-        for (int b = 0; b < item; b++) {
-          out[o + b] = fill == null ? 0 : fill[b];
+    int i = 0;
+    while (i < count) {
+      int r = i;
+      while (r < count && !Bitmask.isSet(m, bit + r)) {
+        r++;
+      }
+      if (r > i) {
+        int nb = (r - i) * item;
+        System.arraycopy(vals, j, out, outOff + i * item, nb);
+        j += nb;
+        i = r;
+      }
+      while (i < count && Bitmask.isSet(m, bit + i)) {
+        int o = outOff + i * item;
+        if (fill == null) {
+          for (int b = 0; b < item; b++) {
+            out[o + b] = 0;
+          }
+        } else {
+          for (int b = 0; b < item; b++) {
+            out[o + b] = fill[b];
+          }
         }
-      } else {
-        System.arraycopy(vals, j, out, o, item);
-        j += item;
+        i++;
       }
     }
   }

@@ -122,7 +122,7 @@ final class DsDatasets {
     ByteOrder order = byteOrder(m.endian, what);
     // bool is read as uint8 0/1 (not DType BOOL, which would turn a masked cell's fill 255 into 1)
     DType dt = isString ? DType.of(DType.Kind.UNICODE, 4, order)
-        : isBool ? DType.of(DType.Kind.UINT, 1, order) : DType.parseNumpy(type).withOrder(order);
+        : isBool ? DType.of(DType.Kind.UINT, 1, order) : numpy(type).withOrder(order);
     boolean masked = !noData && bool(m.missing, ".missing", what);
     long offset = noData ? 0 : integer(m.offset, ".offset", what);
     long len = noData ? 0 : integer(m.len, ".len", what);
@@ -234,6 +234,10 @@ final class DsDatasets {
     long[] s = new long[size.size()];
     for (int i = 0; i < s.length; i++) {
       JsonNode d = size.get(i);
+      if (d.isInt() && d.intValue() >= 0) { // the usual case, without BigInteger
+        s[i] = d.intValue();
+        continue;
+      }
       if (!d.isIntegralNumber() || d.bigIntegerValue().signum() < 0) {
         throw new IOException(what + ": .size " + size + " must hold non-negative integers");
       }
@@ -244,6 +248,18 @@ final class DsDatasets {
       s[i] = d.longValue();
     }
     return s;
+  }
+
+  private static final java.util.concurrent.ConcurrentHashMap<String, DType> NUMPY = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** {@link DType#parseNumpy} of a known numeric {@code .type} name, parsed once per name. */
+  private static DType numpy(String type) throws IOException {
+    DType d = NUMPY.get(type);
+    if (d == null) {
+      d = DType.parseNumpy(type);
+      NUMPY.put(type, d); // only names of TYPES get here: the map stays small
+    }
+    return d;
   }
 
   private static final Set<String> TYPES = Set.of("float32", "float64", "int8", "int16", "int32", "int64", "uint8",
@@ -320,20 +336,19 @@ final class DsDatasets {
     } catch (ArithmeticException e) {
       full = Long.MAX_VALUE;
     }
-    String need;
     boolean ok;
     if (strings) {
       ok = masked ? len >= maskBytes : len >= full;
-      need = masked ? "at least the " + maskBytes + "-byte bitmask" : "at least " + full + " bytes of string lengths";
     } else if (masked) {
       long rest = len - maskBytes;
       ok = rest >= 0 && rest <= full && (bits || rest % itemSize == 0);
-      need = "a " + maskBytes + "-byte bitmask plus up to " + full + " bytes of values";
     } else {
       ok = len == full;
-      need = full + " bytes";
     }
-    if (!ok) {
+    if (!ok) { // the message is built only when needed (opening many small files checks every variable)
+      String need = strings
+          ? (masked ? "at least the " + maskBytes + "-byte bitmask" : "at least " + full + " bytes of string lengths")
+          : masked ? "a " + maskBytes + "-byte bitmask plus up to " + full + " bytes of values" : full + " bytes";
       throw new IOException(what + ": .len " + len + " does not fit .size (" + n + " elements) and .type " + type
           + ": it needs " + need);
     }

@@ -147,9 +147,20 @@ final class DsHeader {
     int from = headerStart;
     int end;
     while (true) {
-      end = indexOf(buf, from, have, (byte) '\n');
-      // a JSON text never holds a NUL byte: a zero-filled (sparse, half-copied) file is refused at once
-      int nul = indexOf(buf, from, end >= 0 ? end : have, (byte) 0);
+      // the header's end, and a NUL byte before it (one pass): a JSON text never holds one, so a zero-filled
+      // (sparse, half-copied) file is refused at once
+      int nul = -1;
+      end = -1;
+      for (int k = from; k < have; k++) {
+        byte c = buf[k];
+        if (c == '\n') {
+          end = k;
+          break;
+        }
+        if (c == 0 && nul < 0) {
+          nul = k;
+        }
+      }
       if (nul >= 0) {
         throw new FormatException(file + ": NUL byte at offset " + nul + " inside the JSON header (a corrupt or"
             + " partly written file)");

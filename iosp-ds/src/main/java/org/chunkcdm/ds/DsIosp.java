@@ -27,13 +27,11 @@ public class DsIosp extends ChunkedIosp {
 
   @Override
   public boolean isValidFile(RandomAccessFile raf) throws IOException {
-    if (raf.length() < 2) {
-      return false;
-    }
+    // no raf.length() first (a system call per IOSP asked, on every open of any file): a short file reads short
     byte[] head = new byte[3];
     raf.seek(0);
     int n = raf.read(head);
-    return DsDatasets.looksLikeDs(head, n, raf.getLocation());
+    return n >= 2 && DsDatasets.looksLikeDs(head, n, raf.getLocation());
   }
 
   @Override
