@@ -15,7 +15,7 @@ class ScatterFixtureTest {
   @Test
   void everyNdFixtureReadsTheSameScatteredAndThroughTheCache() throws Exception {
     int n = 0;
-    for (Fixtures.Dataset d : Fixtures.manifest("blosc2").datasets(FixtureReadTest.KINDS)) {
+    for (Fixtures.Dataset d : Check.datasets()) {
       n += ScatterChecks.check(d.file());
     }
     assertTrue(n >= 3, n + " N-d variables of several chunks checked");
