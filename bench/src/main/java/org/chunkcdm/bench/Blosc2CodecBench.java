@@ -41,7 +41,8 @@ public final class Blosc2CodecBench {
     } else if (args[0].equals("streams")) {
       double seconds = Double.parseDouble(args[2]);
       for (String name : names) {
-        for (String impl : name.startsWith("lz4") ? new String[] {"aircompressor", "chunkcdm"} : new String[] {"java.util.zip"}) {
+        for (String impl : name.startsWith("lz4") ? new String[] {"aircompressor", "chunkcdm"}
+            : new String[] {"java.util.zip", "chunkcdm-inflate"}) {
           System.out.printf("%s %s %.3f%n", name, impl, streamsOnly(dir.resolve(name + ".chunks"), seconds, impl));
         }
         System.out.flush();
@@ -111,7 +112,8 @@ public final class Blosc2CodecBench {
 
   /**
    * GB/s (of the chunks' decoded bytes) of the codec alone on the compressed streams inside the chunks (no
-   * filters, no Blosc framing; streams stored raw cost nothing here): {@code java.util.zip.Inflater} for zlib,
+   * filters, no Blosc framing; streams stored raw cost nothing here): {@code java.util.zip.Inflater} or our
+   * {@code Inflate} for zlib,
    * aircompressor's or chunkcdm's LZ4 decoder for LZ4. The bound for a row as long as that codec decodes it.
    */
   static double streamsOnly(Path file, double seconds, String impl) throws Exception {
@@ -144,6 +146,7 @@ public final class Blosc2CodecBench {
     }
     java.util.zip.Inflater inf = new java.util.zip.Inflater();
     io.airlift.compress.lz4.Lz4Decompressor air = new io.airlift.compress.lz4.Lz4Decompressor();
+    org.chunkcdm.blosc.Inflate ours = new org.chunkcdm.blosc.Inflate();
     byte[] out = new byte[1 << 20];
     Runnable pass = () -> {
       try {
@@ -153,6 +156,8 @@ public final class Blosc2CodecBench {
             inf.reset();
             inf.setInput(chunks.get(s[0]), s[1], s[2]);
             n = inf.inflate(out, 0, s[3]);
+          } else if (impl.equals("chunkcdm-inflate")) {
+            ours.decode(chunks.get(s[0]), s[1], s[2], out, 0, s[3]);
           } else if (impl.equals("aircompressor")) {
             n = air.decompress(chunks.get(s[0]), s[1], s[2], out, 0, s[3]);
           } else {

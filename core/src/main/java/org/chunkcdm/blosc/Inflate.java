@@ -395,8 +395,100 @@ public final class Inflate {
     int ip = this.ip;
     long bb = this.bb;
     int bl = this.bl;
+    // in the fast loop the output has room for a whole match (at most 258 bytes) and 15 bytes more
+    final int opFast = opEnd - 258 - 16;
     try {
       while (true) {
+        if (ip <= inSafe && op <= opFast) {
+          // the fast loop: 8 input bytes at hand, no output bounds to check
+          bb |= (long) LONG.get(in, ip) << bl;
+          ip += (63 - bl) >>> 3;
+          bl |= 56;
+          int e = lt[(int) bb & LIT_MASK];
+          if ((e & SUB) != 0) {
+            bb >>>= LIT_BITS;
+            bl -= LIT_BITS;
+            e = lt[(e >>> 16) + ((int) bb & ((1 << ((e >>> 4) & 15)) - 1))];
+          }
+          int n = e & 15;
+          bb >>>= n;
+          bl -= n;
+          if ((e & LITERAL) != 0) {
+            out[op++] = (byte) (e >>> 16);
+            // up to two more literals from the main table without a refill (56 - 15 - 11 bits are left)
+            e = lt[(int) bb & LIT_MASK];
+            if ((e & (LITERAL | SUB)) == LITERAL) {
+              n = e & 15;
+              bb >>>= n;
+              bl -= n;
+              out[op++] = (byte) (e >>> 16);
+              e = lt[(int) bb & LIT_MASK];
+              if ((e & (LITERAL | SUB)) == LITERAL) {
+                n = e & 15;
+                bb >>>= n;
+                bl -= n;
+                out[op++] = (byte) (e >>> 16);
+              }
+            }
+            continue;
+          }
+          if ((e & (EOB | INVALID)) != 0) {
+            if ((e & EOB) != 0) {
+              break;
+            }
+            throw corrupt("has an invalid literal/length code", op - op0, opEnd - op0);
+          }
+          int x = (e >>> 4) & 15;
+          int len = (e >>> 16) + ((int) bb & ((1 << x) - 1));
+          bb >>>= x;
+          bl -= x;
+          e = dt[(int) bb & DIST_MASK];
+          if ((e & SUB) != 0) {
+            bb >>>= DIST_BITS;
+            bl -= DIST_BITS;
+            e = dt[(e >>> 16) + ((int) bb & ((1 << ((e >>> 4) & 15)) - 1))];
+          }
+          if ((e & INVALID) != 0) {
+            throw corrupt("has an invalid distance code", op - op0, opEnd - op0);
+          }
+          n = e & 15;
+          bb >>>= n;
+          bl -= n;
+          x = (e >>> 4) & 15;
+          int d = (e >>> 16) + ((int) bb & ((1 << x) - 1));
+          bb >>>= x;
+          bl -= x;
+          if (d > op - op0) {
+            throw corrupt("has a distance " + d + " too far back", op - op0, opEnd - op0);
+          }
+          int ref = op - d;
+          if (d >= 8) {
+            // 16 bytes a round; every 8-byte read lies in bytes already final (d >= 8)
+            int i = 0;
+            do {
+              LONG.set(out, op + i, (long) LONG.get(out, ref + i));
+              LONG.set(out, op + i + 8, (long) LONG.get(out, ref + i + 8));
+              i += 16;
+            } while (i < len);
+          } else if (d == 1) {
+            long v = (out[ref] & 0xffL) * 0x0101010101010101L;
+            int i = 0;
+            do {
+              LONG.set(out, op + i, v);
+              i += 8;
+            } while (i < len);
+          } else {
+            for (int i = 0; i < 8; i++) {
+              out[op + i] = out[ref + i];
+            }
+            int period = PERIOD[d];
+            for (int i = 8; i < len; i += 8) {
+              LONG.set(out, op + i, (long) LONG.get(out, op + i - period));
+            }
+          }
+          op += len;
+          continue;
+        }
         // refill: at least 56 bits, enough for a length, its extra bits, a distance and its extra bits
         if (ip <= inSafe) {
           bb |= (long) LONG.get(in, ip) << bl;
