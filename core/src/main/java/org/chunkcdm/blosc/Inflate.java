@@ -171,14 +171,38 @@ public final class Inflate {
       if (pos + 4 != inEnd) {
         throw corrupt("has " + (inEnd - pos - 4) + " bytes after its end", outLen, outLen);
       }
-      adler.reset();
-      adler.update(out, op0, outLen);
-      if ((int) adler.getValue() != want) {
+      if (adler32(out, op0, outLen) != want) {
         throw corrupt("has an incorrect Adler-32 check", outLen, outLen);
       }
     } finally {
       this.in = null;
     }
+  }
+
+  /**
+   * Adler-32 on the Vector API where the JVM has it ({@code --add-modules jdk.incubator.vector}, 512-bit vectors,
+   * self-check passed, not turned off by {@code -Dchunkcdm.blosc.vector=false}), else java.util.zip's.
+   */
+  static final boolean VECTOR_ADLER = vectorAdler();
+
+  private static boolean vectorAdler() {
+    if (!Filters.VECTOR) {
+      return false;
+    }
+    try {
+      return VectorAdler.usable() && VectorAdler.selfCheck();
+    } catch (LinkageError | RuntimeException e) {
+      return false;
+    }
+  }
+
+  private int adler32(byte[] b, int off, int len) {
+    if (VECTOR_ADLER) {
+      return VectorAdler.adler32(b, off, len);
+    }
+    adler.reset();
+    adler.update(b, off, len);
+    return (int) adler.getValue();
   }
 
   /** The position of the first input byte not (even partly) consumed. */

@@ -222,4 +222,26 @@ class InflateTest {
     System.out.println("[inflate] mutated streams: same bytes " + sameBytes + ", both refuse " + bothRefuse
         + ", only zlib (trailing bytes) " + trailingOnly);
   }
+
+  @Test
+  void vectorAdlerAgreesWithJavaUtilZip() {
+    assertTrue(Inflate.VECTOR_ADLER || !VectorUnshuffle.handlesBits(), "512-bit vectors but no vector Adler-32");
+    if (!Filters.VECTOR) {
+      return;
+    }
+    Random r = new Random(32);
+    for (int len = 0; len < 300_000; len = len * 3 + 1 + r.nextInt(7)) {
+      for (int kind = 0; kind < 3; kind++) {
+        byte[] b = new byte[len + 5];
+        if (kind == 0) {
+          r.nextBytes(b);
+        } else {
+          Arrays.fill(b, (byte) (kind == 1 ? 0xff : 0));
+        }
+        java.util.zip.Adler32 ref = new java.util.zip.Adler32();
+        ref.update(b, 2, len);
+        assertEquals((int) ref.getValue(), VectorAdler.adler32(b, 2, len), "len " + len + " kind " + kind);
+      }
+    }
+  }
 }
