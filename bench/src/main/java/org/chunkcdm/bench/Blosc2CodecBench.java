@@ -23,6 +23,8 @@ import ucar.nc2.Variable;
  *       {@code bench/blosc2/b2bench.py write} (one thread when run with {@code -Dchunkcdm.decode.threads=1
  *       -Dchunkcdm.blosc.parallelBytes=2147483647}); prints "NAME GB/s", the best pass over the set within
  *       SECONDS after one second of warm-up; every chunk is checked against the first pass's bytes.
+ *   <li>{@code streams DIR SECONDS NAME...}: the codec alone on the compressed streams inside the chunks
+ *       (aircompressor's and our LZ4 for lz4 sets, java.util.zip's and our {@code Inflate} for the others).
  *   <li>{@code read DIR ROUNDS NAME...}: seconds of {@code Variable.read()} of DIR/NAME.b2nd, best of ROUNDS.
  * </ul>
  */
@@ -54,7 +56,7 @@ public final class Blosc2CodecBench {
         System.out.flush();
       }
     } else {
-      throw new IllegalArgumentException("usage: time DIR SECONDS NAME... | read DIR ROUNDS NAME...");
+      throw new IllegalArgumentException("usage: time DIR SECONDS NAME... | streams DIR SECONDS NAME... | read DIR ROUNDS NAME...");
     }
   }
 
