@@ -23,6 +23,8 @@ import ucar.nc2.Variable;
  *       {@code bench/blosc2/b2bench.py write} (one thread when run with {@code -Dchunkcdm.decode.threads=1
  *       -Dchunkcdm.blosc.parallelBytes=2147483647}); prints "NAME GB/s", the best pass over the set within
  *       SECONDS after one second of warm-up; every chunk is checked against the first pass's bytes.
+ *   <li>{@code streams DIR SECONDS NAME...}: the codec alone on the compressed streams inside the chunks
+ *       (aircompressor's and our LZ4 for lz4 sets, java.util.zip's and our {@code Inflate} for the others).
  *   <li>{@code read DIR ROUNDS NAME...}: seconds of {@code Variable.read()} of DIR/NAME.b2nd, best of ROUNDS.
  * </ul>
  */
@@ -41,7 +43,8 @@ public final class Blosc2CodecBench {
     } else if (args[0].equals("streams")) {
       double seconds = Double.parseDouble(args[2]);
       for (String name : names) {
-        for (String impl : name.startsWith("lz4") ? new String[] {"aircompressor", "chunkcdm"} : new String[] {"java.util.zip"}) {
+        for (String impl : name.startsWith("lz4") ? new String[] {"aircompressor", "chunkcdm"}
+            : new String[] {"java.util.zip", "chunkcdm-inflate"}) {
           System.out.printf("%s %s %.3f%n", name, impl, streamsOnly(dir.resolve(name + ".chunks"), seconds, impl));
         }
         System.out.flush();
@@ -53,7 +56,7 @@ public final class Blosc2CodecBench {
         System.out.flush();
       }
     } else {
-      throw new IllegalArgumentException("usage: time DIR SECONDS NAME... | read DIR ROUNDS NAME...");
+      throw new IllegalArgumentException("usage: time DIR SECONDS NAME... | streams DIR SECONDS NAME... | read DIR ROUNDS NAME...");
     }
   }
 
@@ -111,7 +114,8 @@ public final class Blosc2CodecBench {
 
   /**
    * GB/s (of the chunks' decoded bytes) of the codec alone on the compressed streams inside the chunks (no
-   * filters, no Blosc framing; streams stored raw cost nothing here): {@code java.util.zip.Inflater} for zlib,
+   * filters, no Blosc framing; streams stored raw cost nothing here): {@code java.util.zip.Inflater} or our
+   * {@code Inflate} for zlib,
    * aircompressor's or chunkcdm's LZ4 decoder for LZ4. The bound for a row as long as that codec decodes it.
    */
   static double streamsOnly(Path file, double seconds, String impl) throws Exception {
@@ -144,6 +148,7 @@ public final class Blosc2CodecBench {
     }
     java.util.zip.Inflater inf = new java.util.zip.Inflater();
     io.airlift.compress.lz4.Lz4Decompressor air = new io.airlift.compress.lz4.Lz4Decompressor();
+    org.chunkcdm.blosc.Inflate ours = new org.chunkcdm.blosc.Inflate();
     byte[] out = new byte[1 << 20];
     Runnable pass = () -> {
       try {
@@ -153,6 +158,8 @@ public final class Blosc2CodecBench {
             inf.reset();
             inf.setInput(chunks.get(s[0]), s[1], s[2]);
             n = inf.inflate(out, 0, s[3]);
+          } else if (impl.equals("chunkcdm-inflate")) {
+            ours.decode(chunks.get(s[0]), s[1], s[2], out, 0, s[3]);
           } else if (impl.equals("aircompressor")) {
             n = air.decompress(chunks.get(s[0]), s[1], s[2], out, 0, s[3]);
           } else {

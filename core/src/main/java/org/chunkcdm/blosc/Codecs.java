@@ -21,6 +21,9 @@ final class Codecs {
    */
   private static final ThreadLocal<ZstdDecoder> ZSTD = ThreadLocal.withInitial(ZstdDecoder::new);
   private static final ThreadLocal<Inflater> INFLATER = ThreadLocal.withInitial(Inflater::new);
+  /** Our whole-buffer inflate for every zlib stream; {@code -Dchunkcdm.blosc.zlib=jdk} uses java.util.zip (bench). */
+  private static final ThreadLocal<Inflate> INFLATE = ThreadLocal.withInitial(Inflate::new);
+  static final boolean JDK_ZLIB = "jdk".equals(System.getProperty("chunkcdm.blosc.zlib"));
 
   private Codecs() {}
 
@@ -47,8 +50,12 @@ final class Codecs {
           n = ZSTD.get().decompress(in, ip, inLen, out, op, outLen, dict == null ? null : dict.zstd);
           break;
         case ZLIB:
-          n = inflate(in, ip, inLen, out, op, outLen);
-          break;
+          if (JDK_ZLIB) {
+            n = inflate(in, ip, inLen, out, op, outLen);
+            break;
+          }
+          INFLATE.get().decode(in, ip, inLen, out, op, outLen);
+          return;
         default:
           throw new FormatException("unsupported codec " + c);
       }
@@ -150,7 +157,7 @@ final class Codecs {
     }
   }
 
-  private static int inflate(byte[] in, int ip, int inLen, byte[] out, int op, int outLen) throws IOException {
+  static int inflate(byte[] in, int ip, int inLen, byte[] out, int op, int outLen) throws IOException {
     Inflater inf = INFLATER.get();
     inf.reset();
     inf.setInput(in, ip, inLen);

@@ -18,33 +18,60 @@ final class Filters {
       System.arraycopy(src, sp, dst, dp, len);
       return;
     }
-    int done = 0; // items handled by the vector or 8-at-a-time paths
-    if (VECTOR && n >= 64 && VectorUnshuffle.handles(ts)) {
-      done = VectorUnshuffle.unshuffle(ts, src, sp, dst, dp, n);
-    } else {
-      done = unshuffleSwar(ts, src, sp, dst, dp, n);
-    }
+    byte[][] pa = new byte[ts][];
+    int[] po = new int[ts];
     for (int j = 0; j < ts; j++) {
-      int s = sp + j * n;
-      for (int i = done; i < n; i++) {
-        dst[dp + i * ts + j] = src[s + i];
-      }
+      pa[j] = src;
+      po[j] = sp + j * n;
     }
+    unshufflePlanes(ts, pa, po, dst, dp, n);
     int tail = len - n * ts;
     if (tail > 0) {
       System.arraycopy(src, sp + n * ts, dst, dp + n * ts, tail);
     }
   }
 
-  /** The 8-items-at-a-time register paths for item sizes 2, 4 and 8; returns the items done. */
+  /**
+   * Byte unshuffle of {@code n} items of {@code ts >= 2} bytes from planes that need not be adjacent: plane
+   * {@code j} (byte j of every item) is {@code pa[j][po[j]..po[j]+n)}. Lets Blosc unshuffle a block whose split
+   * streams were stored raw straight from the chunk, beside the decoded ones, without copying them first.
+   */
+  static void unshufflePlanes(int ts, byte[][] pa, int[] po, byte[] dst, int dp, int n) {
+    int done; // items handled by the vector or 8-at-a-time paths
+    if (VECTOR && n >= 64 && VectorUnshuffle.handles(ts)) {
+      done = VectorUnshuffle.unshuffle(ts, pa, po, dst, dp, n);
+    } else {
+      done = unshuffleSwar(ts, pa, po, dst, dp, n);
+    }
+    for (int j = 0; j < ts; j++) {
+      byte[] a = pa[j];
+      int s = po[j];
+      for (int i = done; i < n; i++) {
+        dst[dp + i * ts + j] = a[s + i];
+      }
+    }
+  }
+
+  /** {@link #unshuffleSwar(int, byte[][], int[], byte[], int, int)} on adjacent planes at {@code src[sp..]}. */
   static int unshuffleSwar(int ts, byte[] src, int sp, byte[] dst, int dp, int n) {
+    byte[][] pa = new byte[ts][];
+    int[] po = new int[ts];
+    for (int j = 0; j < ts; j++) {
+      pa[j] = src;
+      po[j] = sp + j * n;
+    }
+    return unshuffleSwar(ts, pa, po, dst, dp, n);
+  }
+
+  /** The 8-items-at-a-time register paths for item sizes 2, 4 and 8; returns the items done. */
+  static int unshuffleSwar(int ts, byte[][] pa, int[] po, byte[] dst, int dp, int n) {
     switch (ts) {
       case 2:
-        return unshuffle2(src, sp, dst, dp, n);
+        return unshuffle2(pa[0], po[0], pa[1], po[1], dst, dp, n);
       case 4:
-        return unshuffle4(src, sp, dst, dp, n);
+        return unshuffle4(pa, po, dst, dp, n);
       case 8:
-        return unshuffle8(src, sp, dst, dp, n);
+        return unshuffle8(pa, po, dst, dp, n);
       default:
         return 0;
     }
@@ -81,11 +108,11 @@ final class Filters {
   }
 
   /** Two byte planes, 8 items at a time: a 2x8 byte transpose in registers. */
-  private static int unshuffle2(byte[] src, int sp, byte[] dst, int dp, int n) {
+  private static int unshuffle2(byte[] a0, int o0, byte[] a1, int o1, byte[] dst, int dp, int n) {
     int n8 = n & ~7;
     for (int i = 0; i < n8; i += 8) {
-      long a = (long) LONG.get(src, sp + i);
-      long b = (long) LONG.get(src, sp + n + i);
+      long a = (long) LONG.get(a0, o0 + i);
+      long b = (long) LONG.get(a1, o1 + i);
       long x0 = (a & M8) | ((b & M8) << 8); // items 0,2,4,6
       long x1 = ((a >>> 8) & M8) | (b & ~M8); // items 1,3,5,7
       int o = dp + 2 * i;
@@ -96,13 +123,15 @@ final class Filters {
   }
 
   /** Four byte planes, 8 items at a time: a 4x8 byte transpose in registers. */
-  private static int unshuffle4(byte[] src, int sp, byte[] dst, int dp, int n) {
+  private static int unshuffle4(byte[][] pa, int[] po, byte[] dst, int dp, int n) {
     int n8 = n & ~7;
+    final byte[] p0 = pa[0], p1 = pa[1], p2 = pa[2], p3 = pa[3];
+    final int o0 = po[0], o1 = po[1], o2 = po[2], o3 = po[3];
     for (int i = 0; i < n8; i += 8) {
-      long r0 = (long) LONG.get(src, sp + i);
-      long r1 = (long) LONG.get(src, sp + n + i);
-      long r2 = (long) LONG.get(src, sp + 2 * n + i);
-      long r3 = (long) LONG.get(src, sp + 3 * n + i);
+      long r0 = (long) LONG.get(p0, o0 + i);
+      long r1 = (long) LONG.get(p1, o1 + i);
+      long r2 = (long) LONG.get(p2, o2 + i);
+      long r3 = (long) LONG.get(p3, o3 + i);
       long a0 = (r0 & M8) | ((r1 & M8) << 8);
       long a1 = ((r0 >>> 8) & M8) | (r1 & ~M8);
       long a2 = (r2 & M8) | ((r3 & M8) << 8);
@@ -124,18 +153,19 @@ final class Filters {
    * Eight byte planes, 8 items at a time: an 8x8 byte transpose in registers (register index swapped with byte
    * index by three rounds of delta swaps).
    */
-  private static int unshuffle8(byte[] src, int sp, byte[] dst, int dp, int n) {
+  private static int unshuffle8(byte[][] pa, int[] po, byte[] dst, int dp, int n) {
     int n8 = n & ~7;
+    final byte[] a0 = pa[0], a1 = pa[1], a2 = pa[2], a3 = pa[3], a4 = pa[4], a5 = pa[5], a6 = pa[6], a7 = pa[7];
+    final int o0 = po[0], o1 = po[1], o2 = po[2], o3 = po[3], o4 = po[4], o5 = po[5], o6 = po[6], o7 = po[7];
     for (int i = 0; i < n8; i += 8) {
-      int s = sp + i;
-      long r0 = (long) LONG.get(src, s);
-      long r1 = (long) LONG.get(src, s + n);
-      long r2 = (long) LONG.get(src, s + 2 * n);
-      long r3 = (long) LONG.get(src, s + 3 * n);
-      long r4 = (long) LONG.get(src, s + 4 * n);
-      long r5 = (long) LONG.get(src, s + 5 * n);
-      long r6 = (long) LONG.get(src, s + 6 * n);
-      long r7 = (long) LONG.get(src, s + 7 * n);
+      long r0 = (long) LONG.get(a0, o0 + i);
+      long r1 = (long) LONG.get(a1, o1 + i);
+      long r2 = (long) LONG.get(a2, o2 + i);
+      long r3 = (long) LONG.get(a3, o3 + i);
+      long r4 = (long) LONG.get(a4, o4 + i);
+      long r5 = (long) LONG.get(a5, o5 + i);
+      long r6 = (long) LONG.get(a6, o6 + i);
+      long r7 = (long) LONG.get(a7, o7 + i);
       long t;
       t = ((r0 >>> 8) ^ r1) & M8; r1 ^= t; r0 ^= t << 8;
       t = ((r2 >>> 8) ^ r3) & M8; r3 ^= t; r2 ^= t << 8;

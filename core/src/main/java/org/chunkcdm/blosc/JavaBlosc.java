@@ -209,6 +209,23 @@ final class JavaBlosc {
         ops++;
       }
     }
+    // the first filter undone; when it is a byte shuffle over the split streams, streams stored raw are read
+    // straight from the chunk as its planes, and a single raw stream is read in place by the first filter
+    int first = -1;
+    int firstMeta = 0;
+    for (int i = 5; i >= 0 && first < 0; i--) {
+      if (transforms(filters[i], meta[i], ts, bsize, version)) {
+        first = filters[i];
+        firstMeta = meta[i];
+      }
+    }
+    final boolean planes = nstreams > 1 && first == BloscHeader.SHUFFLE
+        && (firstMeta != 0 && version >= 3 ? firstMeta & 0xff : ts) == nstreams;
+    final boolean inPlaceRaw = nstreams == 1 && ops > 0 && first != BloscHeader.DELTA;
+    byte[][] pa = planes ? new byte[nstreams][] : null;
+    int[] po = planes ? new int[nstreams] : null;
+    byte[] cur = null; // set when the single stream is read in place
+    int cp = 0;
     byte[] target = ops == 0 ? dst : scratch(0, bsize);
     int tp = ops == 0 ? dp : 0;
     int neblock = bsize / nstreams;
@@ -221,6 +238,10 @@ final class JavaBlosc {
       int csize = BloscHeader.le32(src, pos);
       pos += 4;
       int out = tp + s * neblock;
+      if (planes) {
+        pa[s] = target;
+        po[s] = out;
+      }
       if (csize == 0) {
         if (version < 3) { // a run of zeros is a Blosc2 (format version >= 3) stream; c-blosc 1.x refuses it
           throw new FormatException("Blosc chunk: block " + b + " stream " + s + " is empty (format version " + version + ")");
@@ -240,7 +261,15 @@ final class JavaBlosc {
           throw new FormatException("Blosc chunk: block " + b + " stream " + s + " of " + csize + " bytes passes the end of the chunk");
         }
         if (csize == neblock) {
-          System.arraycopy(src, pos, target, out, neblock);
+          if (planes) {
+            pa[s] = src;
+            po[s] = pos;
+          } else if (inPlaceRaw) {
+            cur = src;
+            cp = pos;
+          } else {
+            System.arraycopy(src, pos, target, out, neblock);
+          }
         } else {
           try {
             Codecs.decode(h.compressor(), src, pos, csize, target, out, neblock, dict);
@@ -257,8 +286,10 @@ final class JavaBlosc {
       return;
     }
     // undo the pipeline; out-of-place steps alternate between scratch buffers, the last one lands in dst
-    byte[] cur = target;
-    int cp = 0;
+    if (cur == null) {
+      cur = target;
+      cp = 0;
+    }
     int remainingOutOfPlace = 0;
     for (int i = 5; i >= 0; i--) {
       if (transforms(filters[i], meta[i], ts, bsize, version) && filters[i] != BloscHeader.DELTA) {
@@ -286,7 +317,10 @@ final class JavaBlosc {
         spare = spare == 1 ? 2 : 1;
         np = 0;
       }
-      if (f == BloscHeader.SHUFFLE) {
+      if (f == BloscHeader.SHUFFLE && planes && pa != null) { // the first filter undone: planes where they lie
+        Filters.unshufflePlanes(nstreams, pa, po, next, np, neblock);
+        pa = null;
+      } else if (f == BloscHeader.SHUFFLE) {
         int group = meta[i] != 0 && version >= 3 ? meta[i] & 0xff : ts;
         Filters.unshuffle(group, cur, cp, next, np, bsize);
       } else {

@@ -109,25 +109,37 @@ public final class Lz4 {
           copyMatch(out, op0, op, len);
           op += len;
         }
-      } else if (offset >= 8 && len <= WILD && len <= opEnd - 8 - op) {
-        // 8 bytes at a time (each read lies in bytes already final), up to 7 bytes past the match
+      } else if (len <= opEnd - 16 - op && (len <= WILD || offset < len)) {
+        // room for up to 15 bytes past the match: wide copies; every read lies in bytes already final
         int ref = op - offset;
-        int i = 0;
-        do {
-          LONG.set(out, op + i, (long) LONG.get(out, ref + i));
-          i += 8;
-        } while (i < len);
-        op += len;
-      } else if (offset < 8 && len <= WILD && len <= opEnd - 16 - op) {
-        // a short period: 8 bytes one by one (a fixed count the JIT unrolls), then 8 at a time from a whole
-        // multiple of the period back, which lies in bytes already final
-        int period = PERIOD[offset];
-        int ref = op - offset;
-        for (int i = 0; i < 8; i++) {
-          out[op + i] = out[ref + i];
-        }
-        for (int i = 8; i < len; i += 8) {
-          LONG.set(out, op + i, (long) LONG.get(out, op + i - period));
+        if (offset >= 8) {
+          // 16 bytes a round: with offset >= 8 the second read ends in the bytes the first write made
+          int i = 0;
+          do {
+            LONG.set(out, op + i, (long) LONG.get(out, ref + i));
+            LONG.set(out, op + i + 8, (long) LONG.get(out, ref + i + 8));
+            i += 16;
+          } while (i < len);
+        } else if ((offset & (offset - 1)) == 0) {
+          // period 1, 2 or 4: one 8-byte pattern repeats
+          long v = (long) LONG.get(out, ref);
+          v = offset == 1 ? (v & 0xffL) * 0x0101010101010101L
+              : offset == 2 ? (v & 0xffffL) * 0x0001000100010001L : (v & 0xffffffffL) * 0x0000000100000001L;
+          int i = 0;
+          do {
+            LONG.set(out, op + i, v);
+            i += 8;
+          } while (i < len);
+        } else {
+          // period 3, 5, 6, 7: 8 bytes one by one (a fixed count the JIT unrolls), then 8 at a time from a whole
+          // multiple of the period back, which lies in bytes already final
+          int period = PERIOD[offset];
+          for (int i = 0; i < 8; i++) {
+            out[op + i] = out[ref + i];
+          }
+          for (int i = 8; i < len; i += 8) {
+            LONG.set(out, op + i, (long) LONG.get(out, op + i - period));
+          }
         }
         op += len;
       } else {

@@ -47,59 +47,76 @@ final class VectorUnshuffle {
    * {@code dst[dp..]}; returns how many items it did (a multiple of the vector length; the caller does the rest).
    */
   static int unshuffle(int ts, byte[] src, int sp, byte[] dst, int dp, int n) {
+    byte[][] pa = new byte[ts][];
+    int[] po = new int[ts];
+    for (int j = 0; j < ts; j++) {
+      pa[j] = src;
+      po[j] = sp + j * n;
+    }
+    return unshuffle(ts, pa, po, dst, dp, n);
+  }
+
+  /** As {@link #unshuffle(int, byte[], int, byte[], int, int)} with plane j at {@code pa[j][po[j]..]}. */
+  static int unshuffle(int ts, byte[][] pa, int[] po, byte[] dst, int dp, int n) {
     switch (ts) {
       case 2:
-        return unshuffle2(src, sp, dst, dp, n);
+        return unshuffle2(pa[0], po[0], pa[1], po[1], dst, dp, n);
       case 4:
-        return unshuffle4(src, sp, dst, dp, n);
+        return unshuffle4(pa, po, dst, dp, n);
       case 8:
-        return unshuffle8(src, sp, dst, dp, n);
+        return unshuffle8(pa, po, dst, dp, n);
       default:
         return 0;
     }
   }
 
-  private static int unshuffle2(byte[] src, int sp, byte[] dst, int dp, int n) {
+  private static int unshuffle2(byte[] a0, int o0, byte[] a1, int o1, byte[] dst, int dp, int n) {
     int step = ITEMS2.length();
     int m = n - n % step;
     for (int i = 0; i < m; i += step) {
-      ShortVector lo = (ShortVector) ByteVector.fromArray(PLANE2, src, sp + i).convertShape(B2S, ITEMS2, 0);
-      ShortVector hi = (ShortVector) ByteVector.fromArray(PLANE2, src, sp + n + i).convertShape(B2S, ITEMS2, 0);
+      ShortVector lo = (ShortVector) ByteVector.fromArray(PLANE2, a0, o0 + i).convertShape(B2S, ITEMS2, 0);
+      ShortVector hi = (ShortVector) ByteVector.fromArray(PLANE2, a1, o1 + i).convertShape(B2S, ITEMS2, 0);
       lo.and((short) 0xff).or(hi.lanewise(LSHL, 8)).reinterpretAsBytes().intoArray(dst, dp + 2 * i);
     }
     return m;
   }
 
-  private static int unshuffle4(byte[] src, int sp, byte[] dst, int dp, int n) {
+  private static int unshuffle4(byte[][] pa, int[] po, byte[] dst, int dp, int n) {
     int step = ITEMS4.length();
     int m = n - n % step;
+    final byte[] a0 = pa[0], a1 = pa[1], a2 = pa[2], a3 = pa[3];
+    final int o0 = po[0], o1 = po[1], o2 = po[2], o3 = po[3];
     for (int i = 0; i < m; i += step) {
-      int s = sp + i;
-      IntVector b0 = (IntVector) ByteVector.fromArray(PLANE4, src, s).convertShape(B2I, ITEMS4, 0);
-      IntVector b1 = (IntVector) ByteVector.fromArray(PLANE4, src, s + n).convertShape(B2I, ITEMS4, 0);
-      IntVector b2 = (IntVector) ByteVector.fromArray(PLANE4, src, s + 2 * n).convertShape(B2I, ITEMS4, 0);
-      IntVector b3 = (IntVector) ByteVector.fromArray(PLANE4, src, s + 3 * n).convertShape(B2I, ITEMS4, 0);
+      IntVector b0 = (IntVector) ByteVector.fromArray(PLANE4, a0, o0 + i).convertShape(B2I, ITEMS4, 0);
+      IntVector b1 = (IntVector) ByteVector.fromArray(PLANE4, a1, o1 + i).convertShape(B2I, ITEMS4, 0);
+      IntVector b2 = (IntVector) ByteVector.fromArray(PLANE4, a2, o2 + i).convertShape(B2I, ITEMS4, 0);
+      IntVector b3 = (IntVector) ByteVector.fromArray(PLANE4, a3, o3 + i).convertShape(B2I, ITEMS4, 0);
       b0.and(0xff).or(b1.and(0xff).lanewise(LSHL, 8)).or(b2.and(0xff).lanewise(LSHL, 16)).or(b3.lanewise(LSHL, 24))
           .reinterpretAsBytes().intoArray(dst, dp + 4 * i);
     }
     return m;
   }
 
-  private static int unshuffle8(byte[] src, int sp, byte[] dst, int dp, int n) {
+  private static int unshuffle8(byte[][] pa, int[] po, byte[] dst, int dp, int n) {
     int step = ITEMS8.length(); // 8: one 64-bit load per plane
     int m = n - n % step;
+    final byte[] a0 = pa[0], a1 = pa[1], a2 = pa[2], a3 = pa[3], a4 = pa[4], a5 = pa[5], a6 = pa[6], a7 = pa[7];
+    final int o0 = po[0], o1 = po[1], o2 = po[2], o3 = po[3], o4 = po[4], o5 = po[5], o6 = po[6], o7 = po[7];
     for (int i = 0; i < m; i += step) {
-      int s = sp + i;
-      LongVector r = (LongVector) ByteVector.fromArray(ByteVector.SPECIES_64, src, s).convertShape(B2L, ITEMS8, 0);
-      r = r.and(0xffL);
-      for (int j = 1; j < 7; j++) {
-        LongVector b = (LongVector) ByteVector.fromArray(ByteVector.SPECIES_64, src, s + j * n).convertShape(B2L, ITEMS8, 0);
-        r = r.or(b.and(0xffL).lanewise(LSHL, 8 * j));
-      }
-      LongVector b7 = (LongVector) ByteVector.fromArray(ByteVector.SPECIES_64, src, s + 7 * n).convertShape(B2L, ITEMS8, 0);
-      r.or(b7.lanewise(LSHL, 56)).reinterpretAsBytes().intoArray(dst, dp + 8 * i);
+      LongVector r = widen(a0, o0 + i).and(0xffL);
+      r = r.or(widen(a1, o1 + i).and(0xffL).lanewise(LSHL, 8));
+      r = r.or(widen(a2, o2 + i).and(0xffL).lanewise(LSHL, 16));
+      r = r.or(widen(a3, o3 + i).and(0xffL).lanewise(LSHL, 24));
+      r = r.or(widen(a4, o4 + i).and(0xffL).lanewise(LSHL, 32));
+      r = r.or(widen(a5, o5 + i).and(0xffL).lanewise(LSHL, 40));
+      r = r.or(widen(a6, o6 + i).and(0xffL).lanewise(LSHL, 48));
+      r.or(widen(a7, o7 + i).lanewise(LSHL, 56)).reinterpretAsBytes().intoArray(dst, dp + 8 * i);
     }
     return m;
+  }
+
+  private static LongVector widen(byte[] a, int p) {
+    return (LongVector) ByteVector.fromArray(ByteVector.SPECIES_64, a, p).convertShape(B2L, ITEMS8, 0);
   }
 
   private static final VectorSpecies<Long> L512 = LongVector.SPECIES_512;
