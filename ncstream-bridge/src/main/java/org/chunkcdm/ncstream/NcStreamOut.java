@@ -326,42 +326,47 @@ public final class NcStreamOut {
         && dt != DataType.SEQUENCE;
   }
 
+  /** Slab buffers of one chunked variable (fewer in a small heap): one being written, the others read ahead. */
+  static final int SLAB_BUFFERS = 3;
+
   /**
-   * Reads the next slab of a chunked variable in a background thread (its chunks decoded on core's decode
-   * threads) while the current one is written. Two slab buffers, allocated once and reused: the chunks are
-   * decoded straight into one while the other is written, so a variable costs two buffers of at most one
-   * message each, whatever its size, and nothing is allocated per slab.
+   * Reads the next slabs of a chunked variable in background threads (their chunks decoded on core's decode
+   * threads) while the current one is written: {@link #SLAB_BUFFERS} buffers (two when three would take more
+   * than a quarter of the heap), allocated once and reused, the
+   * chunks decoded straight into them, so a variable costs at most that many messages of memory whatever its
+   * size, nothing is allocated per slab, and a write that stalls (dirty page cache, a slow client) does not
+   * stop the decoding.
    */
   private long writePrefetched(Variable v, Section s, Slabs slabs, ChunkedArray raw) throws IOException {
     long elem = elementBytes(v);
-    long n = 0;
-    int[][] slab = slabs.next();
-    Section cur = toVariable(s, slab[0], slab[1]);
     long most = Math.min(opt.messageBytes, s.computeSize() * elem);
     if (most > Integer.MAX_VALUE - 64) {
       throw new IOException(v.getFullName() + ": a slab of " + most + " bytes is too large for one message");
     }
-    org.chunkcdm.io.Bounds.checkAllocation(2 * most, v.getFullName() + ": two slab buffers");
-    byte[][] bufs = new byte[2][];
-    int which = 0;
-    Future<Slab> next = prefetch(cur, raw, bufs, which);
+    org.chunkcdm.io.Bounds.checkAllocation(most, v.getFullName() + ": a slab buffer");
+    // three buffers when they take at most a quarter of the heap, else two (one written, one read ahead)
+    int nbuf = SLAB_BUFFERS * most <= Runtime.getRuntime().maxMemory() / 4 ? SLAB_BUFFERS : 2;
+    byte[][] bufs = new byte[nbuf][];
+    java.util.ArrayDeque<Future<Slab>> ahead = new java.util.ArrayDeque<>();
+    java.util.ArrayDeque<Section> sections = new java.util.ArrayDeque<>();
+    long n = 0;
+    int next = 0; // buffer of the next slab submitted
     try {
-      while (next != null) {
-        Slab p = await(next);
-        Section here = cur;
-        slab = slabs.next();
-        if (slab != null) {
-          cur = toVariable(s, slab[0], slab[1]);
-          which ^= 1;
-          next = prefetch(cur, raw, bufs, which);
-        } else {
-          next = null;
+      for (int[][] slab = slabs.next(); slab != null || !ahead.isEmpty(); ) {
+        while (slab != null && ahead.size() < nbuf - 1) {
+          Section cur = toVariable(s, slab[0], slab[1]);
+          ahead.add(prefetch(cur, raw, bufs, next));
+          sections.add(cur);
+          next = (next + 1) % nbuf;
+          slab = slabs.next();
         }
-        n += emitPrimitive(v, here, p.bytes, p.bigEndian, p.length);
+        Slab p = await(ahead.peek());
+        ahead.poll();
+        n += emitPrimitive(v, sections.poll(), p.bytes, p.bigEndian, p.length);
       }
     } finally {
-      if (next != null) {
-        next.cancel(false);
+      for (Future<Slab> f : ahead) {
+        f.cancel(false);
       }
     }
     return n;
