@@ -365,8 +365,19 @@ public final class NcStreamOut {
         n += emitPrimitive(v, sections.poll(), p.bytes, p.bigEndian, p.length);
       }
     } finally {
+      // on a failure: reads not started are dropped, running ones finish before the caller may close the file
       for (Future<Slab> f : ahead) {
         f.cancel(false);
+      }
+      for (Future<Slab> f : ahead) {
+        try {
+          f.get();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+          // the failure that matters is the one being thrown
+        }
       }
     }
     return n;
