@@ -326,8 +326,15 @@ public final class NcStreamOut {
         && dt != DataType.SEQUENCE;
   }
 
-  /** Slab buffers of one chunked variable (fewer in a small heap): one being written, the others read ahead. */
+  /**
+   * Slab buffers of one chunked variable (fewer in a small heap): one being written, the others read ahead;
+   * {@code -Dchunkcdm.ncstream.slabBuffers=N} (2..8) sets another number.
+   */
   static final int SLAB_BUFFERS = 3;
+
+  private static int slabBuffers() {
+    return Math.max(2, Math.min(8, Integer.getInteger("chunkcdm.ncstream.slabBuffers", SLAB_BUFFERS)));
+  }
 
   /**
    * Reads the next slabs of a chunked variable in background threads (their chunks decoded on core's decode
@@ -345,7 +352,8 @@ public final class NcStreamOut {
     }
     org.chunkcdm.io.Bounds.checkAllocation(most, v.getFullName() + ": a slab buffer");
     // three buffers when they take at most a quarter of the heap, else two (one written, one read ahead)
-    int nbuf = SLAB_BUFFERS * most <= Runtime.getRuntime().maxMemory() / 4 ? SLAB_BUFFERS : 2;
+    int want = slabBuffers();
+    int nbuf = want * most <= Runtime.getRuntime().maxMemory() / 4 ? want : 2;
     byte[][] bufs = new byte[nbuf][];
     java.util.ArrayDeque<Future<Slab>> ahead = new java.util.ArrayDeque<>();
     java.util.ArrayDeque<Section> sections = new java.util.ArrayDeque<>();
