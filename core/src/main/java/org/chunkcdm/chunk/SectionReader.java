@@ -109,7 +109,9 @@ public final class SectionReader {
           + dstOffset);
     }
     try {
-      collect(a, origin.clone(), shape.clone(), st, Output.into(dt, dst, dstOffset), settings);
+      Output out = Output.into(dt, dst, dstOffset);
+      out.zeroed = false; // the caller's array may hold earlier values: missing chunks are written as fill too
+      collect(a, origin.clone(), shape.clone(), st, out, settings);
     } catch (java.io.UncheckedIOException e) { // a lazy grid failed to learn its chunk boundaries
       throw e.getCause();
     }

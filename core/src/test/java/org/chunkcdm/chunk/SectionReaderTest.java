@@ -225,6 +225,15 @@ class SectionReaderTest {
         assertArrayEquals(want, java.util.Arrays.copyOfRange(buf, 3, 3 + want.length), m.grid() + " " + java.util.Arrays.toString(first));
         assertEquals(0x55, buf[2] & 0xff);
         assertEquals(0x55, buf[3 + want.length] & 0xff);
+        // the typed read into a reused int[] too
+        int[] typed = new int[want.length / 4 + 2];
+        java.util.Arrays.fill(typed, 0x55555555);
+        SectionReader.readInto(m, first, count, stride, typed, 1);
+        ByteBuffer wb = ByteBuffer.wrap(want).order(m.dtype().order());
+        for (int i = 0; i < want.length / 4; i++) {
+          assertEquals(wb.getInt(4 * i), typed[1 + i], m.grid() + " typed element " + i);
+        }
+        assertEquals(0x55555555, typed[0]);
       }
     }
     assertThrows(IllegalArgumentException.class,
