@@ -6,7 +6,10 @@ import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -37,10 +40,22 @@ import ucar.nc2.stream.NcStreamWriter;
  * let grow before collecting: bounded by -Xmx, not the live set). {@code min-heap WRITER} as the second argument
  * writes once to a discarding stream and exits 0 (run-ncstream.sh tries decreasing -Xmx with it).
  *
- * <p>Usage: {@code bench/run-ncstream.sh [dir]} (the carray and the outputs go under dir, default /tmp/chunkcdm-bench).
+ * Every file is written through a {@code FileChannel} stream (as {@code chunkcdm convert} writes), plus the raw
+ * bytes once more through a {@code FileOutputStream}; each row also gives the least process CPU time of its
+ * rounds, and the run ends with the CPU floor of any decoding writer: (decode CPU + raw write CPU) / cores.
+ *
+ * <p>Usage: {@code bench/run-ncstream.sh [dir [rounds [outdir]]]} (the carray under dir, default
+ * /tmp/chunkcdm-bench; the outputs under outdir, default dir).
  */
 public final class NcStreamBench {
   private NcStreamBench() {}
+
+  static final String RAW = "raw decoded bytes";
+  static final String NCS = "chunkcdm NcStreamOut";
+  static final String NULL = "chunkcdm NcStreamOut to a discarding stream (no file: read + decode only)";
+  static final String NCW = "netcdf-java NcStreamWriter.streamAll";
+  static final com.sun.management.OperatingSystemMXBean OS =
+      (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
   interface Writer {
     void write(Path out, boolean sync) throws Exception;
@@ -71,6 +86,8 @@ public final class NcStreamBench {
       return;
     }
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    Path outDir = Paths.get(args.length > 2 ? args[2] : root.toString());
+    Files.createDirectories(outDir);
     JnaBlosc nat = new JnaBlosc();
     if (!nat.isAvailable()) {
       throw new IllegalStateException("needs native c-blosc to make the carray (apt-get install libblosc1)");
@@ -97,7 +114,22 @@ public final class NcStreamBench {
       }
     }
     Map<String, Writer> writers = new LinkedHashMap<>();
-    writers.put("raw decoded bytes", (out, sync) -> {
+    // every file writer writes through a FileChannel (Files.newOutputStream, as chunkcdm convert does): the JDK
+    // copies heap bytes into a cached direct buffer. A FileOutputStream instead mallocs a native buffer for every
+    // write over 8 KiB (page faults on each 4 MiB write); it is kept as a second raw row, for comparison with
+    // the runs before 17:30 UTC, which used it for every writer.
+    writers.put(RAW, (out, sync) -> {
+      try (FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+          OutputStream fo = Channels.newOutputStream(ch)) {
+        for (long done = 0, i = 0; done < bytes; done += piece, i++) {
+          fo.write(pieces.get((int) (i % pieces.size())));
+        }
+        if (sync) {
+          ch.force(true);
+        }
+      }
+    });
+    writers.put("raw decoded bytes through a FileOutputStream", (out, sync) -> {
       try (FileOutputStream fo = new FileOutputStream(out.toFile())) {
         for (long done = 0, i = 0; done < bytes; done += piece, i++) {
           fo.write(pieces.get((int) (i % pieces.size())));
@@ -107,72 +139,87 @@ public final class NcStreamBench {
         }
       }
     });
-    writers.put("chunkcdm NcStreamOut", (out, sync) -> {
+    writers.put(NCS, (out, sync) -> {
       try (NetcdfFile nc = NetcdfFiles.open(dir.toString());
-          FileOutputStream fo = new FileOutputStream(out.toFile());
-          OutputStream o = new BufferedOutputStream(fo, 1 << 16)) {
+          FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+          OutputStream o = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16)) {
         new NcStreamOut(o).writeAll(nc, "bench", null);
         o.flush();
         if (sync) {
-          fo.getFD().sync();
+          ch.force(true);
         }
       }
     });
-    writers.put("chunkcdm NcStreamOut to a discarding stream (no file)", (out, sync) -> {
+    writers.put(NULL, (out, sync) -> {
       try (NetcdfFile nc = NetcdfFiles.open(dir.toString())) {
         new NcStreamOut(OutputStream.nullOutputStream()).writeAll(nc, "bench", null);
       }
       Files.write(out, new byte[0]);
     });
-    writers.put("netcdf-java NcStreamWriter.streamAll", (out, sync) -> {
+    writers.put(NCW, (out, sync) -> {
       try (NetcdfFile nc = NetcdfFiles.open(dir.toString());
-          FileOutputStream fo = new FileOutputStream(out.toFile());
-          OutputStream o = new BufferedOutputStream(fo, 1 << 16)) {
+          FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+          OutputStream o = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16)) {
         new NcStreamWriter(nc, "bench").streamAll(o);
         o.flush();
         if (sync) {
-          fo.getFD().sync();
+          ch.force(true);
         }
       }
     });
 
     for (boolean sync : new boolean[] {false, true}) {
       Map<String, Double> best = new LinkedHashMap<>();
+      Map<String, Double> cpu = new LinkedHashMap<>();
+      Map<String, List<Double>> all = new LinkedHashMap<>();
       Map<String, Long> heap = new LinkedHashMap<>();
       Map<String, Long> size = new LinkedHashMap<>();
       List<Map.Entry<String, Writer>> order = new ArrayList<>(writers.entrySet());
       for (int r = 0; r < rounds + 1; r++) { // round 0 warms up the JIT and the page cache of the input
         java.util.Collections.rotate(order, 1);
         for (Map.Entry<String, Writer> w : order) {
-          Path out = root.resolve("ncstream-bench.out");
+          Path out = outDir.resolve("ncstream-bench.out");
           Files.deleteIfExists(out);
           new ProcessBuilder("sync").inheritIO().start().waitFor();
           ChunkCache.shared().clear(); // every writer starts with an empty decoded-chunk cache
           System.gc();
           resetPeaks();
+          long c0 = OS.getProcessCpuTime();
           long t0 = System.nanoTime();
           w.getValue().write(out, sync);
           double s = (System.nanoTime() - t0) / 1e9;
+          double c = (OS.getProcessCpuTime() - c0) / 1e9;
           long peak = peakHeap();
 
           size.put(w.getKey(), Files.size(out));
           Files.delete(out);
           if (r > 0) {
             best.merge(w.getKey(), s, Math::min);
+            cpu.merge(w.getKey(), c, Math::min);
+            all.computeIfAbsent(w.getKey(), k -> new ArrayList<>()).add(s);
             heap.merge(w.getKey(), peak, Math::max);
           }
         }
       }
-      double raw = best.get("raw decoded bytes");
-      double ncw = best.get("netcdf-java NcStreamWriter.streamAll");
-      System.out.printf(Locale.ROOT, "%n%s, best of %d rounds:%n", sync ? "with fsync" : "to the page cache (no fsync)", rounds);
-      System.out.printf(Locale.ROOT, "| writer | file bytes | time s | MB/s | time vs raw write | speed vs NcStreamWriter | heap pools peak MiB |%n");
-      System.out.printf(Locale.ROOT, "|---|---:|---:|---:|---:|---:|---:|%n");
+      double raw = best.get(RAW);
+      double ncw = best.get(NCW);
+      System.out.printf(Locale.ROOT, "%n%s, best of %d rounds (load average %.2f at the end):%n",
+          sync ? "with fsync" : "to the page cache (no fsync)", rounds, OS.getSystemLoadAverage());
+      System.out.printf(Locale.ROOT, "| writer | file bytes | time s (best) | median s | MB/s | time vs raw write | speed vs NcStreamWriter | process CPU s (least) | heap pools peak MiB |%n");
+      System.out.printf(Locale.ROOT, "|---|---:|---:|---:|---:|---:|---:|---:|---:|%n");
       for (String k : writers.keySet()) {
         double t = best.get(k);
-        System.out.printf(Locale.ROOT, "| %s | %d | %.2f | %.0f | %.2fx | %.2fx | %d |%n", k, size.get(k), t, bytes / t / 1e6,
-            t / raw, ncw / t, heap.get(k) >> 20);
+        List<Double> ts = all.get(k);
+        java.util.Collections.sort(ts);
+        System.out.printf(Locale.ROOT, "| %s | %d | %.2f | %.2f | %.0f | %.2fx | %.2fx | %.2f | %d |%n", k, size.get(k), t,
+            ts.get(ts.size() / 2), bytes / t / 1e6, t / raw, ncw / t, cpu.get(k), heap.get(k) >> 20);
       }
+      // the floor on this machine: decoding (the discarding row) and writing (the raw row) need at least their
+      // CPU time together, spread over every core
+      double floor = (cpu.get(NULL) + cpu.get(RAW)) / Runtime.getRuntime().availableProcessors();
+      System.out.printf(Locale.ROOT, "CPU floor of any decoding writer: (decode CPU %.2f s + raw write CPU %.2f s) / %d cores = %.2f s"
+          + " = %.2fx the raw write; NcStreamOut %.2fx that floor%n", cpu.get(NULL), cpu.get(RAW),
+          Runtime.getRuntime().availableProcessors(), floor, floor / raw, best.get(NCS) / floor);
     }
   }
 

@@ -9,6 +9,12 @@ import java.nio.ByteOrder;
  * twice). Each output starts at an element offset {@code base} of its array.
  */
 abstract class Output {
+  /**
+   * Whether the output starts as zeros (a fresh array), so that elements of chunks that are not stored and read
+   * as a zero fill value need no writes; false for a caller's buffer that may hold earlier data.
+   */
+  boolean zeroed = true;
+
   /** Copies {@code len} bytes of elements (storage order) to byte offset {@code dst} of the section. */
   abstract void put(byte[] src, int srcOff, int dst, int len);
 

@@ -110,7 +110,9 @@ public final class SectionReader {
           + dstOffset);
     }
     try {
-      collect(a, origin.clone(), shape.clone(), st, Output.into(dt, dst, dstOffset), settings);
+      Output out = Output.into(dt, dst, dstOffset);
+      out.zeroed = false; // the caller's array may hold earlier values: missing chunks are written as fill too
+      collect(a, origin.clone(), shape.clone(), st, out, settings);
     } catch (java.io.UncheckedIOException e) { // a lazy grid failed to learn its chunk boundaries
       throw e.getCause();
     }
@@ -236,6 +238,32 @@ public final class SectionReader {
       throw e.getCause();
     }
     return out;
+  }
+
+  /**
+   * As {@link #readBytes(ChunkedArray, long[], long[], long[])}, into {@code dst} from byte {@code dstOffset} on
+   * (e.g. one buffer reused for every piece of a scan, so nothing is allocated per piece); every selected
+   * element is written, those of chunks that are not stored as the fill value (zeros included).
+   *
+   * @throws IllegalArgumentException when {@code dst} cannot take the selection at {@code dstOffset}
+   */
+  public static void readBytes(ChunkedArray a, long[] first, long[] count, long[] stride, byte[] dst, int dstOffset)
+      throws IOException {
+    long n = 1;
+    for (long c : count) {
+      n = Math.multiplyExact(n, c);
+    }
+    long total = Math.multiplyExact(n, (long) a.dtype().itemSize());
+    if (dstOffset < 0 || total > dst.length - (long) dstOffset) {
+      throw new IllegalArgumentException("a buffer of " + dst.length + " bytes cannot take " + total + " bytes at " + dstOffset);
+    }
+    Output out = new Output.Bytes(dst, dstOffset);
+    out.zeroed = false;
+    try {
+      collect(a, first, count, stride, out, a.settings());
+    } catch (java.io.UncheckedIOException e) { // a lazy grid failed to learn its chunk boundaries
+      throw e.getCause();
+    }
   }
 
   /** Reads the selected elements (C order over the selection) into {@code out}. */
@@ -490,7 +518,9 @@ public final class SectionReader {
 
     private void fill(ChunkedArray a, Output o) throws IOException {
       byte[] fill = a.fillValue();
-      if (fill != null && !allZero(fill)) {
+      if ((fill == null || allZero(fill)) && !o.zeroed) { // a reused buffer: write the zeros
+        runs((src, dst, len) -> o.put(new byte[len], 0, dst, len));
+      } else if (fill != null && !allZero(fill)) {
         runs((src, dst, len) -> {
           byte[] pattern = new byte[len];
           for (int i = 0; i < len; i++) {

@@ -134,21 +134,30 @@ public final class FileHandles implements Closeable {
     }
     checkInside(p);
     checkRegular(p);
-    try {
-      FileChannel fresh = FileChannel.open(p, StandardOpenOption.READ);
-      FileChannel prev = open.put(p, fresh);
-      if (prev != null && prev != fresh) {
-        prev.close();
+    // one opener at a time: two threads opening the same file at once must not close each other's channel
+    // (the loser's channel would be closed while its thread reads: AsynchronousCloseException)
+    synchronized (open) {
+      ch = open.get(p);
+      if (ch != null && ch.isOpen()) {
+        return ch;
       }
-      return fresh;
-    } catch (NoSuchFileException e) {
-      throw new IOException(p + ": file is missing", e);
+      try {
+        FileChannel fresh = FileChannel.open(p, StandardOpenOption.READ);
+        open.put(p, fresh);
+        return fresh;
+      } catch (NoSuchFileException e) {
+        throw new IOException(p + ": file is missing", e);
+      }
     }
   }
 
   /** Size of a file in bytes. */
   public long size(Path p) throws IOException {
-    return channel(p).size();
+    try {
+      return channel(p).size();
+    } catch (ClosedChannelException e) { // released by another thread between lookup and use: reopen once
+      return channel(p).size();
+    }
   }
 
   /** Reads exactly {@code len} bytes at {@code pos}; a short file is an IOException naming it. */

@@ -197,6 +197,74 @@ class SectionReaderTest {
     }
   }
 
+  /**
+   * readBytes into a reused buffer (at an offset) gives the bytes a fresh read gives, also where chunks are
+   * missing and read as a zero fill value (the buffer's old content must not show through) or as -7.
+   */
+  @Test
+  void readBytesIntoAReusedBufferWritesEverySelectedElement() throws Exception {
+    Model minus7 = new Model(ChunkGrid.regular(new long[] {13, 17}, new int[] {5, 4}), ByteOrder.LITTLE_ENDIAN, Set.of(3L, 7L));
+    ChunkedArray zeros = withFill(minus7, null);
+    ChunkedArray flat = withFill(new Model(ChunkGrid.flat(new long[] {100}, 7, false), ByteOrder.BIG_ENDIAN, Set.of(4L)), new byte[4]);
+    java.util.Random r = new java.util.Random(5);
+    for (ChunkedArray m : java.util.List.of(minus7, zeros, flat)) {
+      long[] shape = m.grid().shape();
+      for (int k = 0; k < 60; k++) {
+        long[] first = new long[shape.length];
+        long[] count = new long[shape.length];
+        long[] stride = new long[shape.length];
+        for (int d = 0; d < shape.length; d++) {
+          stride[d] = 1 + r.nextInt(3);
+          first[d] = r.nextInt((int) shape[d]);
+          count[d] = 1 + r.nextInt((int) ((shape[d] - 1 - first[d]) / stride[d] + 1));
+        }
+        byte[] want = SectionReader.readBytes(m, first, count, stride);
+        byte[] buf = new byte[want.length + 9];
+        java.util.Arrays.fill(buf, (byte) 0x55);
+        SectionReader.readBytes(m, first, count, stride, buf, 3);
+        assertArrayEquals(want, java.util.Arrays.copyOfRange(buf, 3, 3 + want.length), m.grid() + " " + java.util.Arrays.toString(first));
+        assertEquals(0x55, buf[2] & 0xff);
+        assertEquals(0x55, buf[3 + want.length] & 0xff);
+        // the typed read into a reused int[] too
+        int[] typed = new int[want.length / 4 + 2];
+        java.util.Arrays.fill(typed, 0x55555555);
+        SectionReader.readInto(m, first, count, stride, typed, 1);
+        ByteBuffer wb = ByteBuffer.wrap(want).order(m.dtype().order());
+        for (int i = 0; i < want.length / 4; i++) {
+          assertEquals(wb.getInt(4 * i), typed[1 + i], m.grid() + " typed element " + i);
+        }
+        assertEquals(0x55555555, typed[0]);
+      }
+    }
+    assertThrows(IllegalArgumentException.class,
+        () -> SectionReader.readBytes(zeros, new long[] {0, 0}, new long[] {2, 2}, null, new byte[15], 0));
+  }
+
+  /** {@code a} with another fill value. */
+  static ChunkedArray withFill(ChunkedArray a, byte[] fill) {
+    return new ChunkedArray() {
+      @Override
+      public DType dtype() {
+        return a.dtype();
+      }
+
+      @Override
+      public ChunkGrid grid() {
+        return a.grid();
+      }
+
+      @Override
+      public ChunkData chunk(long index) throws IOException {
+        return a.chunk(index);
+      }
+
+      @Override
+      public byte[] fillValue() {
+        return fill;
+      }
+    };
+  }
+
   @Test
   void regularGrids() throws Exception {
     check(new Model(ChunkGrid.regular(new long[] {37}, new int[] {8}), ByteOrder.LITTLE_ENDIAN, Set.of(2L)), 200, 1);

@@ -306,7 +306,8 @@ public final class NcStreamOut {
     Slabs slabs = new Slabs(s.getShape(), elem, opt.messageBytes, chunkShape, flat, extra);
     long n = 0;
     try {
-      if (raw != null && !slabs.single() && isFixedSize(v)) {
+      if (raw != null && !slabs.single() && isFixedSize(v)
+          && (raw.dtype().extraDim() == 0 || elem * raw.dtype().extraDim() <= opt.messageBytes)) { // whole items
         return writePrefetched(v, s, slabs, raw);
       }
       for (int[][] slab = slabs.next(); slab != null; slab = slabs.next()) {
@@ -325,39 +326,126 @@ public final class NcStreamOut {
         && dt != DataType.SEQUENCE;
   }
 
-  /** Reads the next slab of a chunked variable in a background thread while the current one is written. */
+  /**
+   * Slab buffers of one chunked variable (fewer in a small heap): one being written, the others read ahead;
+   * {@code -Dchunkcdm.ncstream.slabBuffers=N} (2..8) sets another number.
+   */
+  static final int SLAB_BUFFERS = 3;
+
+  private static int slabBuffers() {
+    return Math.max(2, Math.min(8, Integer.getInteger("chunkcdm.ncstream.slabBuffers", SLAB_BUFFERS)));
+  }
+
+  /**
+   * Reads the next slabs of a chunked variable in background threads (their chunks decoded on core's decode
+   * threads) while the current one is written: {@link #SLAB_BUFFERS} buffers (two when three would take more
+   * than a quarter of the heap), allocated once and reused, the
+   * chunks decoded straight into them, so a variable costs at most that many messages of memory whatever its
+   * size, nothing is allocated per slab, and a write that stalls (dirty page cache, a slow client) does not
+   * stop the decoding.
+   */
   private long writePrefetched(Variable v, Section s, Slabs slabs, ChunkedArray raw) throws IOException {
+    long elem = elementBytes(v);
+    long most = Math.min(opt.messageBytes, s.computeSize() * elem);
+    if (most > Integer.MAX_VALUE - 64) {
+      throw new IOException(v.getFullName() + ": a slab of " + most + " bytes is too large for one message");
+    }
+    org.chunkcdm.io.Bounds.checkAllocation(most, v.getFullName() + ": a slab buffer");
+    // three buffers when they take at most a quarter of the heap, else two (one written, one read ahead)
+    int want = slabBuffers();
+    int nbuf = want * most <= Runtime.getRuntime().maxMemory() / 4 ? want : 2;
+    byte[][] bufs = new byte[nbuf][];
+    java.util.ArrayDeque<Future<Slab>> ahead = new java.util.ArrayDeque<>();
+    java.util.ArrayDeque<Section> sections = new java.util.ArrayDeque<>();
     long n = 0;
-    int[][] slab = slabs.next();
-    Section cur = toVariable(s, slab[0], slab[1]);
-    Future<Piece> next = prefetch(v, cur, raw);
+    int next = 0; // buffer of the next slab submitted
     try {
-      while (next != null) {
-        Piece p = await(next);
-        Section here = cur;
-        slab = slabs.next();
-        if (slab != null) {
-          cur = toVariable(s, slab[0], slab[1]);
-          next = prefetch(v, cur, raw);
-        } else {
-          next = null;
+      for (int[][] slab = slabs.next(); slab != null || !ahead.isEmpty(); ) {
+        while (slab != null && ahead.size() < nbuf - 1) {
+          Section cur = toVariable(s, slab[0], slab[1]);
+          ahead.add(prefetch(cur, raw, bufs, next));
+          sections.add(cur);
+          next = (next + 1) % nbuf;
+          slab = slabs.next();
         }
-        n += emitPrimitive(v, here, p.bytes, p.bigEndian, p.bytes.length);
+        Slab p = await(ahead.peek());
+        ahead.poll();
+        n += emitPrimitive(v, sections.poll(), p.bytes, p.bigEndian, p.length);
       }
     } finally {
-      if (next != null) {
-        next.cancel(false);
+      // on a failure: reads not started are dropped, running ones finish before the caller may close the file
+      for (Future<Slab> f : ahead) {
+        f.cancel(false);
+      }
+      for (Future<Slab> f : ahead) {
+        try {
+          f.get();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+          // the failure that matters is the one being thrown
+        }
       }
     }
     return n;
   }
 
-  private Future<Piece> prefetch(Variable v, Section s, ChunkedArray raw) {
-    boolean big = opt.bigEndian;
-    return PREFETCH.submit(() -> readPiece(v, s, raw, big));
+  /** A slab read into a reused buffer: its first {@code length} bytes. */
+  private static final class Slab {
+    final byte[] bytes;
+    final int length;
+    final boolean bigEndian;
+
+    Slab(byte[] bytes, int length, boolean bigEndian) {
+      this.bytes = bytes;
+      this.length = length;
+      this.bigEndian = bigEndian;
+    }
   }
 
-  private static Piece await(Future<Piece> f) throws IOException {
+  private Future<Slab> prefetch(Section s, ChunkedArray raw, byte[][] bufs, int which) {
+    boolean big = opt.bigEndian;
+    return PREFETCH.submit(() -> readSlab(s, raw, big, bufs, which));
+  }
+
+  /** Reads {@code s} of a chunked variable (whole items) into {@code bufs[which]}, growing it when needed. */
+  private static Slab readSlab(Section s, ChunkedArray raw, boolean forceBig, byte[][] bufs, int which) throws IOException {
+    DType dt = raw.dtype();
+    int rank = raw.grid().rank();
+    long[] first = new long[rank];
+    long[] count = new long[rank];
+    long[] stride = new long[rank];
+    long len = dt.itemSize();
+    for (int d = 0; d < rank; d++) {
+      Range r = s.getRange(d);
+      first[d] = r.first();
+      count[d] = r.length();
+      stride[d] = r.stride();
+      len *= count[d];
+    }
+    byte[] b = bufs[which];
+    if (b == null || b.length < len) {
+      b = new byte[(int) len];
+      bufs[which] = b;
+    }
+    int n = (int) len;
+    SectionReader.readBytes(raw, first, count, stride, b, 0);
+    if (dt.kind() == DType.Kind.BOOL) {
+      for (int i = 0; i < n; i++) {
+        b[i] = b[i] != 0 ? (byte) 1 : 0;
+      }
+    }
+    int unit = dt.kind() == DType.Kind.COMPLEX ? dt.itemSize() / 2 : dt.extraDim() > 0 ? 1 : dt.itemSize();
+    boolean big = dt.order() == ByteOrder.BIG_ENDIAN || unit == 1;
+    if (forceBig && !big) {
+      swap(b, n, unit);
+      big = true;
+    }
+    return new Slab(b, n, big);
+  }
+
+  private static <T> T await(Future<T> f) throws IOException {
     try {
       return f.get();
     } catch (InterruptedException e) {
@@ -526,18 +614,21 @@ public final class NcStreamOut {
     return new Piece(primitiveBytes(v.getDataType(), a), true);
   }
 
-  private long emitPrimitive(Variable v, Section s, byte[] b, boolean big, int payload) throws IOException {
+  /** One data message of the first {@code len} bytes of {@code b}. */
+  private long emitPrimitive(Variable v, Section s, byte[] b, boolean big, int len) throws IOException {
     if (opt.deflates()) {
-      byte[] z = deflate(b);
-      long n = putDataProto(v, s, big, true, payload);
+      byte[] z = deflate(b, len);
+      long n = putDataProto(v, s, big, true, len);
       n += putVInt(z.length) + put(z);
-      report(payload);
+      report(len);
       return n;
     }
     long n = putDataProto(v, s, big, false, 0);
-    n += putVInt(b.length) + put(b);
-    report(payload);
-    return n;
+    n += putVInt(len);
+    out.write(b, 0, len);
+    written += len;
+    report(len);
+    return n + len;
   }
 
   private long putDataProto(Variable v, Section s, boolean big, boolean deflated, int uncompressed) throws IOException {
@@ -922,7 +1013,12 @@ public final class NcStreamOut {
 
   /** Reverses the byte order of {@code unit}-byte values in place. */
   static void swap(byte[] b, int unit) {
-    int n = b.length / unit;
+    swap(b, b.length, unit);
+  }
+
+  /** Reverses the byte order of the {@code unit}-byte values in the first {@code len} bytes of {@code b}. */
+  static void swap(byte[] b, int len, int unit) {
+    int n = len / unit;
     switch (unit) {
       case 2:
         for (int i = 0; i < n; i++) {
@@ -951,12 +1047,12 @@ public final class NcStreamOut {
     return deflater;
   }
 
-  private byte[] deflate(byte[] b) {
+  private byte[] deflate(byte[] b, int len) {
     Deflater d = deflater();
     d.reset();
-    d.setInput(b);
+    d.setInput(b, 0, len);
     d.finish();
-    ByteArrayOutputStream z = new ByteArrayOutputStream(Math.max(64, b.length / 4));
+    ByteArrayOutputStream z = new ByteArrayOutputStream(Math.max(64, len / 4));
     byte[] buf = new byte[64 << 10];
     while (!d.finished()) {
       int m = d.deflate(buf);

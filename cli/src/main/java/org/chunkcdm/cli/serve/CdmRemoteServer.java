@@ -152,10 +152,29 @@ public final class CdmRemoteServer implements AutoCloseable {
     }
   }
 
-  private void handle(Request request, Response response, Callback callback) {
+  /**
+   * The response of a HEAD request: status and headers as the GET would get them, never a body (what is
+   * written to it is dropped; responses that stream ncstream skip reading the data altogether).
+   */
+  static final class HeadResponse extends Response.Wrapper {
+    HeadResponse(Request request, Response response) {
+      super(request, response);
+    }
+
+    @Override
+    public void write(boolean last, java.nio.ByteBuffer content, Callback callback) {
+      super.write(last, null, callback);
+    }
+  }
+
+  private void handle(Request request, Response response0, Callback callback) {
+    Response response = response0;
     try {
-      if (!"GET".equals(request.getMethod()) && !"HEAD".equals(request.getMethod())) {
-        throw new Refusal(405, "only GET is served");
+      boolean head = "HEAD".equals(request.getMethod());
+      if (head) {
+        response = new HeadResponse(request, response0);
+      } else if (!"GET".equals(request.getMethod())) {
+        throw new Refusal(405, "only GET and HEAD are served");
       }
       String raw = request.getHttpURI().getPath();
       if (raw == null || raw.equals("/") || raw.isEmpty()) {
@@ -466,6 +485,10 @@ public final class CdmRemoteServer implements AutoCloseable {
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/octet-stream");
     response.getHeaders().put("Content-Description", "ncstream");
+    if (response instanceof HeadResponse) { // the request was checked; the body is neither read nor sent
+      response.write(true, null, callback);
+      return;
+    }
     Counting counting = new Counting(Content.Sink.asOutputStream(response));
     // a small first buffer keeps the status open until the first piece is read
     BufferedOutputStream out = new BufferedOutputStream(counting, 64 << 10);
@@ -520,6 +543,11 @@ public final class CdmRemoteServer implements AutoCloseable {
     }
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+    if (response instanceof HeadResponse) { // the length the GET's body has, no body
+      response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.getBytes(StandardCharsets.UTF_8).length);
+      response.write(true, null, callback);
+      return;
+    }
     Content.Sink.write(response, true, body, callback);
   }
 

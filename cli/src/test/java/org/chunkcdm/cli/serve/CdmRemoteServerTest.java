@@ -258,6 +258,71 @@ class CdmRemoteServerTest {
     }
   }
 
+  /** Reads one reply header (up to the blank line) from {@code in}. */
+  static String replyHeader(InputStream in) throws IOException {
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int c = in.read();
+      if (c < 0) {
+        throw new IOException("connection closed in the reply header: " + head);
+      }
+      head.append((char) c);
+    }
+    return head.toString();
+  }
+
+  /**
+   * HEAD gets the status and headers a GET gets and no body: on one keep-alive connection each HEAD is followed
+   * by a GET, whose reply must start right after the HEAD's blank line. A HEAD of a data request checks the
+   * request (dataset, variable, section) but reads no chunk.
+   */
+  @Test
+  void headRequestsGetHeadersOnly() throws Exception {
+    Fixtures.Dataset d = Fixtures.manifest("ds").dataset("large.ds");
+    String p = path(d);
+    String var;
+    try (NetcdfFile nc = NetcdfFiles.open(d.file().toString())) {
+      var = CdmRemoteServer.encodePath(nc.getVariables().get(0).getFullNameEscaped());
+    }
+    String cdl = p + "?req=cdl";
+    int cdlLength = get(fixtures, cdl).body().length;
+    String[][] cases = { // target, status, content type
+        {p + "?req=data&var=" + var, "200", "application/octet-stream"},
+        {p + "?req=header", "200", "application/octet-stream"},
+        {cdl, "200", "text/plain"},
+        {p + "?req=capabilities", "200", "application/xml"},
+        {p + "?req=data&var=no_such_var", "400", "text/plain"},
+        {"/cdmremote/no/such/file.ds", "404", "text/plain"},
+        {"/", "200", "text/html"}};
+    try (Socket sock = new Socket("127.0.0.1", fixtures.port())) {
+      sock.setSoTimeout(60000);
+      OutputStream o = sock.getOutputStream();
+      InputStream in = new java.io.BufferedInputStream(sock.getInputStream());
+      for (String[] c : cases) {
+        long touched = org.chunkcdm.chunk.SectionReader.CHUNKS_TOUCHED.sum();
+        o.write(("HEAD " + c[0] + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            + "GET " + p + "?req=capabilities HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        o.flush();
+        String h = replyHeader(in);
+        assertTrue(h.startsWith("HTTP/1.1 " + c[1] + " "), c[0] + ": " + h);
+        assertTrue(h.toLowerCase().contains("content-type: " + c[2]), c[0] + ": " + h);
+        if (c[0].equals(cdl)) {
+          assertTrue(h.toLowerCase().contains("content-length: " + cdlLength + "\r\n"), h);
+        }
+        // the next bytes are the GET's reply, not a body of the HEAD
+        String g = replyHeader(in);
+        assertTrue(g.startsWith("HTTP/1.1 200 "), c[0] + ": after the HEAD came " + g);
+        assertTrue(g.toLowerCase().contains("content-length: "), g);
+        int at = g.toLowerCase().indexOf("content-length:") + "content-length:".length();
+        int n = Integer.parseInt(g.substring(at, g.indexOf("\r\n", at)).trim());
+        String body = new String(in.readNBytes(n), StandardCharsets.UTF_8);
+        assertTrue(body.contains("<cdmRemoteCapabilities"), body);
+        // a HEAD checks the request but reads no data
+        assertEquals(touched, org.chunkcdm.chunk.SectionReader.CHUNKS_TOUCHED.sum(), c[0]);
+      }
+    }
+  }
+
   /** 64 clients reading random sections at once get the bytes a sequential read gets. */
   @Test
   void sixtyFourConcurrentClientsGetTheBytesOfSequentialReads() throws Exception {

@@ -320,6 +320,149 @@ final class GeneralReader implements ChunkedIosp.VariableReader {
     return out;
   }
 
+  // ------------------------------------------------------------------ sequences
+
+  /**
+   * The data message a sequence's rows come from: its last one (a sequence message has no section, it holds
+   * the whole variable, so a later one replaces an earlier one); null when the stream has none (no rows).
+   */
+  private DataMessage sequenceMessage() throws IOException {
+    DataMessage last = null;
+    for (DataMessage m : msgs) {
+      if (m.layout != DataMessage.Layout.SEQUENCE) {
+        throw new IOException(what + ": " + m + " holds " + m.layout + " data, unexpected for a sequence");
+      }
+      last = m;
+    }
+    return last;
+  }
+
+  /** Rows of the sequence (what {@link #sequenceRows} returns). */
+  int sequenceLength() throws IOException {
+    DataMessage m = sequenceMessage();
+    if (m != null && m.count > Integer.MAX_VALUE) {
+      throw new IOException(what + ": " + m + " holds " + m.count + " rows, more than a sequence array can count");
+    }
+    return m == null ? 0 : (int) m.count;
+  }
+
+  /**
+   * The rows of a sequence ({@code MAGIC_VDATA, vlenb, StructureData} each, then {@code MAGIC_VEND}), read from
+   * the file one row at a time as the iterator advances (nothing is held); a bad row is an IOException naming
+   * the file, the variable and the row.
+   */
+  ucar.ma2.StructureDataIterator sequenceRows(Structure s) throws IOException {
+    DataMessage m = sequenceMessage();
+    StructureMembers members = fullStructure(s).makeStructureMembers();
+    ArrayStructureBB.setOffsets(members);
+    long rows = m == null ? 0 : m.count;
+    return new ucar.ma2.StructureDataIterator() {
+      long row;
+      long pos = m == null ? 0 : m.payloadPos;
+
+      @Override
+      public boolean hasNext() {
+        return row < rows;
+      }
+
+      @Override
+      public StructureData next() throws IOException {
+        if (row >= rows) {
+          throw new java.util.NoSuchElementException(what + ": no row " + row + " in a sequence of " + rows);
+        }
+        String where = what + ": " + m + ", row " + row;
+        long end = m.payloadPos + m.payloadLen;
+        byte[] h = files.read(file, pos, Math.min(9, end - pos));
+        if (h.length < 5 || h[0] != ucar.nc2.stream.NcStream.MAGIC_VDATA[0] || h[1] != ucar.nc2.stream.NcStream.MAGIC_VDATA[1]
+            || h[2] != ucar.nc2.stream.NcStream.MAGIC_VDATA[2] || h[3] != ucar.nc2.stream.NcStream.MAGIC_VDATA[3]) {
+          throw new IOException(where + ": no row marker (MAGIC_VDATA) at byte " + pos);
+        }
+        long len = 0;
+        int k = 4;
+        for (int shift = 0; ; shift += 7, k++) {
+          if (k >= h.length || shift > 28) {
+            throw new IOException(where + ": bad row length at byte " + (pos + 4));
+          }
+          len |= (long) (h[k] & 0x7f) << shift;
+          if ((h[k] & 0x80) == 0) {
+            k++;
+            break;
+          }
+        }
+        long at = pos + k;
+        if (len > end - at) {
+          throw new IOException(where + ": a row of " + len + " bytes at byte " + at + " passes the end of the sequence data");
+        }
+        byte[] b = files.read(file, at, len);
+        NcStreamProto.StructureData p;
+        try {
+          p = NcStreamProto.StructureData.parseFrom(b);
+        } catch (InvalidProtocolBufferException e) {
+          throw new IOException(where + ": corrupt row: " + e.getMessage(), e);
+        }
+        ArrayStructureBB one = rowsOf(members, new int[] {1}, p, m, where);
+        pos = at + len;
+        row++;
+        return one.getStructureData(0);
+      }
+
+      @Override
+      public ucar.ma2.StructureDataIterator reset() {
+        row = 0;
+        pos = m == null ? 0 : m.payloadPos;
+        return this;
+      }
+
+      @Override
+      public int getCurrentRecno() {
+        return (int) row - 1;
+      }
+    };
+  }
+
+  /** The structure with every member the header defines (netcdf-java may ask through a copy with fewer). */
+  private static Structure fullStructure(Structure v) {
+    if (v.getNetcdfFile() != null) {
+      ucar.nc2.Variable f = v.getNetcdfFile().findVariable(v.getFullNameEscaped());
+      if (f instanceof Structure) {
+        return (Structure) f;
+      }
+    }
+    return v;
+  }
+
+  /** Rows of {@code shape} from a StructureData message: its fixed part in the message's byte order, its string heap. */
+  private static ArrayStructureBB rowsOf(StructureMembers members, int[] shape, NcStreamProto.StructureData p, DataMessage m,
+      String where) throws IOException {
+    long n = 1;
+    for (int x : shape) {
+      n *= x;
+    }
+    ByteBuffer bb = ByteBuffer.wrap(p.getData().toByteArray()).order(m.order);
+    long need = n * members.getStructureSize();
+    if (bb.capacity() < need) {
+      throw new IOException(where + " holds " + bb.capacity() + " bytes of rows, " + need + " are needed");
+    }
+    ArrayStructureBB asbb = new ArrayStructureBB(members, shape, bb, 0);
+    List<String> ss = p.getSdataList();
+    int sc = 0;
+    for (int c : p.getHeapCountList()) {
+      if (c < 0 || sc + c > ss.size()) {
+        throw new IOException(where + " names more strings than it holds");
+      }
+      if (c == 1) {
+        asbb.addObjectToHeap(ss.get(sc++));
+      } else {
+        String[] a = new String[c];
+        for (int i = 0; i < c; i++) {
+          a[i] = ss.get(sc++);
+        }
+        asbb.addObjectToHeap(a);
+      }
+    }
+    return asbb;
+  }
+
   /** Reads a section of a (non-sequence) structure: rows from the messages holding them, later ones first. */
   Array readStructure(Structure v, Section section) throws IOException {
     Section want = fill(section);

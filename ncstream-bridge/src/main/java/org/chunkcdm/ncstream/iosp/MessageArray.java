@@ -315,6 +315,7 @@ final class MessageArray implements ChunkedArray, ChunkedIosp.VariableReader {
     if (expected > Integer.MAX_VALUE - 16 || m.payloadLen > Integer.MAX_VALUE - 16) {
       throw new IOException(what + ": " + m + " is too large to inflate in one piece (" + expected + " bytes)");
     }
+    org.chunkcdm.io.Bounds.checkAllocation(expected, what + ": " + m + ", inflated");
     byte[] in = files.read(file, m.payloadPos, m.payloadLen);
     byte[] out = new byte[(int) expected];
     Inflater inf = new Inflater();
@@ -340,14 +341,18 @@ final class MessageArray implements ChunkedArray, ChunkedIosp.VariableReader {
     return out;
   }
 
-  /** Inflates a deflated payload of unknown inflated size (objects), refusing more than a quarter of the heap. */
+  /**
+   * Inflates a deflated payload of unknown inflated size (objects), refusing more than the project's one
+   * allocation bound ({@link org.chunkcdm.io.Bounds#checkAllocation}) with a {@link org.chunkcdm.io.Bounds.LimitException}.
+   */
   static byte[] inflateAll(FileHandles files, Path file, String what, DataMessage m) throws IOException {
     if (m.payloadLen > Integer.MAX_VALUE - 16) {
       throw new IOException(what + ": " + m + " is too large to inflate in one piece");
     }
     byte[] in = files.read(file, m.payloadPos, m.payloadLen);
-    long limit = Math.min(Integer.MAX_VALUE - 16, Runtime.getRuntime().maxMemory() / 4);
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(Math.max(64, in.length * 4));
+    long limit = org.chunkcdm.io.Bounds.maxAllocation();
+    java.io.ByteArrayOutputStream out =
+        new java.io.ByteArrayOutputStream((int) Math.max(64, Math.min(limit, (long) in.length * 4)));
     Inflater inf = new Inflater();
     try {
       inf.setInput(in);
@@ -357,10 +362,10 @@ final class MessageArray implements ChunkedArray, ChunkedIosp.VariableReader {
         if (k == 0 && (inf.needsInput() || inf.needsDictionary())) {
           throw new IOException(what + ": " + m + " holds truncated deflate data");
         }
-        out.write(buf, 0, k);
-        if (out.size() > limit) {
-          throw new IOException(what + ": " + m + " inflates to more than " + limit + " bytes");
+        if ((long) out.size() + k > limit) { // the one bound rule: refused before the buffer grows past it
+          org.chunkcdm.io.Bounds.checkAllocation((long) out.size() + k, what + ": " + m + ", inflated");
         }
+        out.write(buf, 0, k);
       }
     } catch (DataFormatException e) {
       throw new IOException(what + ": " + m + " holds corrupt deflate data: " + e.getMessage(), e);
@@ -382,7 +387,15 @@ final class MessageArray implements ChunkedArray, ChunkedIosp.VariableReader {
 
   @Override
   public Array read(Section section) throws IOException {
-    Array a = org.chunkcdm.cdm.CdmReader.read(this, section);
+    Array a;
+    try {
+      a = org.chunkcdm.cdm.CdmReader.read(this, section);
+    } catch (org.chunkcdm.io.Bounds.LimitException e) {
+      if (e.getMessage() != null && e.getMessage().startsWith(what)) {
+        throw e;
+      }
+      throw new org.chunkcdm.io.Bounds.LimitException(what + ": " + e.getMessage()); // name file and variable
+    }
     if (type == DataType.CHAR) {
       byte[] b = (byte[]) a.getStorage();
       char[] c = new char[b.length];

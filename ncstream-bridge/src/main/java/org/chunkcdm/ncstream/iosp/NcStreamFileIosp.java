@@ -470,6 +470,12 @@ public class NcStreamFileIosp extends ChunkedIosp {
 
   @Override
   public Array readData(Variable v, Section section) throws IOException, InvalidRangeException {
+    if (v instanceof Sequence && v.getSPobject() instanceof GeneralReader) {
+      GeneralReader r = (GeneralReader) v.getSPobject();
+      Sequence s = (Sequence) v;
+      ucar.ma2.StructureMembers sm = s.makeStructureMembers();
+      return new ucar.ma2.ArraySequence(sm, new Subset(r.sequenceRows(s), sm), r.sequenceLength());
+    }
     if (v instanceof Structure && !(v instanceof Sequence) && v.getSPobject() instanceof GeneralReader) {
       return ((GeneralReader) v.getSPobject()).readStructure((Structure) v, section);
     }
@@ -477,6 +483,55 @@ public class NcStreamFileIosp extends ChunkedIosp {
       return ((ChunkedIosp.VariableReader) v.getSPobject()).read(section);
     }
     return super.readData(v, section);
+  }
+
+  /** The rows of a sequence, read from the file as the iterator advances. */
+  @Override
+  public ucar.ma2.StructureDataIterator getStructureIterator(Structure s, int bufferSize) throws IOException {
+    if (s instanceof Sequence && s.getSPobject() instanceof GeneralReader) {
+      return new Subset(((GeneralReader) s.getSPobject()).sequenceRows(s), s.makeStructureMembers());
+    }
+    return super.getStructureIterator(s, bufferSize);
+  }
+
+  /** Rows with only the members of a (possibly reduced) copy of the structure. */
+  private static final class Subset implements ucar.ma2.StructureDataIterator {
+    private final ucar.ma2.StructureDataIterator rows;
+    private final ucar.ma2.StructureMembers members;
+
+    Subset(ucar.ma2.StructureDataIterator rows, ucar.ma2.StructureMembers members) {
+      this.rows = rows;
+      this.members = members;
+    }
+
+    @Override
+    public boolean hasNext() throws IOException {
+      return rows.hasNext();
+    }
+
+    @Override
+    public ucar.ma2.StructureData next() throws IOException {
+      ucar.ma2.StructureData sd = rows.next();
+      if (sd.getStructureMembers().getMembers().size() == members.getMembers().size()) {
+        return sd;
+      }
+      ucar.ma2.StructureDataW w = new ucar.ma2.StructureDataW(members);
+      for (ucar.ma2.StructureMembers.Member m : members.getMembers()) {
+        w.setMemberData(m, sd.getArray(m.getName()));
+      }
+      return w;
+    }
+
+    @Override
+    public ucar.ma2.StructureDataIterator reset() {
+      rows.reset();
+      return this;
+    }
+
+    @Override
+    public int getCurrentRecno() {
+      return rows.getCurrentRecno();
+    }
   }
 
   /** The values netcdf-java uses for missing data of each type (netCDF conventions). */

@@ -275,6 +275,61 @@ class CraftedStreamTest {
     }
   }
 
+  /**
+   * Inflated payloads are held to the project's one allocation bound (Bounds, {@code -Dchunkcdm.maxAllocation}):
+   * a deflated string message of unknown inflated size, and a deflated number message whose section needs more,
+   * are refused with a Bounds.LimitException naming file, variable and message; below the bound both read.
+   */
+  @Test
+  void inflatedPayloadsAreHeldToTheAllocationBound() throws Exception {
+    Ncs n = new Ncs().dim("n", 400).var("v", DataType.INT, "n", Float.NaN);
+    n.root.addVars(NcStreamProto.Variable.newBuilder().setName("s").setDataType(NcStreamProto.DataType.STRING)
+        .addShape(n.root.getDims(0)));
+    n.header();
+    n.data("v", DataType.INT, "0:399", ByteOrder.BIG_ENDIAN, true, ints(new int[] {400}, 3));
+    ByteArrayOutputStream items = new ByteArrayOutputStream();
+    for (int i = 0; i < 400; i++) {
+      byte[] b = ("string number " + i + " of a well compressible message").getBytes(StandardCharsets.UTF_8);
+      NcStream.writeVInt(items, b.length);
+      items.write(b);
+    }
+    Deflater def = new Deflater(9);
+    def.setInput(items.toByteArray());
+    def.finish();
+    byte[] z = new byte[items.size() + 64];
+    int zn = def.deflate(z);
+    def.end();
+    n.message(NcStreamProto.Data.newBuilder().setVarName("s").setDataType(NcStreamProto.DataType.STRING)
+        .setSection(NcStream.encodeSection(new Section("0:399"))).setCompress(NcStreamProto.Compress.DEFLATE)
+        .setUncompressedSize(items.size()).setVersion(3).build().toByteArray());
+    NcStream.writeVInt(n.out, zn);
+    n.out.write(z, 0, zn);
+    Path p = n.end(tmp.resolve("bound.ncs"));
+    assertTrue(zn < 1150 && items.size() > 10000, zn + " -> " + items.size());
+    String old = System.getProperty("chunkcdm.maxAllocation");
+    try (NetcdfFile nc = NcStreamFileIosp.open(p.toString())) {
+      System.setProperty("chunkcdm.maxAllocation", "1200"); // above the deflated bytes, below the inflated
+      IOException e = assertThrows(IOException.class, () -> nc.findVariable("s").read());
+      assertInstanceOf(org.chunkcdm.io.Bounds.LimitException.class, e, String.valueOf(e));
+      NetcdfChecks.assertMentions(e, "bound.ncs", "variable 's'", "inflated", "chunkcdm.maxAllocation");
+      e = assertThrows(IOException.class, () -> nc.findVariable("v").read());
+      assertInstanceOf(org.chunkcdm.io.Bounds.LimitException.class, e, String.valueOf(e));
+      NetcdfChecks.assertMentions(e, "bound.ncs", "variable 'v'", "1600 bytes");
+      e = assertThrows(IOException.class, () -> nc.findVariable("v").read("0:9")); // 40 bytes from a 1600-byte message
+      assertInstanceOf(org.chunkcdm.io.Bounds.LimitException.class, e, String.valueOf(e));
+      NetcdfChecks.assertMentions(e, "bound.ncs", "variable 'v'", "1600 bytes");
+      System.clearProperty("chunkcdm.maxAllocation");
+      assertEquals("string number 399 of a well compressible message", nc.findVariable("s").read("399").getObject(0));
+      assertEquals(3 + 399, nc.findVariable("v").read("399").getInt(0));
+    } finally {
+      if (old == null) {
+        System.clearProperty("chunkcdm.maxAllocation");
+      } else {
+        System.setProperty("chunkcdm.maxAllocation", old);
+      }
+    }
+  }
+
   /** A variable-length array {@code int levels(n, *)}: one object per element of the fixed dimensions. */
   @Test
   void variableLengthArrays() throws Exception {
