@@ -25,11 +25,20 @@ public final class FuzzSupport {
     void run() throws IOException;
   }
 
+  /** {@code -Dchunkcdm.fuzz.verbose=true}: print each input's outcome (to check what the seeds reach). */
+  private static final boolean VERBOSE = Boolean.getBoolean("chunkcdm.fuzz.verbose");
+
   /** Runs {@code a}; an IOException is a correct answer to bad bytes and ends the input. */
   public static void expectIoOnly(IoAction a) {
     try {
       a.run();
+      if (VERBOSE) {
+        System.err.println("fuzz input: ok");
+      }
     } catch (IOException e) {
+      if (VERBOSE) {
+        System.err.println("fuzz input: " + e);
+      }
       if (e.getMessage() == null || e.getMessage().isEmpty()) {
         throw new AssertionError("IOException without a message", e);
       }
@@ -51,6 +60,26 @@ public final class FuzzSupport {
     Path tmp = p.resolveSibling(p.getFileName() + ".tmp");
     Files.write(tmp, bytes);
     Files.move(tmp, p, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /**
+   * The first committed input (in name order) of a target: its {@code <Class>Inputs/<method>/} resource directory.
+   * Targets replay it in {@code @BeforeAll}, so one-time class loading and static set-up are not charged to the
+   * 1 s per-input limit.
+   */
+  public static byte[] seed(Class<?> target, String method) throws IOException {
+    String dir = target.getSimpleName() + "Inputs/" + method;
+    java.net.URL u = target.getResource(dir);
+    if (u == null) {
+      throw new IOException("no committed inputs in " + dir);
+    }
+    try (java.util.stream.Stream<Path> s = Files.list(Path.of(u.toURI()))) {
+      Path first = s.filter(Files::isRegularFile).sorted().findFirst()
+          .orElseThrow(() -> new IOException("no committed inputs in " + dir));
+      return Files.readAllBytes(first);
+    } catch (java.net.URISyntaxException e) {
+      throw new IOException(u + ": " + e.getMessage(), e);
+    }
   }
 
   /** Opens the dataset at {@code p} and decodes the first chunks of every variable (bounded). */
