@@ -63,22 +63,36 @@ public final class FuzzSupport {
   }
 
   /**
-   * The first committed input (in name order) of a target: its {@code <Class>Inputs/<method>/} resource directory.
-   * Targets replay it in {@code @BeforeAll}, so one-time class loading and static set-up are not charged to the
-   * 1 s per-input limit.
+   * Replays every committed input of every {@code @FuzzTest} method of {@code target} once, ignoring the outcome
+   * (the replay proper reports it). Called from {@code @BeforeAll}: one-time class loading and static set-up
+   * (netcdf-java's registry, protobuf descriptors, the codecs) are not charged to the first input's 1 s limit.
    */
-  public static byte[] seed(Class<?> target, String method) throws IOException {
-    String dir = target.getSimpleName() + "Inputs/" + method;
-    java.net.URL u = target.getResource(dir);
-    if (u == null) {
-      throw new IOException("no committed inputs in " + dir);
-    }
-    try (java.util.stream.Stream<Path> s = Files.list(Path.of(u.toURI()))) {
-      Path first = s.filter(Files::isRegularFile).sorted().findFirst()
-          .orElseThrow(() -> new IOException("no committed inputs in " + dir));
-      return Files.readAllBytes(first);
-    } catch (java.net.URISyntaxException e) {
-      throw new IOException(u + ": " + e.getMessage(), e);
+  public static void warmUp(Class<?> target) {
+    try {
+      java.lang.reflect.Constructor<?> ctor = target.getDeclaredConstructor();
+      ctor.setAccessible(true);
+      Object instance = ctor.newInstance();
+      for (java.lang.reflect.Method m : target.getDeclaredMethods()) {
+        if (!m.isAnnotationPresent(com.code_intelligence.jazzer.junit.FuzzTest.class)) {
+          continue;
+        }
+        m.setAccessible(true);
+        java.net.URL u = target.getResource(target.getSimpleName() + "Inputs/" + m.getName());
+        if (u == null) {
+          continue;
+        }
+        try (java.util.stream.Stream<Path> s = Files.list(Path.of(u.toURI()))) {
+          for (Path p : (Iterable<Path>) s.filter(Files::isRegularFile).sorted()::iterator) {
+            try {
+              m.invoke(instance, (Object) Files.readAllBytes(p));
+            } catch (ReflectiveOperationException | RuntimeException | Error e) {
+              // the replay itself reports what this input does
+            }
+          }
+        }
+      }
+    } catch (ReflectiveOperationException | IOException | java.net.URISyntaxException e) {
+      throw new AssertionError("cannot warm up " + target.getName(), e);
     }
   }
 

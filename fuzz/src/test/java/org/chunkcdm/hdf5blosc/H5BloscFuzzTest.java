@@ -67,8 +67,8 @@ class H5BloscFuzzTest {
   }
 
   @BeforeAll
-  static void warmUp() throws Exception {
-    new H5BloscFuzzTest().hdf5BloscChunk(FuzzSupport.seed(H5BloscFuzzTest.class, "hdf5BloscChunk"));
+  static void warmUp() {
+    FuzzSupport.warmUp(H5BloscFuzzTest.class);
   }
 
   @FuzzTest

@@ -20,9 +20,8 @@ import ucar.nc2.Variable;
  */
 class NcStreamFuzzTest {
   @BeforeAll
-  static void warmUp() throws Exception {
-    // netcdf-java's static set-up (IOSP registry, protobuf descriptors) happens once, outside the 1 s per input
-    new NcStreamFuzzTest().ncstreamFile(FuzzSupport.seed(NcStreamFuzzTest.class, "ncstreamFile"));
+  static void warmUp() {
+    FuzzSupport.warmUp(NcStreamFuzzTest.class);
   }
 
   @FuzzTest

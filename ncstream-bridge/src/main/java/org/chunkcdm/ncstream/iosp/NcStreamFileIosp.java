@@ -178,6 +178,7 @@ public class NcStreamFileIosp extends ChunkedIosp {
     if (!sawHeader) {
       throw new IOException(file + ": the stream has no header message");
     }
+    checkReferences(file, root, new ArrayList<>());
     indexBytesRead = in.bytesRead;
     for (Map.Entry<String, List<DataMessage>> e : data.entrySet()) {
       Optional<Variable.Builder<?>> vb = root.findVariableNested(e.getKey());
@@ -221,6 +222,60 @@ public class NcStreamFileIosp extends ChunkedIosp {
       reader = new GeneralReader(files(), file, what, vb, shape, msgs);
     }
     vb.setSPobject(reader);
+  }
+
+  /**
+   * The shared dimensions and enum typedefs that variables name exist in their group or a parent group, as
+   * netcdf-java requires when it builds the file (else an IllegalStateException escapes NetcdfFiles.open), and
+   * a shared dimension has the length the variable was declared with (the reader's shape is the variable's).
+   */
+  private static void checkReferences(Path file, Group.Builder g, List<Group.Builder> outer) throws IOException {
+    outer.add(0, g);
+    try {
+      checkVariables(file, g.vbuilders, outer);
+      for (Group.Builder ng : g.gbuilders) {
+        checkReferences(file, ng, outer);
+      }
+    } finally {
+      outer.remove(0);
+    }
+  }
+
+  private static void checkVariables(Path file, List<Variable.Builder<?>> vbs, List<Group.Builder> groups) throws IOException {
+    for (Variable.Builder<?> vb : vbs) {
+      for (Dimension d : vb.getDimensions()) {
+        if (!d.isShared()) {
+          continue;
+        }
+        Dimension found = null;
+        for (Group.Builder gb : groups) {
+          found = gb.findDimensionLocal(d.getShortName()).orElse(null);
+          if (found != null) {
+            break;
+          }
+        }
+        if (found == null || found.getLength() != d.getLength() || found.isVariableLength() != d.isVariableLength()) {
+          throw new IOException(file + ": variable '" + vb.shortName + "' uses shared dimension " + d
+              + (found == null ? ", which no enclosing group defines" : ", but its group defines it as " + found));
+        }
+      }
+      if (vb.dataType != null && vb.dataType.isEnum()) {
+        String name = vb.getEnumTypeName();
+        boolean found = false;
+        for (Group.Builder gb : groups) {
+          for (ucar.nc2.EnumTypedef e : gb.enumTypedefs) {
+            found |= e.getShortName().equals(name);
+          }
+        }
+        if (!found) {
+          throw new IOException(file + ": variable '" + vb.shortName + "' uses enum type '" + name
+              + "', which no enclosing group defines");
+        }
+      }
+      if (vb instanceof Structure.Builder) {
+        checkVariables(file, ((Structure.Builder<?>) vb).vbuilders, groups);
+      }
+    }
   }
 
   static boolean hasVlenDim(Variable.Builder<?> vb) {
