@@ -30,14 +30,15 @@ public final class FuzzSupport {
 
   /** Runs {@code a}; an IOException is a correct answer to bad bytes and ends the input. */
   public static void expectIoOnly(IoAction a) {
+    long t0 = System.nanoTime();
     try {
       a.run();
       if (VERBOSE) {
-        System.err.println("fuzz input: ok");
+        System.err.printf("fuzz input: %.1f ms: ok%n", (System.nanoTime() - t0) / 1e6);
       }
     } catch (IOException e) {
       if (VERBOSE) {
-        System.err.println("fuzz input: " + e);
+        System.err.printf("fuzz input: %.1f ms: %s%n", (System.nanoTime() - t0) / 1e6, e);
       }
       if (e.getMessage() == null || e.getMessage().isEmpty()) {
         throw new AssertionError("IOException without a message", e);

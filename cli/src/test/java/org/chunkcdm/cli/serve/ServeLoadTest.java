@@ -134,6 +134,18 @@ class ServeLoadTest {
     return n;
   }
 
+  /** The server's open connections (Jetty's connector), its idle timeout in ms. */
+  static long[] serverConnections(CdmRemoteServer s) {
+    try {
+      java.lang.reflect.Field f = CdmRemoteServer.class.getDeclaredField("connector");
+      f.setAccessible(true);
+      org.eclipse.jetty.server.ServerConnector c = (org.eclipse.jetty.server.ServerConnector) f.get(s);
+      return new long[] {c.getConnectedEndPoints().size(), c.getIdleTimeout()};
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   static long percentile(long[] sorted, double p) {
     return sorted.length == 0 ? 0 : sorted[Math.min(sorted.length - 1, (int) Math.floor(p * sorted.length))];
   }
@@ -326,6 +338,7 @@ class ServeLoadTest {
               + "threads %d (%d before the clients; idle pool threads expire after 60 s)%n",
           busy, s.cache().inUse(), fds, fdsAfterClients, fdsBefore, kindsAfterClients.getOrDefault("socket", 0)
               - kindsBefore.getOrDefault("socket", 0), Thread.activeCount(), threadsBefore));
+      report.append("serve load: server connections " + Arrays.toString(serverConnections(s)) + " (open, idle timeout ms)\n");
       int idleWait = Integer.getInteger("chunkcdm.load.idleWait", 0);
       int back = -1;
       if (idleWait > 0) { // the long run: the clients' pooled connections end at the server's idle timeout
@@ -334,8 +347,9 @@ class ServeLoadTest {
           Thread.sleep(500);
           back = openFds();
         }
-        report.append(String.format(Locale.ROOT, "serve load: %d s later: open fds %d (%d before the clients), threads %d%n",
-            idleWait, back, fdsBefore, Thread.activeCount()));
+        report.append(String.format(Locale.ROOT, "serve load: %d s later: open fds %d (%d before the clients), threads %d, "
+            + "server connections %s (connections, idle timeout ms)%n", idleWait, back, fdsBefore, Thread.activeCount(),
+            Arrays.toString(serverConnections(s))));
       }
       System.out.print(report);
       Path out = Path.of("target", "serve-load.txt");
