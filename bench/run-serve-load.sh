@@ -9,5 +9,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-60}"
 mvn -B -o -q -pl cli -am test -Dtest=ServeLoadTest -Dsurefire.failIfNoSpecifiedTests=false \
-  -Dchunkcdm.load.seconds="$secs" -Dchunkcdm.load.idleWait=45 -DargLine=-Xmx256m >&2
+  -Dchunkcdm.load.seconds="$secs" -Dchunkcdm.load.idleWait=40 -DargLine=-Xmx256m >&2
 cat cli/target/serve-load.txt
