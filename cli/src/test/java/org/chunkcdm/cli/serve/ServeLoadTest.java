@@ -370,13 +370,33 @@ class ServeLoadTest {
           + "server-side TCP states " + serverSideTcp(s.port()) + "\n");
       int idleWait = Integer.getInteger("chunkcdm.load.idleWait", 0);
       int back = -1;
+      int busyAfterIdle = -1;
       if (idleWait > 0) { // the long run: the clients' pooled connections end at the server's idle timeout
+        // and 4 clients that stop reading in the middle of a large reply, for longer than the idle timeout
+        List<Socket> frozen = new ArrayList<>();
+        for (int c = 0; c < 4; c++) { // 16 MB replies (x four times), small receive buffers: the server blocks writing
+          Socket f = new Socket();
+          f.setReceiveBufferSize(4096);
+          f.connect(new java.net.InetSocketAddress("127.0.0.1", s.port()));
+          f.getOutputStream().write(("GET /cdmremote/ds/large.ds?req=data&var=x;x;x;x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+              .getBytes(StandardCharsets.ISO_8859_1));
+          f.getOutputStream().flush();
+          frozen.add(f);
+        }
+        Thread.sleep(1000);
+        int busyFrozen = busyHandlerThreads();
         back = openFds();
         for (long until = System.nanoTime() + idleWait * 1_000_000_000L;
             System.nanoTime() < until && serverSideTcp(s.port()).getOrDefault("ESTABLISHED", 0) > 0; ) {
           Thread.sleep(500);
           back = openFds();
         }
+        busyAfterIdle = busyHandlerThreads();
+        for (Socket f : frozen) {
+          f.close();
+        }
+        report.append(String.format(Locale.ROOT, "serve load: 4 clients stop reading mid-reply: %d request threads busy after 1 s, "
+            + "%d after the idle timeout%n", busyFrozen, busyAfterIdle));
         report.append(String.format(Locale.ROOT, "serve load: %d s later: open fds %d (%d before the clients), threads %d, "
             + "server connections %s (connections, idle timeout ms), server-side TCP states %s%n", idleWait, back, fdsBefore,
             Thread.activeCount(), Arrays.toString(serverConnections(s)), serverSideTcp(s.port())));
@@ -391,6 +411,7 @@ class ServeLoadTest {
       assertTrue(fds <= fdsAfterClients, "no file descriptor leaked: " + fds + " open, " + fdsAfterClients + " before: "
           + fdKinds() + " before: " + kindsAfterClients);
       if (idleWait > 0) { // the server closed its side of every idle connection (the client's pool keeps its own half open)
+        assertEquals(0, busyAfterIdle, "a client that stops reading holds a request thread only until the idle timeout");
         assertEquals(0, serverSideTcp(s.port()).getOrDefault("ESTABLISHED", 0).intValue(),
             "server-side connections still established after the idle timeout: " + serverSideTcp(s.port()));
       }

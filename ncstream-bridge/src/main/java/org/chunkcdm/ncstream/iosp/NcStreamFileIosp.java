@@ -144,7 +144,7 @@ public class NcStreamFileIosp extends ChunkedIosp {
         }
         try {
           HeaderDecoder.readGroup(h.getRoot(), root);
-        } catch (IllegalArgumentException | IllegalStateException e) {
+        } catch (RuntimeException e) { // netcdf-java's builders given hostile names, sizes, immediate data
           throw new IOException(file + ": header message at byte " + at + " does not describe a valid dataset: " + e.getMessage(), e);
         }
         sawHeader = true;
