@@ -225,15 +225,19 @@ public class NcStreamFileIosp extends ChunkedIosp {
   }
 
   /**
-   * The shared dimensions and enum typedefs that variables name exist in their group or a parent group, as
-   * netcdf-java requires when it builds the file (else an IllegalStateException escapes NetcdfFiles.open), and
-   * a shared dimension has the length the variable was declared with (the reader's shape is the variable's).
+   * What netcdf-java requires when it builds the file from the header (else an IllegalStateException escapes
+   * NetcdfFiles.open, after this IOSP's build): groups and variables have names and variables a data type, the
+   * shared dimensions and enum typedefs variables name exist in their group or a parent group, and a shared
+   * dimension has the length the variable was declared with (the reader's shape is the variable's).
    */
   private static void checkReferences(Path file, Group.Builder g, List<Group.Builder> outer) throws IOException {
     outer.add(0, g);
     try {
       checkVariables(file, g.vbuilders, outer);
       for (Group.Builder ng : g.gbuilders) {
+        if (ng.shortName == null || ng.shortName.isEmpty()) {
+          throw new IOException(file + ": a group without a name");
+        }
         checkReferences(file, ng, outer);
       }
     } finally {
@@ -243,6 +247,9 @@ public class NcStreamFileIosp extends ChunkedIosp {
 
   private static void checkVariables(Path file, List<Variable.Builder<?>> vbs, List<Group.Builder> groups) throws IOException {
     for (Variable.Builder<?> vb : vbs) {
+      if (vb.shortName == null || vb.shortName.isEmpty() || vb.dataType == null) {
+        throw new IOException(file + ": a variable without a name or data type");
+      }
       for (Dimension d : vb.getDimensions()) {
         if (!d.isShared()) {
           continue;
