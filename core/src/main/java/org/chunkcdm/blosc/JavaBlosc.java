@@ -143,8 +143,15 @@ final class JavaBlosc {
   }
 
   private static void repeat(byte[] v, int vp, int vlen, byte[] dst, int dp, int start, int count) {
-    for (int i = 0; i < count; i++) {
+    int n = vlen <= 0 ? count : Math.min(count, vlen);
+    for (int i = 0; i < n; i++) {
       dst[dp + i] = v[vp + (start + i) % vlen];
+    }
+    // one period written (in phase with start): copy it forward, doubling (a byte loop over MiBs was a fuzz timeout)
+    for (int filled = n; filled < count; ) {
+      int c = Math.min(filled, count - filled);
+      System.arraycopy(dst, dp, dst, dp + filled, c);
+      filled += c;
     }
   }
 

@@ -9,6 +9,12 @@ import org.chunkcdm.fuzz.FuzzSupport;
  * any bytes give output or an IOException. Package org.chunkcdm.blosc to reach the package-private decoders.
  */
 class BloscFuzzTest {
+  /** One-time set-up outside the 1 s per-input limit (FuzzSupport#warmUp). */
+  @org.junit.jupiter.api.BeforeAll
+  static void warmUp() {
+    org.chunkcdm.fuzz.FuzzSupport.warmUp(BloscFuzzTest.class);
+  }
+
   /** A whole chunk through the pure-Java decoder, also by byte range ("getitem") and by block. */
   @FuzzTest
   void bloscChunk(byte[] data) {

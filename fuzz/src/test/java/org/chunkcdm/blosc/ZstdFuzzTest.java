@@ -8,6 +8,12 @@ import org.chunkcdm.fuzz.FuzzSupport;
 
 /** zstd frames (with and without a dictionary): output of exactly the expected size or an IOException. */
 class ZstdFuzzTest {
+  /** One-time set-up outside the 1 s per-input limit (FuzzSupport#warmUp). */
+  @org.junit.jupiter.api.BeforeAll
+  static void warmUp() {
+    org.chunkcdm.fuzz.FuzzSupport.warmUp(ZstdFuzzTest.class);
+  }
+
   /** First three bytes: expected output length; then the frame(s). */
   @FuzzTest
   void zstdFrame(byte[] data) {

@@ -8,6 +8,12 @@ import java.nio.file.Path;
  * become a file or a dataset directory, which is opened and whose first chunks are decoded.
  */
 class FormatFuzzTest {
+  /** One-time set-up outside the 1 s per-input limit (FuzzSupport#warmUp). */
+  @org.junit.jupiter.api.BeforeAll
+  static void warmUp() {
+    FuzzSupport.warmUp(FormatFuzzTest.class);
+  }
+
   /** A {@code .ds} file: version line, JSON header, body. */
   @FuzzTest
   void dsFile(byte[] data) throws Exception {

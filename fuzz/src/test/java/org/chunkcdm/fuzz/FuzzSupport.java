@@ -25,11 +25,21 @@ public final class FuzzSupport {
     void run() throws IOException;
   }
 
+  /** {@code -Dchunkcdm.fuzz.verbose=true}: print each input's outcome (to check what the seeds reach). */
+  private static final boolean VERBOSE = Boolean.getBoolean("chunkcdm.fuzz.verbose");
+
   /** Runs {@code a}; an IOException is a correct answer to bad bytes and ends the input. */
   public static void expectIoOnly(IoAction a) {
+    long t0 = System.nanoTime();
     try {
       a.run();
+      if (VERBOSE) {
+        System.err.printf("fuzz input: %.1f ms: ok%n", (System.nanoTime() - t0) / 1e6);
+      }
     } catch (IOException e) {
+      if (VERBOSE) {
+        System.err.printf("fuzz input: %.1f ms: %s%n", (System.nanoTime() - t0) / 1e6, e);
+      }
       if (e.getMessage() == null || e.getMessage().isEmpty()) {
         throw new AssertionError("IOException without a message", e);
       }
@@ -51,6 +61,40 @@ public final class FuzzSupport {
     Path tmp = p.resolveSibling(p.getFileName() + ".tmp");
     Files.write(tmp, bytes);
     Files.move(tmp, p, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /**
+   * Replays every committed input of every {@code @FuzzTest} method of {@code target} once, ignoring the outcome
+   * (the replay proper reports it). Called from {@code @BeforeAll}: one-time class loading and static set-up
+   * (netcdf-java's registry, protobuf descriptors, the codecs) are not charged to the first input's 1 s limit.
+   */
+  public static void warmUp(Class<?> target) {
+    try {
+      java.lang.reflect.Constructor<?> ctor = target.getDeclaredConstructor();
+      ctor.setAccessible(true);
+      Object instance = ctor.newInstance();
+      for (java.lang.reflect.Method m : target.getDeclaredMethods()) {
+        if (!m.isAnnotationPresent(com.code_intelligence.jazzer.junit.FuzzTest.class)) {
+          continue;
+        }
+        m.setAccessible(true);
+        java.net.URL u = target.getResource(target.getSimpleName() + "Inputs/" + m.getName());
+        if (u == null) {
+          continue;
+        }
+        try (java.util.stream.Stream<Path> s = Files.list(Path.of(u.toURI()))) {
+          for (Path p : (Iterable<Path>) s.filter(Files::isRegularFile).sorted()::iterator) {
+            try {
+              m.invoke(instance, (Object) Files.readAllBytes(p));
+            } catch (ReflectiveOperationException | RuntimeException | Error e) {
+              // the replay itself reports what this input does
+            }
+          }
+        }
+      }
+    } catch (ReflectiveOperationException | IOException | java.net.URISyntaxException e) {
+      throw new AssertionError("cannot warm up " + target.getName(), e);
+    }
   }
 
   /** Opens the dataset at {@code p} and decodes the first chunks of every variable (bounded). */

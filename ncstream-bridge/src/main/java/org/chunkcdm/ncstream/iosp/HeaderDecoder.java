@@ -25,6 +25,9 @@ final class HeaderDecoder {
 
   static void readGroup(NcStreamProto.Group proto, Group.Builder g) {
     for (NcStreamProto.Dimension d : proto.getDimsList()) {
+      if (d.getName().isEmpty()) {
+        throw new IllegalArgumentException("group '" + proto.getName() + "' has a dimension without a name");
+      }
       g.addDimension(dimension(d));
     }
     for (NcStreamProto.Attribute a : proto.getAttsList()) {

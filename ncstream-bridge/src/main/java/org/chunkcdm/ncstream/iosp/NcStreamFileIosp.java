@@ -144,7 +144,7 @@ public class NcStreamFileIosp extends ChunkedIosp {
         }
         try {
           HeaderDecoder.readGroup(h.getRoot(), root);
-        } catch (IllegalArgumentException | IllegalStateException e) {
+        } catch (RuntimeException e) { // netcdf-java's builders given hostile names, sizes, immediate data
           throw new IOException(file + ": header message at byte " + at + " does not describe a valid dataset: " + e.getMessage(), e);
         }
         sawHeader = true;
@@ -178,6 +178,7 @@ public class NcStreamFileIosp extends ChunkedIosp {
     if (!sawHeader) {
       throw new IOException(file + ": the stream has no header message");
     }
+    checkReferences(file, root, new ArrayList<>());
     indexBytesRead = in.bytesRead;
     for (Map.Entry<String, List<DataMessage>> e : data.entrySet()) {
       Optional<Variable.Builder<?>> vb = root.findVariableNested(e.getKey());
@@ -221,6 +222,67 @@ public class NcStreamFileIosp extends ChunkedIosp {
       reader = new GeneralReader(files(), file, what, vb, shape, msgs);
     }
     vb.setSPobject(reader);
+  }
+
+  /**
+   * What netcdf-java requires when it builds the file from the header (else an IllegalStateException escapes
+   * NetcdfFiles.open, after this IOSP's build): groups and variables have names and variables a data type, the
+   * shared dimensions and enum typedefs variables name exist in their group or a parent group, and a shared
+   * dimension has the length the variable was declared with (the reader's shape is the variable's).
+   */
+  private static void checkReferences(Path file, Group.Builder g, List<Group.Builder> outer) throws IOException {
+    outer.add(0, g);
+    try {
+      checkVariables(file, g.vbuilders, outer);
+      for (Group.Builder ng : g.gbuilders) {
+        if (ng.shortName == null || ng.shortName.isEmpty()) {
+          throw new IOException(file + ": a group without a name");
+        }
+        checkReferences(file, ng, outer);
+      }
+    } finally {
+      outer.remove(0);
+    }
+  }
+
+  private static void checkVariables(Path file, List<Variable.Builder<?>> vbs, List<Group.Builder> groups) throws IOException {
+    for (Variable.Builder<?> vb : vbs) {
+      if (vb.shortName == null || vb.shortName.isEmpty() || vb.dataType == null) {
+        throw new IOException(file + ": a variable without a name or data type");
+      }
+      for (Dimension d : vb.getDimensions()) {
+        if (!d.isShared()) {
+          continue;
+        }
+        Dimension found = null;
+        for (Group.Builder gb : groups) {
+          found = gb.findDimensionLocal(d.getShortName()).orElse(null);
+          if (found != null) {
+            break;
+          }
+        }
+        if (found == null || found.getLength() != d.getLength() || found.isVariableLength() != d.isVariableLength()) {
+          throw new IOException(file + ": variable '" + vb.shortName + "' uses shared dimension " + d
+              + (found == null ? ", which no enclosing group defines" : ", but its group defines it as " + found));
+        }
+      }
+      if (vb.dataType != null && vb.dataType.isEnum()) {
+        String name = vb.getEnumTypeName();
+        boolean found = false;
+        for (Group.Builder gb : groups) {
+          for (ucar.nc2.EnumTypedef e : gb.enumTypedefs) {
+            found |= e.getShortName().equals(name);
+          }
+        }
+        if (!found) {
+          throw new IOException(file + ": variable '" + vb.shortName + "' uses enum type '" + name
+              + "', which no enclosing group defines");
+        }
+      }
+      if (vb instanceof Structure.Builder) {
+        checkVariables(file, ((Structure.Builder<?>) vb).vbuilders, groups);
+      }
+    }
   }
 
   static boolean hasVlenDim(Variable.Builder<?> vb) {
