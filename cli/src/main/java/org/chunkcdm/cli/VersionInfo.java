@@ -86,7 +86,10 @@ public final class VersionInfo implements CommandLine.IVersionProvider {
         return nat ? "native " + Blosc.nativeVersion() + " (configured: native)"
             : "native configured but unavailable: " + Blosc.nativeVersion();
       default:
-        return nat ? "native " + Blosc.nativeVersion() + " for Blosc1 chunks, else " + java
+        if (Blosc.autoUsesNative()) {
+          return "native " + Blosc.nativeVersion() + " for Blosc1 chunks, else " + java;
+        }
+        return nat ? java + " (auto: faster than native " + Blosc.nativeVersion() + " with SIMD unshuffle)"
             : java + "; native c-blosc not used: " + Blosc.nativeVersion();
     }
   }

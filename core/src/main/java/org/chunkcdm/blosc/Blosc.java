@@ -8,14 +8,16 @@ import java.util.ServiceLoader;
 
 /**
  * Decodes Blosc1 and Blosc2 chunks. Pure Java always works; a {@link NativeBlosc} (c-blosc 1.x through JNA,
- * from the {@code native} module) is used for Blosc1 chunks when it loads. The choice comes from the system
+ * from the {@code native} module) can decode Blosc1 chunks when it loads. The choice comes from the system
  * property {@code chunkcdm.blosc} or the environment variable {@code CHUNKCDM_BLOSC}: {@code auto} (default),
- * {@code java} or {@code native}.
+ * {@code java} or {@code native}. {@code auto} takes the faster one as measured (docs/BENCHMARKS.md): pure Java
+ * when the JVM has the Vector API ({@code --add-modules jdk.incubator.vector}: SIMD unshuffle, 1.7× c-blosc 1.21
+ * on one core), native c-blosc for Blosc1 chunks when it does not (scalar unshuffle lags c-blosc's SSE2/AVX2).
  */
 public final class Blosc {
   /** Which decoder to use. */
   public enum Impl {
-    /** native when available and able to decode the chunk, else Java */
+    /** pure Java with the Vector API; without it native when available and able to decode the chunk, else Java */
     AUTO,
     /** pure Java */
     JAVA,
@@ -91,6 +93,14 @@ public final class Blosc {
     return nativeBlosc() != null;
   }
 
+  /**
+   * Whether {@link Impl#AUTO} hands Blosc1 chunks to native c-blosc: only when one is available and pure Java
+   * runs without the Vector API (with it, pure Java decodes faster than c-blosc 1.x).
+   */
+  public static boolean autoUsesNative() {
+    return !Filters.VECTOR && nativeAvailable();
+  }
+
   /** The native library's version, or a sentence saying why there is none. */
   public static String nativeVersion() {
     NativeBlosc n = nativeBlosc();
@@ -117,7 +127,7 @@ public final class Blosc {
       throw new IOException("Blosc: destination too small for " + h.nbytes() + " bytes");
     }
     Impl use = impl == null ? Impl.AUTO : impl;
-    if (use != Impl.JAVA) {
+    if (use == Impl.NATIVE || (use == Impl.AUTO && !Filters.VECTOR)) {
       NativeBlosc n = nativeBlosc();
       boolean can = n != null && n.canDecode(h);
       if (can) {
