@@ -10,11 +10,11 @@ mvn -B -q -DskipTests package -pl bench -am >&2
 dir="${1:-/tmp/chunkcdm-bench}"
 out="${3:-$dir}"
 uptime
-java -Xmx256m -cp bench/target/benchmarks.jar org.chunkcdm.bench.NcStreamBench "$dir" "${2:-3}" "$out"
+java -Xmx256m --add-modules jdk.incubator.vector -cp bench/target/benchmarks.jar org.chunkcdm.bench.NcStreamBench "$dir" "${2:-3}" "$out"
 echo
 for w in ncstreamout ncstreamwriter; do
   for x in 16m 24m 32m 48m 64m 96m 128m 256m; do
-    if java -Xmx$x -cp bench/target/benchmarks.jar org.chunkcdm.bench.NcStreamBench "$dir" min-heap $w >/dev/null 2>&1; then
+    if java -Xmx$x --add-modules jdk.incubator.vector -cp bench/target/benchmarks.jar org.chunkcdm.bench.NcStreamBench "$dir" min-heap $w >/dev/null 2>&1; then
       echo "smallest -Xmx for $w (of 16m 24m 32m 48m 64m 96m 128m 256m): $x"
       break
     fi
