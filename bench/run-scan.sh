@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR="${1:-/tmp/chunkcdm-bench}"
 mvn -B -q -DskipTests package -pl bench -am >&2
-java -Xmx3g -cp bench/target/benchmarks.jar org.chunkcdm.bench.ScanBench "$DIR" "${2:-2}"
+java -Xmx3g ${SCAN_JVM_FLAGS---add-modules jdk.incubator.vector} -cp bench/target/benchmarks.jar org.chunkcdm.bench.ScanBench "$DIR" "${2:-2}"
 for py in python3 /usr/bin/python3; do
   if "$py" -c 'import netCDF4' 2>/dev/null; then
     exec "$py" bench/scan_netcdf4.py "$DIR"
