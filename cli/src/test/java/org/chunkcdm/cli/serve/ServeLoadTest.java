@@ -370,6 +370,7 @@ class ServeLoadTest {
           + "server-side TCP states " + serverSideTcp(s.port()) + "\n");
       int idleWait = Integer.getInteger("chunkcdm.load.idleWait", 0);
       int back = -1;
+      int afterClose = -1;
       int busyAfterIdle = -1;
       if (idleWait > 0) { // the long run: the clients' pooled connections end at the server's idle timeout
         // and 4 clients that stop reading in the middle of a large reply, for longer than the idle timeout
@@ -395,11 +396,20 @@ class ServeLoadTest {
         for (Socket f : frozen) {
           f.close();
         }
+        // the stopped clients' own sockets (client side, in this JVM) were open until now: count again without them
+        for (long until = System.nanoTime() + 5_000_000_000L; System.nanoTime() < until; ) {
+          afterClose = openFds();
+          if (afterClose <= fdsAfterClients) {
+            break;
+          }
+          Thread.sleep(100);
+        }
         report.append(String.format(Locale.ROOT, "serve load: 4 clients stop reading mid-reply: %d request threads busy after 1 s, "
             + "%d after the idle timeout%n", busyFrozen, busyAfterIdle));
-        report.append(String.format(Locale.ROOT, "serve load: %d s later: open fds %d (%d before the clients), threads %d, "
-            + "server connections %s (connections, idle timeout ms), server-side TCP states %s%n", idleWait, back, fdsBefore,
-            Thread.activeCount(), Arrays.toString(serverConnections(s)), serverSideTcp(s.port())));
+        report.append(String.format(Locale.ROOT, "serve load: %d s later: open fds %d with the 4 stopped clients' own sockets "
+            + "still open, %d once they closed (%d before the slow/reset/stalled clients, %d before the 64 clients), threads %d, "
+            + "server connections %s (connections, idle timeout ms), server-side TCP states %s%n", idleWait, back, afterClose,
+            fdsAfterClients, fdsBefore, Thread.activeCount(), Arrays.toString(serverConnections(s)), serverSideTcp(s.port())));
       }
       System.out.print(report);
       Path out = Path.of("target", "serve-load.txt");
@@ -412,6 +422,8 @@ class ServeLoadTest {
           + fdKinds() + " before: " + kindsAfterClients);
       if (idleWait > 0) { // the server closed its side of every idle connection (the client's pool keeps its own half open)
         assertEquals(0, busyAfterIdle, "a client that stops reading holds a request thread only until the idle timeout");
+        assertTrue(afterClose <= fdsAfterClients, "no descriptor left by the stopped clients: " + afterClose + " open, "
+            + fdsAfterClients + " before them: " + fdKinds());
         assertEquals(0, serverSideTcp(s.port()).getOrDefault("ESTABLISHED", 0).intValue(),
             "server-side connections still established after the idle timeout: " + serverSideTcp(s.port()));
       }
