@@ -183,6 +183,12 @@ public final class FileHandles implements Closeable {
         if (attempt > 0) {
           throw e;
         }
+      } catch (EOFException | FormatException e) {
+        throw e;
+      } catch (IOException e) { // an I/O failure (EIO, a network share gone): say which file and where
+        String m = String.valueOf(e.getMessage());
+        throw m.contains(p.toString()) ? e
+            : new IOException(p + ": read of " + len + " bytes at offset " + pos + " failed: " + e, e);
       }
     }
   }
