@@ -4,30 +4,10 @@
 Usage: python3 fuzz/corpus-tools/make_seeds.py [--force]   (from the repository root; fixtures at ../shared or $CHUNKCDM_SHARED)
 Writes fuzz/src/test/resources/<package>/<Class>Inputs/<method>/seed-*; existing files are kept unless --force.
 """
-import glob, os, struct, sys
+import glob, os, struct
 
-FORCE = '--force' in sys.argv
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SHARED = os.environ.get('CHUNKCDM_SHARED') or next(p for p in [os.path.join(ROOT, '..', 'shared'), '/work/shared'] if os.path.isdir(p))
-FX = os.path.join(SHARED, 'fixtures')
-RES = os.path.join(ROOT, 'fuzz', 'src', 'test', 'resources', 'org', 'chunkcdm')
-written = 0
-
-def out(pkg, cls, method, name, data):
-    global written
-    d = os.path.join(RES, pkg, cls + 'Inputs', method)
-    os.makedirs(d, exist_ok=True)
-    p = os.path.join(d, 'seed-' + name)
-    if os.path.exists(p) and not FORCE:
-        return
-    with open(p + '.tmp', 'wb') as f:
-        f.write(data)
-    os.replace(p + '.tmp', p)
-    written += 1
-
-def rd(p):
-    with open(p, 'rb') as f:
-        return f.read()
+import seeds_common
+from seeds_common import FX, RES, out, rd
 
 def first_stream(c):
     """First codec stream of block 0 of a Blosc1 chunk and its decoded length."""
@@ -84,4 +64,4 @@ for d in sorted(glob.glob(os.path.join(FX, 'bcolz', 'carray', '*'))):
     n += 1
     if n >= 12:
         break
-print(f'make_seeds: {written} seed files written under {RES}')
+print(f'make_seeds: {seeds_common.written} seed files written under {RES}')

@@ -7,33 +7,12 @@ plus crafted streams (an error message, a truncated stream); HDF5-Blosc seeds ar
 fixture files (Blosc1 frames whose nbytes is the chunk size of a variable in the fixtures' README, and Blosc2
 contiguous frames), each with the pipeline byte of NcStreamFuzzTest's input layout.
 """
-import os, struct, subprocess, sys, tempfile, zlib
+import os, struct, subprocess, tempfile, zlib
 
-FORCE = '--force' in sys.argv
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SHARED = os.environ.get('CHUNKCDM_SHARED') or next(p for p in [os.path.join(ROOT, '..', 'shared'), '/work/shared'] if os.path.isdir(p))
-FX = os.path.join(SHARED, 'fixtures')
-RES = os.path.join(ROOT, 'fuzz', 'src', 'test', 'resources', 'org', 'chunkcdm')
+import seeds_common
+from seeds_common import FX, RES, ROOT, out, rd
+
 CLI = os.path.join(ROOT, 'cli', 'target', 'chunkcdm-cli.jar')
-written = 0
-
-
-def out(pkg, cls, method, name, data):
-    global written
-    d = os.path.join(RES, pkg, cls + 'Inputs', method)
-    os.makedirs(d, exist_ok=True)
-    p = os.path.join(d, 'seed-' + name)
-    if os.path.exists(p) and not FORCE:
-        return
-    with open(p + '.tmp', 'wb') as f:
-        f.write(data)
-    os.replace(p + '.tmp', p)
-    written += 1
-
-
-def rd(p):
-    with open(p, 'rb') as f:
-        return f.read()
 
 
 def varint(n):
@@ -148,4 +127,4 @@ for f in ('pytables_blosc2.h5', 'h5py_plugin_blosc_nd.h5', 'netcdf4_blosc.nc'):
         if nbytes <= 65535:
             h5seed('%s-frame-%d' % (os.path.splitext(f)[0], k), 1, 0, 1, 0, nbytes, 0, frame)
             k += 1
-print('make_seeds_ncs_h5: %d seed files written' % written)
+print('make_seeds_ncs_h5: %d seed files written' % seeds_common.written)
