@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -77,24 +78,66 @@ final class DsDatasets {
 
   /** Reads the file's header; {@code opening} (may be null) serves the first read. */
   static BasicDataset read(FileHandles files, Path file, DsHeader.Opening opening) throws IOException {
+    Opened o = open(files, file, opening);
+    List<DatasetVariable> vars = new ArrayList<>(o.vars.size());
+    for (Bound b : o.vars) {
+      vars.add(new DatasetVariable(b.t.cdmName, b.t.dims, b.array, b.t.attrs, b.spec));
+    }
+    return new BasicDataset(FORMAT, files.root(), vars, o.global, files);
+  }
+
+  /** A variable of one open file: its template, and its array (or string spec) bound to the file. */
+  static final class Bound {
+    final Template t;
+    final DsArray array; // null for strings
+    final StringSpec spec; // null for numbers and bool
+
+    Bound(Template t, DsArray array, StringSpec spec) {
+      this.t = t;
+      this.array = array;
+      this.spec = spec;
+    }
+  }
+
+  /** An open file's variables in header order and its dataset attributes. */
+  static final class Opened {
+    final List<Bound> vars;
+    final Attributes global;
+
+    Opened(List<Bound> vars, Attributes global) {
+      this.vars = vars;
+      this.global = global;
+    }
+  }
+
+  /**
+   * Reads the header and binds every variable to the file. A plain header ({@link DsHeader#scan}) is served
+   * member by member from {@link Templates}; any other header, and any header the template path finds wrong,
+   * goes through the reference parse ({@link DsHeader#parse}), which reports the error.
+   */
+  static Opened open(FileHandles files, Path file, DsHeader.Opening opening) throws IOException {
     DsHeader h = DsHeader.read(files, file, opening);
     DsFile body = new DsFile(files, file, h.prefix);
+    if (h.spans != null) {
+      try {
+        return fromSpans(h, body, file);
+      } catch (IOException | RuntimeException e) {
+        // the reference path below reads the header again and gives the error its canonical form
+      }
+    }
+    h.parse();
     long bodySize = h.fileSize - h.bodyStart;
     Set<String> names = new HashSet<>();
     String fileName = file.toString();
-    List<DatasetVariable> vars = new ArrayList<>();
+    List<Bound> vars = new ArrayList<>();
     for (DsHeader.Member m : h.members) {
-      String key = m.key;
-      String name = key.startsWith("\\.") || key.startsWith("\\\\") ? key.substring(1) : key;
-      String what = fileName + ": variable '" + name + "'";
-      if (m.notAnObject != null) {
-        throw new IOException(what + ": metadata is not a JSON object");
+      Template t = template(m, fileName);
+      if (!names.add(t.cdmName)) {
+        throw new IOException(what(fileName, t.name) + ": two variables have the CDM name '" + t.cdmName + "'");
       }
-      String cdmName = Names.valid(name);
-      if (!names.add(cdmName)) {
-        throw new IOException(what + ": two variables have the CDM name '" + cdmName + "'");
-      }
-      vars.add(variable(body, name, cdmName, m, h, bodySize, what));
+      long offset = t.noData ? 0 : integer(m.offset, ".offset", what(fileName, t.name));
+      long len = t.noData ? 0 : integer(m.len, ".len", what(fileName, t.name));
+      vars.add(bind(t, body, offset, len, h.bodyStart, bodySize, fileName));
     }
     Attributes global = new Attributes();
     if (h.dataset != null) {
@@ -103,11 +146,93 @@ final class DsDatasets {
       }
       global.putJson(h.dataset);
     }
-    return new BasicDataset(FORMAT, files.root(), vars, global, files);
+    return new Opened(vars, global);
   }
 
-  private static DatasetVariable variable(DsFile body, String name, String cdmName, DsHeader.Member m,
-      DsHeader h, long bodySize, String what) throws IOException {
+  private static Opened fromSpans(DsHeader h, DsFile body, Path file) throws IOException {
+    long bodySize = h.fileSize - h.bodyStart;
+    String fileName = file.toString();
+    List<Bound> vars = new ArrayList<>(h.spans.size());
+    Attributes global = new Attributes();
+    byte[] b = h.buf;
+    for (DsHeader.Span s : h.spans) {
+      if (s.dataset) {
+        JsonNode d = DsHeader.value(b, s);
+        if (!d.isObject()) {
+          throw new IOException("not an object");
+        }
+        global.putJson(d);
+        continue;
+      }
+      Template t = Templates.get(b, s, fileName);
+      for (Bound other : vars) { // a handful of variables: a loop beats a set
+        if (other.t.cdmName.equals(t.cdmName)) {
+          throw new IOException("two variables with one CDM name");
+        }
+      }
+      if (!t.noData && (s.offset < 0 || s.len < 0)) {
+        throw new IOException(".offset or .len not a plain integer");
+      }
+      vars.add(bind(t, body, t.noData ? 0 : s.offset, t.noData ? 0 : s.len, h.bodyStart, bodySize, fileName));
+    }
+    return new Opened(vars, global);
+  }
+
+  /**
+   * A variable member's meaning without its place in the file ({@code .offset}, {@code .len}): name, dimension
+   * names, type, shape, mask, fill value, attributes. Immutable, so one template serves every file whose member
+   * is byte for byte the same up to those two numbers ({@link Templates}).
+   */
+  static final class Template {
+    final String name;
+    final String cdmName;
+    final List<String> dims;
+    final String type;
+    final boolean isString;
+    final boolean isBool;
+    final ByteOrder order;
+    final DType dt;
+    final long[] shape;
+    final long n;
+    final boolean masked;
+    final boolean noData;
+    final byte[] fill;
+    final Attributes attrs;
+    /** The attributes in CDM form, made once by the CDM view (its own type: this class knows no netcdf-java). */
+    volatile Object cdm;
+
+    Template(String name, String cdmName, List<String> dims, String type, boolean isString, boolean isBool,
+        ByteOrder order, DType dt, long[] shape, long n, boolean masked, boolean noData, byte[] fill, Attributes attrs) {
+      this.name = name;
+      this.cdmName = cdmName;
+      this.dims = dims;
+      this.type = type;
+      this.isString = isString;
+      this.isBool = isBool;
+      this.order = order;
+      this.dt = dt;
+      this.shape = shape;
+      this.n = n;
+      this.masked = masked;
+      this.noData = noData;
+      this.fill = fill;
+      this.attrs = attrs;
+    }
+  }
+
+  static String what(String fileName, String name) {
+    return fileName + ": variable '" + name + "'";
+  }
+
+  /** The template of a parsed member; {@code fileName} only names the file in an error. */
+  static Template template(DsHeader.Member m, String fileName) throws IOException {
+    String key = m.key;
+    String name = key.startsWith("\\.") || key.startsWith("\\\\") ? key.substring(1) : key;
+    String what = what(fileName, name);
+    if (m.notAnObject != null) {
+      throw new IOException(what + ": metadata is not a JSON object");
+    }
+    String cdmName = Names.valid(name);
     boolean noData = m.size == null || m.size.isNull();
     long[] shape = noData ? new long[0] : shape(m.size, what);
     long n;
@@ -124,17 +249,11 @@ final class DsDatasets {
     DType dt = isString ? DType.of(DType.Kind.UNICODE, 4, order)
         : isBool ? DType.of(DType.Kind.UINT, 1, order) : numpy(type).withOrder(order);
     boolean masked = !noData && bool(m.missing, ".missing", what);
-    long offset = noData ? 0 : integer(m.offset, ".offset", what);
-    long len = noData ? 0 : integer(m.len, ".len", what);
-    if (!noData) {
-      if (offset > bodySize || len > bodySize - offset) {
-        throw new IOException(what + ": .offset " + offset + " + .len " + len + " lies past the end of the body ("
-            + bodySize + " bytes; file truncated?)");
-      }
-      checkLen(what, type, isString ? 8 : dt.itemSize(), n, len, masked);
-    }
     List<String> dims = dimNames(m.dims, name, shape.length, what);
-    long blockPos = h.bodyStart + offset;
+    List<String> valid = new ArrayList<>(dims.size());
+    for (String d : dims) {
+      valid.add(Names.valid(d));
+    }
     byte[] fill = null;
     Attributes attrs = new Attributes();
     JsonNode fileFill = null;
@@ -174,12 +293,112 @@ final class DsDatasets {
       attrs.put("units", JULIAN_DATE_UNITS);
       attrs.put("calendar", JULIAN_DATE_CALENDAR);
     }
-    DsArray array = new DsArray(body, what, dt, isBool, shape, blockPos, len, masked, noData, fill);
-    if (isString) {
-      StringSpec spec = new StringSpec(body, what, shape, type.equals("str"), order, blockPos, len, masked, noData, array);
-      return new DatasetVariable(cdmName, dims, null, attrs, spec);
+    return new Template(name, cdmName, java.util.Collections.unmodifiableList(valid), type, isString, isBool, order,
+        dt, shape, n, masked, noData, fill, attrs);
+  }
+
+  /** A template placed in one file: {@code .offset}/{@code .len} checked against the body and the type. */
+  static Bound bind(Template t, DsFile body, long offset, long len, long bodyStart, long bodySize, String fileName)
+      throws IOException {
+    String what = what(fileName, t.name);
+    if (!t.noData) {
+      if (offset > bodySize || len > bodySize - offset) {
+        throw new IOException(what + ": .offset " + offset + " + .len " + len + " lies past the end of the body ("
+            + bodySize + " bytes; file truncated?)");
+      }
+      checkLen(what, t.type, t.isString ? 8 : t.dt.itemSize(), t.n, len, t.masked);
     }
-    return new DatasetVariable(cdmName, dims, array, attrs, null);
+    long blockPos = bodyStart + offset;
+    DsArray array = new DsArray(body, what, t.dt, t.isBool, t.shape, blockPos, len, t.masked, t.noData, t.fill);
+    if (t.isString) {
+      return new Bound(t, null, new StringSpec(body, what, t.shape, t.type.equals("str"), t.order, blockPos, len,
+          t.masked, t.noData, array));
+    }
+    return new Bound(t, array, null);
+  }
+
+  /**
+   * Templates of the variable members seen so far, keyed by the member's bytes without its {@code .offset} and
+   * {@code .len} digits: the files of one collection repeat their variables' definitions, so after the first
+   * file a member costs a hash and a comparison instead of a JSON parse. The key holds every byte the template
+   * depends on, so a hit is exactly what parsing would give; nothing depends on file names or times. Bounded:
+   * at most {@link #MAX_ENTRIES} members of at most {@link #MAX_KEY} bytes (emptied when full).
+   */
+  static final class Templates {
+    static final int MAX_ENTRIES = 1024;
+    static final int MAX_KEY = 4096;
+    private static final java.util.concurrent.ConcurrentHashMap<Key, Template> MAP =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    /** Templates made (a parse each), for tests. */
+    static final java.util.concurrent.atomic.AtomicLong MADE = new java.util.concurrent.atomic.AtomicLong();
+
+    private Templates() {}
+
+    static Template get(byte[] b, DsHeader.Span s, String fileName) throws IOException {
+      int n = s.end - s.keyStart - (s.offEnd - s.offStart) - (s.lenEnd - s.lenStart);
+      if (n > MAX_KEY) {
+        MADE.incrementAndGet();
+        return template(DsHeader.member(b, s), fileName);
+      }
+      Key k = new Key(b, s, n);
+      Template t = MAP.get(k);
+      if (t != null) {
+        return t;
+      }
+      MADE.incrementAndGet();
+      DsHeader.Member m = DsHeader.member(b, s);
+      // the scan and the parser must agree on where the file places the variable
+      if ((m.offset != null) != (s.offStart >= 0) || (m.len != null) != (s.lenStart >= 0)
+          || m.offset != null && m.offset.asLong(-2) != s.offset || m.len != null && m.len.asLong(-2) != s.len) {
+        throw new IOException("scan and parse disagree");
+      }
+      t = template(m, fileName);
+      if (MAP.size() >= MAX_ENTRIES) {
+        MAP.clear();
+      }
+      MAP.put(k, t);
+      return t;
+    }
+
+    static void clear() {
+      MAP.clear();
+    }
+  }
+
+  /** A member's bytes from its key to its end, without the {@code .offset}/{@code .len} digits. */
+  private static final class Key {
+    private final byte[] b;
+    private final int hash;
+
+    Key(byte[] src, DsHeader.Span s, int n) {
+      byte[] k = new byte[n];
+      int[] cut = {s.offStart, s.offEnd, s.lenStart, s.lenEnd};
+      if (cut[0] > cut[2]) { // .len before .offset
+        cut = new int[] {s.lenStart, s.lenEnd, s.offStart, s.offEnd};
+      }
+      int at = 0;
+      int from = s.keyStart;
+      for (int c = 0; c < 4; c += 2) {
+        if (cut[c] >= 0) {
+          System.arraycopy(src, from, k, at, cut[c] - from);
+          at += cut[c] - from;
+          from = cut[c + 1];
+        }
+      }
+      System.arraycopy(src, from, k, at, s.end - from);
+      this.b = k;
+      this.hash = Arrays.hashCode(k);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key && ((Key) o).hash == hash && Arrays.equals(((Key) o).b, b);
+    }
   }
 
   /**

@@ -75,24 +75,33 @@ final class DsHeader {
 
   /** The version line without its newline, or null for the experimental layout. */
   final String version;
-  /** Variable members in header order (keys starting with "." other than "." itself are skipped). */
-  final List<Member> members;
-  /** The {@code "."} member (dataset attributes), or null when absent. */
-  final JsonNode dataset;
+  /** Variable members in header order (keys starting with "." other than "." itself are skipped); see {@link #parse}. */
+  List<Member> members;
+  /** The {@code "."} member (dataset attributes), or null when absent; see {@link #parse}. */
+  JsonNode dataset;
   /** File position of the body's first byte. */
   final long bodyStart;
   final long fileSize;
   /** The file's first bytes as read to find the header (kept by {@link DsFile} when small). */
   final byte[] prefix;
+  /** The bytes holding the header line ({@link #headerStart} to {@link #headerEnd}). */
+  final byte[] buf;
+  final int headerStart;
+  final int headerEnd;
+  /** The header's top-level members as found by {@link #scan} (null when the header is not of that plain shape). */
+  final List<Span> spans;
+  private final Path file;
 
-  private DsHeader(String version, List<Member> members, JsonNode dataset, long bodyStart, long fileSize,
-      byte[] prefix) {
+  private DsHeader(Path file, String version, byte[] buf, int headerStart, int headerEnd, long fileSize, byte[] prefix) {
+    this.file = file;
     this.prefix = prefix;
     this.version = version;
-    this.members = members;
-    this.dataset = dataset;
-    this.bodyStart = bodyStart;
+    this.buf = buf;
+    this.headerStart = headerStart;
+    this.headerEnd = headerEnd;
+    this.bodyStart = headerEnd + 1L;
     this.fileSize = fileSize;
+    this.spans = scan(buf, headerStart, headerEnd);
   }
 
   /** True when these first bytes begin a ds-1.x file ("ds-"). */
@@ -183,9 +192,20 @@ final class DsHeader {
       files.readFully(file, have, buf, have, next - have);
       have = next;
     }
-    List<Member> members = new ArrayList<>();
-    JsonNode dataset = null;
-    try (JsonParser p = JSON.createParser(buf, headerStart, end - headerStart)) {
+    return new DsHeader(file, version, buf, headerStart, end, size, buf.length <= FIRST_READ ? buf : new byte[0]);
+  }
+
+  /**
+   * Parses the header with Jackson's streaming parser into {@link #members} and {@link #dataset} (the reference
+   * path: every header goes through it unless {@link DsDatasets} served it from its member templates).
+   */
+  DsHeader parse() throws IOException {
+    if (members != null) {
+      return this;
+    }
+    List<Member> ms = new ArrayList<>();
+    JsonNode ds = null;
+    try (JsonParser p = JSON.createParser(buf, headerStart, headerEnd - headerStart)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         p.skipChildren(); // a syntax error in there is reported as such
         p.nextToken();
@@ -195,11 +215,11 @@ final class DsHeader {
         String key = p.currentName();
         p.nextToken();
         if (key.equals(".")) {
-          dataset = tree(p);
+          ds = tree(p);
         } else if (key.startsWith(".")) {
           p.skipChildren(); // reserved metadata key, not a variable
         } else {
-          members.add(member(key, p));
+          ms.add(member(key, p));
         }
       }
       if (p.nextToken() != null) {
@@ -208,7 +228,273 @@ final class DsHeader {
     } catch (JacksonException e) {
       throw new FormatException(file + ": header is not valid JSON: " + e.getOriginalMessage(), e);
     }
-    return new DsHeader(version, members, dataset, end + 1L, size, buf.length <= FIRST_READ ? buf : new byte[0]);
+    dataset = ds;
+    members = ms;
+    return this;
+  }
+
+  // ---------------------------------------------------------------- plain-header scan
+
+  /**
+   * One top-level member of a plain header, as {@link #scan} found it: the key's bytes (with quotes) start at
+   * {@code keyStart}, the value spans {@code [valueStart, end)}. For a variable, {@code offset}/{@code len} are
+   * the values of its {@code .offset}/{@code .len} keys when they are plain integers (else -1), and
+   * {@code offStart..offEnd}, {@code lenStart..lenEnd} their digits (-1 when absent).
+   */
+  static final class Span {
+    int keyStart;
+    int keyEnd; // after the closing quote
+    int valueStart;
+    int end;
+    boolean dataset; // the "." member
+    long offset = -1;
+    long len = -1;
+    int offStart = -1;
+    int offEnd = -1;
+    int lenStart = -1;
+    int lenEnd = -1;
+
+    /** The key without quotes (plain ASCII, no escapes: {@link #scan} takes no other). */
+    String key(byte[] b) {
+      return new String(b, keyStart + 1, keyEnd - keyStart - 2, StandardCharsets.ISO_8859_1);
+    }
+  }
+
+  private static final byte[] OFFSET = "\".offset\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] LEN = "\".len\"".getBytes(StandardCharsets.US_ASCII);
+
+  /**
+   * Splits a plain header without a JSON parser: an object whose keys are printable ASCII without escapes, whose
+   * variable members are objects, at most one {@code "."} member and no other reserved key. The members' values
+   * are only delimited here (strings, nesting), not checked: {@link DsDatasets} parses each variable member with
+   * Jackson unless a byte-identical member (up to its {@code .offset}/{@code .len} digits) was parsed before.
+   * Returns null for any other header (the {@link #parse} path then reads it, and reports its errors).
+   */
+  static List<Span> scan(byte[] b, int from, int to) {
+    int i = ws(b, from, to);
+    if (i >= to || b[i] != '{') {
+      return null;
+    }
+    List<Span> out = new ArrayList<>();
+    i = ws(b, i + 1, to);
+    if (i < to && b[i] == '}') {
+      return ws(b, i + 1, to) == to ? out : null;
+    }
+    boolean sawDataset = false;
+    while (true) {
+      Span s = new Span();
+      s.keyStart = i;
+      int k = plainKey(b, i, to);
+      if (k < 0) {
+        return null;
+      }
+      s.keyEnd = k;
+      i = ws(b, k, to);
+      if (i >= to || b[i] != ':') {
+        return null;
+      }
+      i = ws(b, i + 1, to);
+      s.valueStart = i;
+      boolean dot = b[s.keyStart + 1] == '.';
+      if (dot) {
+        if (k - s.keyStart != 3 || sawDataset) { // a reserved key other than ".", or "." twice
+          return null;
+        }
+        sawDataset = true;
+        s.dataset = true;
+        s.end = skipValue(b, i, to);
+      } else {
+        s.end = member(b, i, to, s);
+      }
+      if (s.end < 0) {
+        return null;
+      }
+      out.add(s);
+      i = ws(b, s.end, to);
+      if (i >= to) {
+        return null;
+      }
+      if (b[i] == '}') {
+        return ws(b, i + 1, to) == to ? out : null;
+      }
+      if (b[i] != ',') {
+        return null;
+      }
+      i = ws(b, i + 1, to);
+    }
+  }
+
+  /** A variable member's object: its end, with the plain {@code .offset}/{@code .len} digits noted; -1 if not plain. */
+  private static int member(byte[] b, int i, int to, Span s) {
+    if (i >= to || b[i] != '{') {
+      return -1;
+    }
+    i = ws(b, i + 1, to);
+    if (i < to && b[i] == '}') {
+      return i + 1;
+    }
+    while (true) {
+      int k = plainKey(b, i, to);
+      if (k < 0) {
+        return -1;
+      }
+      boolean off = k - i == OFFSET.length && Arrays.equals(b, i, k, OFFSET, 0, OFFSET.length);
+      boolean len = !off && k - i == LEN.length && Arrays.equals(b, i, k, LEN, 0, LEN.length);
+      i = ws(b, k, to);
+      if (i >= to || b[i] != ':') {
+        return -1;
+      }
+      i = ws(b, i + 1, to);
+      int e = skipValue(b, i, to);
+      if (e < 0) {
+        return -1;
+      }
+      if (off || len) {
+        if ((off ? s.offStart : s.lenStart) >= 0) {
+          return -1; // the key twice
+        }
+        long v = digits(b, i, e);
+        if (v >= 0) {
+          if (off) {
+            s.offset = v;
+            s.offStart = i;
+            s.offEnd = e;
+          } else {
+            s.len = v;
+            s.lenStart = i;
+            s.lenEnd = e;
+          }
+        }
+      }
+      i = ws(b, e, to);
+      if (i >= to) {
+        return -1;
+      }
+      if (b[i] == '}') {
+        return i + 1;
+      }
+      if (b[i] != ',') {
+        return -1;
+      }
+      i = ws(b, i + 1, to);
+    }
+  }
+
+  /** A JSON integer token of 1 to 18 digits without sign or leading zero, else -1. */
+  private static long digits(byte[] b, int from, int to) {
+    int n = to - from;
+    if (n < 1 || n > 18 || (b[from] == '0' && n > 1)) {
+      return -1;
+    }
+    long v = 0;
+    for (int i = from; i < to; i++) {
+      int d = b[i] - '0';
+      if (d < 0 || d > 9) {
+        return -1;
+      }
+      v = 10 * v + d;
+    }
+    return v;
+  }
+
+  /** A key of printable ASCII without escapes starting at {@code i}: the index after its closing quote, else -1. */
+  private static int plainKey(byte[] b, int i, int to) {
+    if (i >= to || b[i] != '"') {
+      return -1;
+    }
+    for (int k = i + 1; k < to; k++) {
+      byte c = b[k];
+      if (c == '"') {
+        return k > i + 1 ? k + 1 : -1; // an empty key goes the reference path
+      }
+      if (c < 0x20 || c == '\\' || c >= 0x7f) { // (bytes >= 0x80 are negative)
+        return -1;
+      }
+    }
+    return -1;
+  }
+
+  /** The end of the JSON value starting at {@code i} (strings and nesting delimited, content not checked), else -1. */
+  private static int skipValue(byte[] b, int i, int to) {
+    if (i >= to) {
+      return -1;
+    }
+    byte c = b[i];
+    if (c == '"') {
+      return skipString(b, i, to);
+    }
+    if (c == '{' || c == '[') {
+      int depth = 0;
+      for (int k = i; k < to; k++) {
+        byte x = b[k];
+        if (x == '"') {
+          k = skipString(b, k, to);
+          if (k < 0) {
+            return -1;
+          }
+          k--;
+        } else if (x == '{' || x == '[') {
+          depth++;
+        } else if (x == '}' || x == ']') {
+          if (--depth == 0) {
+            return k + 1;
+          }
+        }
+      }
+      return -1;
+    }
+    int k = i;
+    while (k < to) {
+      byte x = b[k];
+      if (x == ',' || x == '}' || x == ']' || x == ' ' || x == '\t' || x == '\r' || x == '"' || x == '{' || x == '[' || x == ':') {
+        break;
+      }
+      k++;
+    }
+    return k > i ? k : -1;
+  }
+
+  private static int skipString(byte[] b, int i, int to) {
+    for (int k = i + 1; k < to; k++) {
+      byte c = b[k];
+      if (c == '\\') {
+        k++;
+      } else if (c == '"') {
+        return k + 1;
+      }
+    }
+    return -1;
+  }
+
+  private static int ws(byte[] b, int i, int to) {
+    while (i < to && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r')) {
+      i++;
+    }
+    return i;
+  }
+
+  /** Parses one variable member's value (an object) from {@code s} with Jackson. */
+  static Member member(byte[] b, Span s) throws IOException {
+    try (JsonParser p = JSON.createParser(b, s.valueStart, s.end - s.valueStart)) {
+      p.nextToken();
+      Member m = member(s.key(b), p);
+      if (p.nextToken() != null) {
+        throw new FormatException("content after a member");
+      }
+      return m;
+    }
+  }
+
+  /** Parses the dataset member's value from {@code s} with Jackson. */
+  static JsonNode value(byte[] b, Span s) throws IOException {
+    try (JsonParser p = JSON.createParser(b, s.valueStart, s.end - s.valueStart)) {
+      p.nextToken();
+      JsonNode v = tree(p);
+      if (p.nextToken() != null) {
+        throw new FormatException("content after a member");
+      }
+      return v;
+    }
   }
 
   /** A variable member; the parser is at its value. */

@@ -2,11 +2,12 @@ package org.chunkcdm.ds;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
+import org.chunkcdm.cdm.CdmAttributes;
 import org.chunkcdm.cdm.ChunkedIosp;
 import org.chunkcdm.cdm.ChunkedVariables;
 import org.chunkcdm.io.FileHandles;
-import org.chunkcdm.open.ChunkedVariable;
-import org.chunkcdm.open.DatasetVariable;
+import ucar.nc2.Attribute;
 import ucar.nc2.Group;
 import ucar.nc2.Variable;
 import ucar.unidata.io.RandomAccessFile;
@@ -70,17 +71,41 @@ public class DsIosp extends ChunkedIosp {
         raf.readFully(buf);
       }
     };
-    org.chunkcdm.open.BasicDataset ds = DsDatasets.read(files(), file, opening);
+    addAll(root, DsDatasets.open(files(), file, opening), file);
+  }
+
+  /** The CDM variables and global attributes of an open file. */
+  static void addAll(Group.Builder root, DsDatasets.Opened ds, Path file) throws IOException {
     try {
-      ChunkedVariables.addDataset(root, ds, DsIosp::addStrings);
+      for (DsDatasets.Bound b : ds.vars) {
+        DsDatasets.Template t = b.t;
+        Variable.Builder<?> v = b.spec != null ? addStrings(root, t.cdmName, t.dims, b.spec)
+            : ChunkedVariables.addBare(root, t.cdmName, b.array, t.dims);
+        v.addAttributes(cdmAttributes(t));
+      }
+      CdmAttributes.toCdm(ds.global).forEach(root::addAttribute);
     } catch (IOException e) {
       throw new IOException(file + ": " + e.getMessage(), e);
     }
   }
 
-  private static Variable.Builder<?> addStrings(Group.Builder g, ChunkedVariable cv) throws IOException {
-    DsDatasets.StringSpec s = (DsDatasets.StringSpec) ((DatasetVariable) cv).source();
-    Variable.Builder<?> v = ChunkedVariables.addBare(g, cv.name(), s.shapeArray, cv.dimensions());
+  /**
+   * A template's attributes in CDM form, made once per template: netcdf-java's {@link Attribute}s are
+   * immutable (their {@code getValues()} hands out copies), so the files sharing a template share them.
+   */
+  @SuppressWarnings("unchecked")
+  private static List<Attribute> cdmAttributes(DsDatasets.Template t) {
+    Object c = t.cdm;
+    if (c == null) {
+      c = java.util.Collections.unmodifiableList(CdmAttributes.toCdm(t.attrs));
+      t.cdm = c;
+    }
+    return (List<Attribute>) c;
+  }
+
+  private static Variable.Builder<?> addStrings(Group.Builder g, String name, List<String> dims,
+      DsDatasets.StringSpec s) throws IOException {
+    Variable.Builder<?> v = ChunkedVariables.addBare(g, name, s.shapeArray, dims);
     int[] shape = new int[s.shape.length];
     for (int i = 0; i < shape.length; i++) {
       shape[i] = (int) s.shape[i];
