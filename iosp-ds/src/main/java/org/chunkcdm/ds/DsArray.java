@@ -33,13 +33,13 @@ final class DsArray implements ChunkedArray, ChunkData {
    * @param blockPos file position of the variable's block ({@code .offset} + body start); ignored without data
    * @param fill fill value bytes for missing elements (dtype order), or null for zeros
    */
-  DsArray(DsFile file, String what, DType dtype, boolean bits, long[] shape, long blockPos, long len,
+  DsArray(DsFile file, String what, DType dtype, boolean bits, ChunkGrid grid, long blockPos, long len,
       boolean masked, boolean noData, byte[] fill) {
-        this.file = file;
+    this.file = file;
     this.what = what;
     this.dtype = dtype;
-    this.grid = ChunkGrid.flat(shape, Math.max(1, count(shape)), false);
-    this.n = count(shape);
+    this.grid = grid;
+    this.n = grid.size();
     this.bits = bits;
     this.len = len;
     this.noData = noData;
@@ -47,6 +47,11 @@ final class DsArray implements ChunkedArray, ChunkData {
     this.dataPos = blockPos + (mask != null ? Bitmask.bytes(n) : 0);
     this.fill = fill;
     this.checked = mask == null;
+  }
+
+  /** The one-chunk grid of a variable of this shape. */
+  static ChunkGrid grid(long[] shape) {
+    return ChunkGrid.flat(shape, Math.max(1, count(shape)), false);
   }
 
   static long count(long[] shape) {

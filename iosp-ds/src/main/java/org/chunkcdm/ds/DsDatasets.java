@@ -86,6 +86,9 @@ final class DsDatasets {
     return new BasicDataset(FORMAT, files.root(), vars, o.global, files);
   }
 
+  /** False: every header takes the reference parse (tests compare the two paths). */
+  static volatile boolean useTemplates = true;
+
   /** A variable of one open file: its template, and its array (or string spec) bound to the file. */
   static final class Bound {
     final Template t;
@@ -118,7 +121,7 @@ final class DsDatasets {
   static Opened open(FileHandles files, Path file, DsHeader.Opening opening) throws IOException {
     DsHeader h = DsHeader.read(files, file, opening);
     DsFile body = new DsFile(files, file, h.prefix);
-    if (h.spans != null) {
+    if (h.spans != null && useTemplates) {
       try {
         return fromSpans(h, body, file);
       } catch (IOException | RuntimeException e) {
@@ -157,14 +160,16 @@ final class DsDatasets {
     byte[] b = h.buf;
     for (DsHeader.Span s : h.spans) {
       if (s.dataset) {
-        JsonNode d = DsHeader.value(b, s);
-        if (!d.isObject()) {
-          throw new IOException("not an object");
+        if (!DsHeader.flatAttributes(b, s.valueStart, s.end, global)) {
+          JsonNode d = DsHeader.value(b, s);
+          if (!d.isObject()) {
+            throw new IOException("not an object");
+          }
+          global = new Attributes().putJson(d);
         }
-        global.putJson(d);
         continue;
       }
-      Template t = Templates.get(b, s, fileName);
+      Template t = s.template != null ? (Template) s.template : Templates.get(b, s, fileName);
       for (Bound other : vars) { // a handful of variables: a loop beats a set
         if (other.t.cdmName.equals(t.cdmName)) {
           throw new IOException("two variables with one CDM name");
@@ -198,6 +203,8 @@ final class DsDatasets {
     final boolean noData;
     final byte[] fill;
     final Attributes attrs;
+    /** The variable's one-chunk grid (immutable, shared by the arrays bound from this template). */
+    final org.chunkcdm.chunk.ChunkGrid grid;
     /** The attributes in CDM form, made once by the CDM view (its own type: this class knows no netcdf-java). */
     volatile Object cdm;
 
@@ -217,6 +224,7 @@ final class DsDatasets {
       this.noData = noData;
       this.fill = fill;
       this.attrs = attrs;
+      this.grid = DsArray.grid(shape);
     }
   }
 
@@ -309,7 +317,7 @@ final class DsDatasets {
       checkLen(what, t.type, t.isString ? 8 : t.dt.itemSize(), t.n, len, t.masked);
     }
     long blockPos = bodyStart + offset;
-    DsArray array = new DsArray(body, what, t.dt, t.isBool, t.shape, blockPos, len, t.masked, t.noData, t.fill);
+    DsArray array = new DsArray(body, what, t.dt, t.isBool, t.grid, blockPos, len, t.masked, t.noData, t.fill);
     if (t.isString) {
       return new Bound(t, null, new StringSpec(body, what, t.shape, t.type.equals("str"), t.order, blockPos, len,
           t.masked, t.noData, array));
@@ -329,6 +337,9 @@ final class DsDatasets {
     static final int MAX_KEY = 4096;
     private static final java.util.concurrent.ConcurrentHashMap<Key, Template> MAP =
         new java.util.concurrent.ConcurrentHashMap<>();
+    /** Per member name, the template last made or used for it: {@link DsHeader#scan} tries it first. */
+    private static final java.util.concurrent.ConcurrentHashMap<NameKey, Known> NAMES =
+        new java.util.concurrent.ConcurrentHashMap<>();
     /** Templates made (a parse each), for tests. */
     static final java.util.concurrent.atomic.AtomicLong MADE = new java.util.concurrent.atomic.AtomicLong();
 
@@ -343,6 +354,7 @@ final class DsDatasets {
       Key k = new Key(b, s, n);
       Template t = MAP.get(k);
       if (t != null) {
+        NAMES.put(NameKey.probe(b, s.keyStart, s.keyEnd).copy(), new Known(t, k));
         return t;
       }
       MADE.incrementAndGet();
@@ -356,38 +368,59 @@ final class DsDatasets {
       if (MAP.size() >= MAX_ENTRIES) {
         MAP.clear();
       }
+      if (NAMES.size() >= MAX_ENTRIES) {
+        NAMES.clear();
+      }
       MAP.put(k, t);
+      NAMES.put(NameKey.probe(b, s.keyStart, s.keyEnd).copy(), new Known(t, k));
       return t;
+    }
+
+    /** The template last used for the member name at {@code b[from, to)} (quotes included), or null. */
+    static Known byName(byte[] b, int from, int to) {
+      return NAMES.get(NameKey.probe(b, from, to));
     }
 
     static void clear() {
       MAP.clear();
+      NAMES.clear();
     }
   }
 
-  /** A member's bytes from its key to its end, without the {@code .offset}/{@code .len} digits. */
-  private static final class Key {
-    private final byte[] b;
+  /**
+   * A member's bytes from its key to its end, without the {@code .offset}/{@code .len} digits, and where in them
+   * the digits were ({@code cut1}, {@code cut2}: key positions, -1 when absent; {@code off1}: the first is
+   * {@code .offset}'s).
+   */
+  static final class Key {
+    final byte[] b;
     private final int hash;
+    final int cut1;
+    final int cut2;
+    final boolean off1;
 
     Key(byte[] src, DsHeader.Span s, int n) {
       byte[] k = new byte[n];
-      int[] cut = {s.offStart, s.offEnd, s.lenStart, s.lenEnd};
-      if (cut[0] > cut[2]) { // .len before .offset
-        cut = new int[] {s.lenStart, s.lenEnd, s.offStart, s.offEnd};
-      }
-      int at = 0;
+      boolean offFirst = s.lenStart < 0 || s.offStart >= 0 && s.offStart < s.lenStart;
+      int[] cut = offFirst ? new int[] {s.offStart, s.offEnd, s.lenStart, s.lenEnd}
+          : new int[] {s.lenStart, s.lenEnd, s.offStart, s.offEnd};
+      int[] at = {-1, -1};
+      int w = 0;
       int from = s.keyStart;
       for (int c = 0; c < 4; c += 2) {
         if (cut[c] >= 0) {
-          System.arraycopy(src, from, k, at, cut[c] - from);
-          at += cut[c] - from;
+          System.arraycopy(src, from, k, w, cut[c] - from);
+          w += cut[c] - from;
+          at[c / 2] = w;
           from = cut[c + 1];
         }
       }
-      System.arraycopy(src, from, k, at, s.end - from);
+      System.arraycopy(src, from, k, w, s.end - from);
       this.b = k;
-      this.hash = Arrays.hashCode(k);
+      this.hash = DsHeader.hash(k, 0, n);
+      this.off1 = offFirst && s.offStart >= 0;
+      this.cut1 = at[0] >= 0 ? at[0] : at[1];
+      this.cut2 = at[0] >= 0 ? at[1] : -1;
     }
 
     @Override
@@ -398,6 +431,54 @@ final class DsDatasets {
     @Override
     public boolean equals(Object o) {
       return o instanceof Key && ((Key) o).hash == hash && Arrays.equals(((Key) o).b, b);
+    }
+  }
+
+  /** A member's quoted name as a map key; a probe ({@link #probe}) looks up without copying. */
+  static final class NameKey {
+    private final byte[] b;
+    private final int from;
+    private final int to;
+    private final int hash;
+
+    private NameKey(byte[] b, int from, int to) {
+      this.b = b;
+      this.from = from;
+      this.to = to;
+      this.hash = DsHeader.hash(b, from, to);
+    }
+
+    static NameKey probe(byte[] b, int from, int to) {
+      return new NameKey(b, from, to);
+    }
+
+    NameKey copy() {
+      return new NameKey(Arrays.copyOfRange(b, from, to), 0, to - from);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (!(o instanceof NameKey)) {
+        return false;
+      }
+      NameKey k = (NameKey) o;
+      return k.hash == hash && Arrays.equals(b, from, to, k.b, k.from, k.to);
+    }
+  }
+
+  /** The template last made or used for a member name, with the key it was made from (see {@link DsHeader#scan}). */
+  static final class Known {
+    final Template t;
+    final Key key;
+
+    Known(Template t, Key key) {
+      this.t = t;
+      this.key = key;
     }
   }
 

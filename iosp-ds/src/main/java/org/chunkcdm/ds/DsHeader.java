@@ -28,6 +28,8 @@ import java.util.Map;
 import org.chunkcdm.io.Bounds;
 import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.io.FormatException;
+import org.chunkcdm.open.Attributes;
+import org.chunkcdm.open.Names;
 
 /**
  * The start of a {@code .ds} file: the version line {@code ds-<major>.<minor>\n} (absent in the pre-1.0
@@ -160,7 +162,7 @@ final class DsHeader {
       // (sparse, half-copied) file is refused at once
       int nul = -1;
       end = -1;
-      for (int k = from; k < have; k++) {
+      for (int k = cleanWords(buf, from, have); k < have; k++) {
         byte c = buf[k];
         if (c == '\n') {
           end = k;
@@ -247,6 +249,8 @@ final class DsHeader {
     int valueStart;
     int end;
     boolean dataset; // the "." member
+    /** The {@link DsDatasets.Template} whose member this one equals up to the digits, when the scan matched one. */
+    Object template;
     long offset = -1;
     long len = -1;
     int offStart = -1;
@@ -304,7 +308,15 @@ final class DsHeader {
         s.dataset = true;
         s.end = skipValue(b, i, to);
       } else {
-        s.end = member(b, i, to, s);
+        DsDatasets.Known known = DsDatasets.Templates.byName(b, s.keyStart, k);
+        s.end = known == null ? -1 : match(b, s.keyStart, to, known.key, s);
+        if (s.end >= 0) {
+          s.template = known.t;
+        } else {
+          s.offStart = s.offEnd = s.lenStart = s.lenEnd = -1;
+          s.offset = s.len = -1;
+          s.end = member(b, i, to, s);
+        }
       }
       if (s.end < 0) {
         return null;
@@ -378,6 +390,85 @@ final class DsHeader {
       }
       i = ws(b, i + 1, to);
     }
+  }
+
+  /**
+   * Compares the member at {@code i} with a known member's key: equal bytes, and plain digits where the key's
+   * {@code .offset}/{@code .len} digits were cut. Returns the member's end (with the digits noted in {@code s}),
+   * or -1 when it differs. A match is a member whose bytes parse exactly as the key's did, up to those numbers.
+   */
+  static int match(byte[] b, int i, int to, DsDatasets.Key key, Span s) {
+    byte[] k = key.b;
+    int kp = 0;
+    for (int c = 0; c < 2; c++) {
+      int cut = c == 0 ? key.cut1 : key.cut2;
+      if (cut < 0) {
+        break;
+      }
+      int seg = cut - kp;
+      if (i + seg > to || !Arrays.equals(b, i, i + seg, k, kp, cut)) {
+        return -1;
+      }
+      i += seg;
+      kp = cut;
+      int d0 = i;
+      while (i < to && b[i] >= '0' && b[i] <= '9') {
+        i++;
+      }
+      long v = digits(b, d0, i);
+      if (v < 0) {
+        return -1;
+      }
+      if ((c == 0) == key.off1) {
+        s.offset = v;
+        s.offStart = d0;
+        s.offEnd = i;
+      } else {
+        s.len = v;
+        s.lenStart = d0;
+        s.lenEnd = i;
+      }
+    }
+    int seg = k.length - kp;
+    if (i + seg > to || !Arrays.equals(b, i, i + seg, k, kp, k.length)) {
+      return -1;
+    }
+    return i + seg;
+  }
+
+  private static final java.lang.invoke.VarHandle LONGS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+  /** A hash of {@code b[from, to)}, eight bytes a step (Arrays.hashCode goes one byte a step). */
+  static int hash(byte[] b, int from, int to) {
+    long h = to - from;
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      h = (h ^ (long) LONGS.get(b, i)) * 0x9E3779B97F4A7C15L;
+      h ^= h >>> 29;
+    }
+    for (; i < to; i++) {
+      h = (h ^ b[i]) * 0x100000001B3L;
+    }
+    h ^= h >>> 32;
+    return (int) h;
+  }
+
+  /**
+   * The start of the first 8-byte word from {@code from} that holds a newline or a NUL byte (or the last
+   * bytes that make no whole word): the bytes before it hold neither, so the byte loop can start there.
+   */
+  private static int cleanWords(byte[] b, int from, int to) {
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long v = (long) LONGS.get(b, i);
+      long nl = v ^ 0x0A0A0A0A0A0A0A0AL;
+      long flags = ((v - 0x0101010101010101L) & ~v) | ((nl - 0x0101010101010101L) & ~nl);
+      if ((flags & 0x8080808080808080L) != 0) {
+        return i;
+      }
+    }
+    return i;
   }
 
   /** A JSON integer token of 1 to 18 digits without sign or leading zero, else -1. */
@@ -483,6 +574,85 @@ final class DsHeader {
       }
       return m;
     }
+  }
+
+  /**
+   * The dataset member's attributes when it is a flat object of plain values — keys of printable ASCII without
+   * escapes, each once, values strings of printable ASCII without escapes or integers of up to 9 digits — put
+   * into {@code out} as the Jackson path would ({@link Attributes#putJson}: text, int). False, with {@code out}
+   * left for the caller to replace, for anything else.
+   */
+  static boolean flatAttributes(byte[] b, int i, int to, Attributes out) {
+    if (i >= to || b[i] != '{') {
+      return false;
+    }
+    i = ws(b, i + 1, to);
+    if (i < to && b[i] == '}') {
+      return ws(b, i + 1, to) == to;
+    }
+    while (true) {
+      int k = plainKey(b, i, to);
+      if (k < 0) {
+        return false;
+      }
+      String name = Names.valid(new String(b, i + 1, k - i - 2, StandardCharsets.ISO_8859_1));
+      if (out.has(name)) {
+        return false; // a repeated (or same-CDM-named) key: the Jackson path decides
+      }
+      i = ws(b, k, to);
+      if (i >= to || b[i] != ':') {
+        return false;
+      }
+      i = ws(b, i + 1, to);
+      if (i >= to) {
+        return false;
+      }
+      if (b[i] == '"') {
+        int e = plainString(b, i, to);
+        if (e < 0) {
+          return false;
+        }
+        out.put(name, new String(b, i + 1, e - i - 2, StandardCharsets.ISO_8859_1));
+        i = e;
+      } else {
+        int e = i + (b[i] == '-' ? 1 : 0);
+        int d0 = e;
+        while (e < to && b[e] >= '0' && b[e] <= '9') {
+          e++;
+        }
+        long v = digits(b, d0, e);
+        if (v < 0 || e - d0 > 9 || e < to && (b[e] == '.' || b[e] == 'e' || b[e] == 'E')) {
+          return false;
+        }
+        out.put(name, (int) (d0 > i ? -v : v));
+        i = e;
+      }
+      i = ws(b, i, to);
+      if (i >= to) {
+        return false;
+      }
+      if (b[i] == '}') {
+        return ws(b, i + 1, to) == to;
+      }
+      if (b[i] != ',') {
+        return false;
+      }
+      i = ws(b, i + 1, to);
+    }
+  }
+
+  /** A string of printable ASCII without escapes starting at {@code i}: the index after its closing quote, else -1. */
+  private static int plainString(byte[] b, int i, int to) {
+    for (int k = i + 1; k < to; k++) {
+      byte c = b[k];
+      if (c == '"') {
+        return k + 1;
+      }
+      if (c < 0x20 || c == '\\' || c == 0x7f) {
+        return -1;
+      }
+    }
+    return -1;
   }
 
   /** Parses the dataset member's value from {@code s} with Jackson. */
