@@ -32,6 +32,11 @@ final class Bitmask {
     return (n + 7) / 8;
   }
 
+  /** The whole bitmask into {@code m} ({@link #bytes}{@code (n)} bytes). */
+  void readAll(byte[] m) throws IOException {
+    file.readFully(pos, m, 0, m.length);
+  }
+
   /** Number of missing elements of the whole variable (builds the index on first use). */
   long missing() throws IOException {
     long[] idx = index();

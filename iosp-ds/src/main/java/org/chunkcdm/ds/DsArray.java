@@ -127,6 +127,10 @@ final class DsArray implements ChunkedArray, ChunkData {
 
   /** Elements {@code [e0, e1]} of a masked variable: stored values where present, the fill value elsewhere. */
   private void readMasked(long e0, long e1, byte[] out, int outOff) throws IOException {
+    if (e0 == 0 && e1 == n - 1 && !bits && n <= WHOLE_MASKED) {
+      readMaskedWhole(out, outOff);
+      return;
+    }
     checkLen();
     int item = dtype.itemSize();
     long[] w = new long[2];
@@ -168,6 +172,60 @@ final class DsArray implements ChunkedArray, ChunkData {
     }
   }
 
+  /** Elements up to which a whole masked read takes {@link #readMaskedWhole} (the bitmask read in one piece). */
+  private static final long WHOLE_MASKED = 1 << 20;
+
+  /**
+   * All elements of a (small) masked numeric variable: the bitmask read once (no rank index), the stored values
+   * read straight into the tail of {@code out} and spread forward in place, runs at a time.
+   */
+  private void readMaskedWhole(byte[] out, int outOff) throws IOException {
+    int item = dtype.itemSize();
+    int count = (int) n;
+    byte[] m = new byte[(int) Bitmask.bytes(n)];
+    mask.readAll(m);
+    long missing = Bitmask.count(m, 0, n);
+    if (!checked) {
+      checkLen(missing);
+      checked = true;
+    }
+    int stored = count - (int) missing;
+    int src = outOff + (int) missing * item;
+    readStored(0, stored, out, src);
+    int dst = outOff;
+    int i = 0;
+    while (i < count) {
+      int r = i;
+      while (r < count) {
+        if ((r & 7) == 0 && r + 8 <= count && m[r >>> 3] == 0) {
+          r += 8; // eight stored elements
+        } else if (Bitmask.isSet(m, r)) {
+          break;
+        } else {
+          r++;
+        }
+      }
+      if (r > i) {
+        int nb = (r - i) * item;
+        if (src != dst) {
+          System.arraycopy(out, src, out, dst, nb); // dst < src: a forward move, as through a temporary copy
+        }
+        src += nb;
+        dst += nb;
+        i = r;
+      }
+      while (i < count && Bitmask.isSet(m, i)) {
+        if (fill == null) {
+          java.util.Arrays.fill(out, dst, dst + item, (byte) 0);
+        } else {
+          System.arraycopy(fill, 0, out, dst, item);
+        }
+        dst += item;
+        i++;
+      }
+    }
+  }
+
   /** Stored values {@code [k0, k0 + count)} (bool: unpacked to one 0/1 byte each). */
   private void readStored(long k0, int count, byte[] out, int outOff) throws IOException {
     if (count == 0) {
@@ -192,7 +250,12 @@ final class DsArray implements ChunkedArray, ChunkData {
     if (checked) {
       return;
     }
-    long stored = n - mask.missing();
+    checkLen(mask.missing());
+    checked = true;
+  }
+
+  private void checkLen(long missing) throws IOException {
+    long stored = n - missing;
     long want = Bitmask.bytes(n) + storedBytes(stored);
     if (want != len) {
       throw new FormatException(what + ": .len is " + len + " but the bitmask leaves " + stored + " of " + n
