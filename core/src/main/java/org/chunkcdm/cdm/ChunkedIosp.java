@@ -53,7 +53,7 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
     try {
       Path root = datasetRoot(entry);
       java.io.RandomAccessFile file = raf.getRandomAccessFile();
-      if (file != null && root.toAbsolutePath().normalize().equals(entry)) {
+      if (file != null && (root == entry || root.toAbsolutePath().normalize().equals(entry))) {
         // a one-file dataset reads through the file netcdf-java already opened: no second open (a directory
         // dataset closes its entry file below, so a parked dataset holds no handle)
         files = new FileHandles(entry, file.getChannel(), raf);

@@ -100,6 +100,32 @@ final class Bitmask {
     return m;
   }
 
+  private static final java.lang.invoke.VarHandle BE_LONGS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
+
+  /** The first set bit in {@code [from, to)} of a bitmask byte array, or {@code to}: 64 bits a step. */
+  static int nextSet(byte[] m, int from, int to) {
+    int k = from;
+    while (k < to) {
+      int at = k >>> 3;
+      int shift = k & 7;
+      if (at + 8 <= m.length) {
+        long w = ((long) BE_LONGS.get(m, at)) << shift;
+        if (w != 0) {
+          return Math.min(to, k + Long.numberOfLeadingZeros(w));
+        }
+        k = (at << 3) + 64;
+      } else {
+        int w = (m[at] << shift) & 0xff;
+        if (w != 0) {
+          return Math.min(to, k + Integer.numberOfLeadingZeros(w) - 24);
+        }
+        k = (at << 3) + 8;
+      }
+    }
+    return to;
+  }
+
   /** Whether bit {@code i} of a bitmask byte array is set. */
   static boolean isSet(byte[] m, long i) {
     return (m[(int) (i >>> 3)] & (0x80 >>> (int) (i & 7))) != 0;

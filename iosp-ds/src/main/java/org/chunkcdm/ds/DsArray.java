@@ -195,16 +195,7 @@ final class DsArray implements ChunkedArray, ChunkData {
     int dst = outOff;
     int i = 0;
     while (i < count) {
-      int r = i;
-      while (r < count) {
-        if ((r & 7) == 0 && r + 8 <= count && m[r >>> 3] == 0) {
-          r += 8; // eight stored elements
-        } else if (Bitmask.isSet(m, r)) {
-          break;
-        } else {
-          r++;
-        }
-      }
+      int r = Bitmask.nextSet(m, i, count); // the run [i, r) is stored
       if (r > i) {
         int nb = (r - i) * item;
         if (src != dst) {
@@ -214,7 +205,7 @@ final class DsArray implements ChunkedArray, ChunkData {
         dst += nb;
         i = r;
       }
-      while (i < count && Bitmask.isSet(m, i)) {
+      if (i < count) { // element i is missing
         if (fill == null) {
           java.util.Arrays.fill(out, dst, dst + item, (byte) 0);
         } else {

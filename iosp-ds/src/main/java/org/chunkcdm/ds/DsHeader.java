@@ -106,6 +106,8 @@ final class DsHeader {
     this.spans = scan(buf, headerStart, headerEnd);
   }
 
+  private static final byte[] V10 = "ds-1.0\n".getBytes(StandardCharsets.US_ASCII);
+
   /** True when these first bytes begin a ds-1.x file ("ds-"). */
   static boolean hasVersionPrefix(byte[] b, int n) {
     return n >= 3 && b[0] == 'd' && b[1] == 's' && b[2] == '-';
@@ -141,7 +143,10 @@ final class DsHeader {
     }
     String version = null;
     int headerStart = 0;
-    if (hasVersionPrefix(buf, have)) {
+    if (have >= V10.length && Arrays.equals(buf, 0, V10.length, V10, 0, V10.length)) {
+      version = "ds-1.0"; // the usual line, without a String made per file
+      headerStart = V10.length;
+    } else if (hasVersionPrefix(buf, have)) {
       int nl = indexOf(buf, 0, have, (byte) '\n');
       if (nl < 0 || nl > 32) {
         throw new FormatException(file + ": the version line 'ds-<x>.<y>' is not ended by a newline within 32 bytes");
