@@ -15,12 +15,12 @@ final class Bitmask {
   private static final int PIECE = 1 << 16; // bitmask bytes read at once while indexing
 
     private final DsFile file;
-  private final String what; // "<file>: variable <name>"
+  private final Object what; // "<file>: variable <name>"
   private final long pos; // file position of the bitmask
   private final long n; // elements
   private volatile long[] missingBefore; // per block, plus the total as the last entry
 
-  Bitmask(DsFile file, String what, long pos, long n) {
+  Bitmask(DsFile file, Object what, long pos, long n) {
         this.file = file;
     this.what = what;
     this.pos = pos;

@@ -17,7 +17,7 @@ import org.chunkcdm.chunk.DType;
  */
 final class DsArray implements ChunkedArray, ChunkData {
     private final DsFile file;
-  private final String what;
+  private final Object what;
   private final DType dtype;
   private final ChunkGrid grid;
   private final long n;
@@ -33,7 +33,7 @@ final class DsArray implements ChunkedArray, ChunkData {
    * @param blockPos file position of the variable's block ({@code .offset} + body start); ignored without data
    * @param fill fill value bytes for missing elements (dtype order), or null for zeros
    */
-  DsArray(DsFile file, String what, DType dtype, boolean bits, ChunkGrid grid, long blockPos, long len,
+  DsArray(DsFile file, Object what, DType dtype, boolean bits, ChunkGrid grid, long blockPos, long len,
       boolean masked, boolean noData, byte[] fill) {
     this.file = file;
     this.what = what;

@@ -38,7 +38,7 @@ final class DsDatasets {
   /** Where a string variable's block lies, for {@link DsStrings}. */
   static final class StringSpec {
     final DsFile body;
-    final String what;
+    final Object what;
     final long[] shape;
     final boolean bytes;
     final ByteOrder order;
@@ -49,7 +49,7 @@ final class DsDatasets {
     /** A UCS-4 stand-in array giving the CDM view the variable's STRING type and dimensions. */
     final DsArray shapeArray;
 
-    StringSpec(DsFile body, String what, long[] shape, boolean bytes, ByteOrder order, long blockPos, long len,
+    StringSpec(DsFile body, Object what, long[] shape, boolean bytes, ByteOrder order, long blockPos, long len,
         boolean masked, boolean noData, DsArray shapeArray) {
       this.body = body;
       this.what = what;
@@ -228,6 +228,22 @@ final class DsDatasets {
     }
   }
 
+  /** "{@code <file>: variable '<name>'}", made when an error message needs it. */
+  static final class Where {
+    private final String file;
+    private final String name;
+
+    Where(String file, String name) {
+      this.file = file;
+      this.name = name;
+    }
+
+    @Override
+    public String toString() {
+      return what(file, name);
+    }
+  }
+
   static String what(String fileName, String name) {
     return fileName + ": variable '" + name + "'";
   }
@@ -308,7 +324,7 @@ final class DsDatasets {
   /** A template placed in one file: {@code .offset}/{@code .len} checked against the body and the type. */
   static Bound bind(Template t, DsFile body, long offset, long len, long bodyStart, long bodySize, String fileName)
       throws IOException {
-    String what = what(fileName, t.name);
+    Where what = new Where(fileName, t.name); // the message text is made only for an error
     if (!t.noData) {
       if (offset > bodySize || len > bodySize - offset) {
         throw new IOException(what + ": .offset " + offset + " + .len " + len + " lies past the end of the body ("
@@ -376,6 +392,27 @@ final class DsDatasets {
       return t;
     }
 
+    /**
+     * The templates of the last header whose variable members were all found by the scan, in header order:
+     * the scan tries the member at the same place first (the files of a collection list the same variables).
+     */
+    static volatile Known[] last;
+
+    /** Notes the variable members of a header the scan found all of (else nothing). */
+    static void remember(List<DsHeader.Span> spans, int vars) {
+      Known[] k = new Known[vars];
+      int j = 0;
+      for (DsHeader.Span s : spans) {
+        if (!s.dataset) {
+          if (s.known == null) {
+            return;
+          }
+          k[j++] = s.known;
+        }
+      }
+      last = k;
+    }
+
     /** The template last used for the member name at {@code b[from, to)} (quotes included), or null. */
     static Known byName(byte[] b, int from, int to) {
       return NAMES.get(NameKey.probe(b, from, to));
@@ -384,6 +421,7 @@ final class DsDatasets {
     static void clear() {
       MAP.clear();
       NAMES.clear();
+      last = null;
     }
   }
 
@@ -625,7 +663,7 @@ final class DsDatasets {
   }
 
   /** {@code .len} against what {@code .size} and {@code .type} need (masked: the bounds the bitmask allows). */
-  private static void checkLen(String what, String type, int itemSize, long n, long len, boolean masked)
+  private static void checkLen(Object what, String type, int itemSize, long n, long len, boolean masked)
       throws IOException {
     long maskBytes = masked ? Bitmask.bytes(n) : 0;
     boolean strings = type.equals("str") || type.equals("unicode");

@@ -256,6 +256,7 @@ final class DsHeader {
     boolean dataset; // the "." member
     /** The {@link DsDatasets.Template} whose member this one equals up to the digits, when the scan matched one. */
     Object template;
+    DsDatasets.Known known;
     long offset = -1;
     long len = -1;
     int offStart = -1;
@@ -290,6 +291,9 @@ final class DsHeader {
       return ws(b, i + 1, to) == to ? out : null;
     }
     boolean sawDataset = false;
+    DsDatasets.Known[] last = DsDatasets.Templates.last;
+    boolean guessed = true;
+    int vars = 0;
     while (true) {
       Span s = new Span();
       s.keyStart = i;
@@ -313,10 +317,18 @@ final class DsHeader {
         s.dataset = true;
         s.end = skipValue(b, i, to);
       } else {
-        DsDatasets.Known known = DsDatasets.Templates.byName(b, s.keyStart, k);
+        // first guess: the member at this place in the last header served whole from templates; then by name
+        DsDatasets.Known known = last != null && vars < last.length ? last[vars] : null;
         s.end = known == null ? -1 : match(b, s.keyStart, to, known.key, s);
+        if (s.end < 0) {
+          guessed = false;
+          known = DsDatasets.Templates.byName(b, s.keyStart, k);
+          s.end = known == null ? -1 : match(b, s.keyStart, to, known.key, s);
+        }
+        vars++;
         if (s.end >= 0) {
           s.template = known.t;
+          s.known = known;
         } else {
           s.offStart = s.offEnd = s.lenStart = s.lenEnd = -1;
           s.offset = s.len = -1;
@@ -332,7 +344,13 @@ final class DsHeader {
         return null;
       }
       if (b[i] == '}') {
-        return ws(b, i + 1, to) == to ? out : null;
+        if (ws(b, i + 1, to) != to) {
+          return null;
+        }
+        if (!guessed || last == null || last.length != vars) {
+          DsDatasets.Templates.remember(out, vars);
+        }
+        return out;
       }
       if (b[i] != ',') {
         return null;
@@ -403,6 +421,8 @@ final class DsHeader {
    * or -1 when it differs. A match is a member whose bytes parse exactly as the key's did, up to those numbers.
    */
   static int match(byte[] b, int i, int to, DsDatasets.Key key, Span s) {
+    s.offStart = s.offEnd = s.lenStart = s.lenEnd = -1; // nothing left from an earlier attempt
+    s.offset = s.len = -1;
     byte[] k = key.b;
     int kp = 0;
     for (int c = 0; c < 2; c++) {

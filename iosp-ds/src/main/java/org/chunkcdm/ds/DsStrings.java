@@ -28,7 +28,7 @@ final class DsStrings implements ChunkedIosp.VariableReader {
   private static final int PIECE = 1 << 13; // lengths read at once while indexing
 
     private final DsFile file;
-  private final String what;
+  private final Object what;
   private final int[] shape;
   private final long n;
   private final boolean bytes; // str (else unicode)
@@ -53,7 +53,7 @@ final class DsStrings implements ChunkedIosp.VariableReader {
     }
   }
 
-  DsStrings(DsFile file, String what, int[] shape, boolean bytes, ByteOrder order, long blockPos,
+  DsStrings(DsFile file, Object what, int[] shape, boolean bytes, ByteOrder order, long blockPos,
       long len, boolean masked, boolean noData) {
         this.file = file;
     this.what = what;

@@ -257,6 +257,11 @@ class TemplateTest {
       "{\"a\": {\".size\": [2], \".offset\": 0, \".len\": 8, \".type\": \"int32\", \".endian\": \"b\"}, \".\": {\"t\": \"x\"}, \".\": {\"t\": \"y\"}}",
       "{\"a\": {\".size\": [2], \".offset\": 0, \".len\": 8, \".type\": \"int32\", \".endian\": \"b\"}} x",
       "{\"a\": {\".size\": [2], \".offset\": 0, \".len\": 8, \".type\": \"int32\", \".endian\": \"b\" \"x\": 1}}",
+      // after headers whose "a" has a .len: an "a" without one (the guess and the name both fail to match)
+      "{\"a\": {\".size\": [2], \".offset\": 0, \".type\": \"int32\", \".endian\": \"b\"}}",
+      // known members in another order, then one more
+      "{\"b\": {\".size\": [1], \".offset\": 4, \".len\": 4, \".type\": \"int32\", \".endian\": \"b\"}, \"a\": {\".size\": [2], \".offset\": 0, \".len\": 8, \".type\": \"int32\", \".endian\": \"b\"}}",
+      "{\"a\": {\".size\": [2], \".offset\": 0, \".len\": 8, \".type\": \"int32\", \".endian\": \"b\"}, \"b\": {\".size\": [1], \".offset\": 4, \".len\": 4, \".type\": \"int32\", \".endian\": \"b\"}, \"c\": {\".size\": [1], \".offset\": 0, \".len\": 4, \".type\": \"float32\", \".endian\": \"b\"}}",
     };
     for (int i = 0; i < headers.length; i++) {
       Path p = tmp.resolve("u" + i + ".ds");
