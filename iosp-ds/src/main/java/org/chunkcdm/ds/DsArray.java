@@ -33,13 +33,13 @@ final class DsArray implements ChunkedArray, ChunkData {
    * @param blockPos file position of the variable's block ({@code .offset} + body start); ignored without data
    * @param fill fill value bytes for missing elements (dtype order), or null for zeros
    */
-  DsArray(DsFile file, Object what, DType dtype, boolean bits, ChunkGrid grid, long blockPos, long len,
+  DsArray(DsFile file, Object what, DType dtype, boolean bits, ChunkGrid grid, long n, long blockPos, long len,
       boolean masked, boolean noData, byte[] fill) {
     this.file = file;
     this.what = what;
     this.dtype = dtype;
     this.grid = grid;
-    this.n = grid.size();
+    this.n = n; // the grid's element count
     this.bits = bits;
     this.len = len;
     this.noData = noData;

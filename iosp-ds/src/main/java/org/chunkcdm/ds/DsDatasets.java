@@ -333,7 +333,7 @@ final class DsDatasets {
       checkLen(what, t.type, t.isString ? 8 : t.dt.itemSize(), t.n, len, t.masked);
     }
     long blockPos = bodyStart + offset;
-    DsArray array = new DsArray(body, what, t.dt, t.isBool, t.grid, blockPos, len, t.masked, t.noData, t.fill);
+    DsArray array = new DsArray(body, what, t.dt, t.isBool, t.grid, t.n, blockPos, len, t.masked, t.noData, t.fill);
     if (t.isString) {
       return new Bound(t, null, new StringSpec(body, what, t.shape, t.type.equals("str"), t.order, blockPos, len,
           t.masked, t.noData, array));

@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import org.chunkcdm.cdm.CdmAttributes;
+import org.chunkcdm.cdm.CdmTypes;
 import org.chunkcdm.cdm.ChunkedIosp;
 import org.chunkcdm.cdm.ChunkedVariables;
 import org.chunkcdm.io.FileHandles;
 import ucar.nc2.Attribute;
+import ucar.nc2.Dimension;
 import ucar.nc2.Group;
 import ucar.nc2.Variable;
 import ucar.unidata.io.RandomAccessFile;
@@ -80,7 +82,7 @@ public class DsIosp extends ChunkedIosp {
       for (DsDatasets.Bound b : ds.vars) {
         DsDatasets.Template t = b.t;
         Variable.Builder<?> v = b.spec != null ? addStrings(root, t.cdmName, t.dims, b.spec)
-            : ChunkedVariables.addBare(root, t.cdmName, b.array, t.dims);
+            : addNumeric(root, t, b.array);
         v.addAttributes(cdmAttributes(t));
       }
       CdmAttributes.toCdm(ds.global).forEach(root::addAttribute);
@@ -101,6 +103,40 @@ public class DsIosp extends ChunkedIosp {
       t.cdm = c;
     }
     return (List<Attribute>) c;
+  }
+
+  /**
+   * A numeric or bool variable: as {@link ChunkedVariables#addBare} (same type, shared dimensions, SPobject), with
+   * the template's names, which are valid CDM names already, and its shape, checked against CDM's int range.
+   */
+  private static Variable.Builder<?> addNumeric(Group.Builder g, DsDatasets.Template t, DsArray a)
+      throws IOException {
+    int rank = t.shape.length;
+    List<Dimension> dims = new java.util.ArrayList<>(rank);
+    for (int d = 0; d < rank; d++) {
+      dims.add(dimension(g, t.dims.get(d), (int) t.shape[d], t.cdmName));
+    }
+    Variable.Builder<?> v = Variable.builder().setName(t.cdmName).setDataType(CdmTypes.of(t.dt)).setDimensions(dims);
+    v.setSPobject(a);
+    g.addVariable(v);
+    return v;
+  }
+
+  /** As {@link ChunkedVariables#dimension} for a name that is a valid CDM name already. */
+  private static Dimension dimension(Group.Builder g, String name, int len, String var) throws IOException {
+    for (Dimension have : g.getDimensions()) {
+      if (have.getShortName().equals(name)) {
+        if (have.getLength() != len) {
+          throw new IOException("variable " + var + ": dimension " + name + " has length " + have.getLength()
+              + " elsewhere but " + len + " here");
+        }
+        return have;
+      }
+    }
+    // netcdf-java accepts a zero length only on an unlimited dimension
+    Dimension d = Dimension.builder().setName(name).setIsUnlimited(len == 0).setLength(len).build();
+    g.addDimension(d);
+    return d;
   }
 
   private static Variable.Builder<?> addStrings(Group.Builder g, String name, List<String> dims,
