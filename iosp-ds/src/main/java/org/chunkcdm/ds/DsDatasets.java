@@ -158,6 +158,7 @@ final class DsDatasets {
     List<Bound> vars = new ArrayList<>(h.spans.size());
     Attributes global = new Attributes();
     byte[] b = h.buf;
+    Set<String> names = h.spans.size() > 16 ? new HashSet<>() : null;
     for (DsHeader.Span s : h.spans) {
       if (s.dataset) {
         if (!DsHeader.flatAttributes(b, s.valueStart, s.end, global)) {
@@ -170,9 +171,15 @@ final class DsDatasets {
         continue;
       }
       Template t = s.template != null ? (Template) s.template : Templates.get(b, s, fileName);
-      for (Bound other : vars) { // a handful of variables: a loop beats a set
-        if (other.t.cdmName.equals(t.cdmName)) {
+      if (names != null) {
+        if (!names.add(t.cdmName)) {
           throw new IOException("two variables with one CDM name");
+        }
+      } else {
+        for (Bound other : vars) { // a handful of variables: a loop beats a set
+          if (other.t.cdmName.equals(t.cdmName)) {
+            throw new IOException("two variables with one CDM name");
+          }
         }
       }
       if (!t.noData && (s.offset < 0 || s.len < 0)) {

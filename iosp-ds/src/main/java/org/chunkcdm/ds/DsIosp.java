@@ -107,7 +107,8 @@ public class DsIosp extends ChunkedIosp {
 
   /**
    * A numeric or bool variable: as {@link ChunkedVariables#addBare} (same type, shared dimensions, SPobject), with
-   * the template's names, which are valid CDM names already, and its shape, checked against CDM's int range.
+   * the template's names, which are valid CDM names already, and its shape (each dimension checked against CDM's int
+   * range when the template was made).
    */
   private static Variable.Builder<?> addNumeric(Group.Builder g, DsDatasets.Template t, DsArray a)
       throws IOException {

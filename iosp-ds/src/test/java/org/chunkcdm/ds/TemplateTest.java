@@ -263,6 +263,14 @@ class TemplateTest {
       "{\"b\": {\".size\": [1], \".offset\": 4, \".len\": 4, \".type\": \"int32\", \".endian\": \"b\"}, \"a\": {\".size\": [2], \".offset\": 0, \".len\": 8, \".type\": \"int32\", \".endian\": \"b\"}}",
       "{\"a\": {\".size\": [2], \".offset\": 0, \".len\": 8, \".type\": \"int32\", \".endian\": \"b\"}, \"b\": {\".size\": [1], \".offset\": 4, \".len\": 4, \".type\": \"int32\", \".endian\": \"b\"}, \"c\": {\".size\": [1], \".offset\": 0, \".len\": 4, \".type\": \"float32\", \".endian\": \"b\"}}",
     };
+    StringBuilder many = new StringBuilder("{");
+    for (int i = 0; i < 20; i++) { // more than 16 variables (a set finds the two CDM names), "v 7" and "v_7" collide
+      many.append(i == 0 ? "" : ", ").append("\"v").append(i == 19 ? " 7" : "_" + i)
+          .append("\": {\".size\": [2], \".offset\": 0, \".len\": 8, \".type\": \"int32\", \".endian\": \"b\"}");
+    }
+    headers = Arrays.copyOf(headers, headers.length + 2);
+    headers[headers.length - 2] = many + "}";
+    headers[headers.length - 1] = many.toString().replace("\"v 7\"", "\"v_19\"") + "}";
     for (int i = 0; i < headers.length; i++) {
       Path p = tmp.resolve("u" + i + ".ds");
       Files.write(p, ("ds-1.0\n" + headers[i] + "\n" + body).getBytes(StandardCharsets.UTF_8));
