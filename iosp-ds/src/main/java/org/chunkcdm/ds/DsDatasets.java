@@ -121,7 +121,8 @@ final class DsDatasets {
   static Opened open(FileHandles files, Path file, DsHeader.Opening opening) throws IOException {
     DsHeader h = DsHeader.read(files, file, opening);
     DsFile body = new DsFile(files, file, h.prefix);
-    if (h.spans != null && useTemplates) {
+    // a header of very many variables would push the others' templates out of the bounded cache: parsed whole
+    if (h.spans != null && useTemplates && h.spans.size() <= Templates.MAX_ENTRIES / 4) {
       try {
         return fromSpans(h, body, file);
       } catch (IOException | RuntimeException e) {
