@@ -30,7 +30,10 @@ import ucar.nc2.write.NetcdfFormatWriter;
  * as .ds (the test's DsWriter), NetCDF-3 (netcdf-java's NetcdfFormatWriter) and NetCDF-4 ({@code nccopy -k nc4}
  * of the NetCDF-3 file), registers DsIosp the way threddsConfig.xml does (RuntimeConfigParser), and times
  * "open + read every variable + close" over all files per format; then one large variable read through
- * netcdf-java versus a plain FileChannel read of the same bytes.
+ * netcdf-java versus a plain FileChannel read of the same bytes. Two more sets: "null" (the same bytes under a
+ * name only {@link NullIosp} claims: netcdf-java's own per-open cost) and "dsu" (the .ds files with one header
+ * change each, so no two share a variable definition: the worst case of the reader's member templates).
+ * {@code bench/run-ds.sh} builds and runs it.
  *
  * <p>Usage: {@code DsBenchmark <work dir> [files=5000] [rounds=5] [large MB=512]}
  */
