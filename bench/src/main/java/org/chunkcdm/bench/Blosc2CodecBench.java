@@ -24,7 +24,8 @@ import ucar.nc2.Variable;
  *       -Dchunkcdm.blosc.parallelBytes=2147483647}); prints "NAME GB/s", the best pass over the set within
  *       SECONDS after one second of warm-up; every chunk is checked against the first pass's bytes.
  *   <li>{@code streams DIR SECONDS NAME...}: the codec alone on the compressed streams inside the chunks
- *       (aircompressor's and our LZ4 for lz4 sets, java.util.zip's and our {@code Inflate} for the others).
+ *       (aircompressor's, the system liblz4's (JNA) and our LZ4 for lz4 sets, java.util.zip's and our
+ *       {@code Inflate} for the others).
  *   <li>{@code read DIR ROUNDS NAME...}: seconds of {@code Variable.read()} of DIR/NAME.b2nd, best of ROUNDS.
  * </ul>
  */
@@ -43,7 +44,7 @@ public final class Blosc2CodecBench {
     } else if (args[0].equals("streams")) {
       double seconds = Double.parseDouble(args[2]);
       for (String name : names) {
-        for (String impl : name.startsWith("lz4") ? new String[] {"aircompressor", "chunkcdm"}
+        for (String impl : name.startsWith("lz4") ? new String[] {"aircompressor", "liblz4", "chunkcdm"}
             : new String[] {"java.util.zip", "chunkcdm-inflate"}) {
           System.out.printf("%s %s %.3f%n", name, impl, streamsOnly(dir.resolve(name + ".chunks"), seconds, impl));
         }
@@ -146,6 +147,21 @@ public final class Blosc2CodecBench {
         }
       }
     }
+    // liblz4 (the system's, through JNA; about a microsecond of call overhead per stream, which counts against it)
+    com.sun.jna.Function lz4 = null;
+    List<com.sun.jna.Memory> nativeChunks = new ArrayList<>();
+    com.sun.jna.Memory nativeOut = null;
+    if (impl.equals("liblz4")) {
+      lz4 = com.sun.jna.NativeLibrary.getInstance("lz4").getFunction("LZ4_decompress_safe");
+      for (byte[] c : chunks) {
+        com.sun.jna.Memory m = new com.sun.jna.Memory(c.length);
+        m.write(0, c, 0, c.length);
+        nativeChunks.add(m);
+      }
+      nativeOut = new com.sun.jna.Memory(1 << 20);
+    }
+    final com.sun.jna.Function lz4f = lz4;
+    final com.sun.jna.Memory nout = nativeOut;
     java.util.zip.Inflater inf = new java.util.zip.Inflater();
     io.airlift.compress.lz4.Lz4Decompressor air = new io.airlift.compress.lz4.Lz4Decompressor();
     org.chunkcdm.blosc.Inflate ours = new org.chunkcdm.blosc.Inflate();
@@ -160,6 +176,8 @@ public final class Blosc2CodecBench {
             n = inf.inflate(out, 0, s[3]);
           } else if (impl.equals("chunkcdm-inflate")) {
             ours.decode(chunks.get(s[0]), s[1], s[2], out, 0, s[3]);
+          } else if (impl.equals("liblz4")) {
+            n = lz4f.invokeInt(new Object[] {nativeChunks.get(s[0]).share(s[1]), nout, s[2], s[3]});
           } else if (impl.equals("aircompressor")) {
             n = air.decompress(chunks.get(s[0]), s[1], s[2], out, 0, s[3]);
           } else {

@@ -33,7 +33,11 @@ final class BloscLZ {
         if (run > opEnd - op) {
           throw new FormatException("BloscLZ stream: output exceeds the expected " + outLen + " bytes");
         }
-        System.arraycopy(in, ip, out, op, run);
+        if (ip <= ipEnd - 40 && op <= opEnd - 40) { // 8 bytes at a time, up to 7 past the run: still inside
+          Lz4.wideCopy(in, ip, out, op, run);
+        } else {
+          System.arraycopy(in, ip, out, op, run);
+        }
         ip += run;
         op += run;
       } else {
@@ -71,7 +75,11 @@ final class BloscLZ {
         if (len > opEnd - op) {
           throw new FormatException("BloscLZ stream: output exceeds the expected " + outLen + " bytes");
         }
-        Lz4.copyMatch(out, ref, op, len);
+        if (len <= opEnd - 16 - op && (len <= 64 || dist < len)) { // room for 15 bytes past the match
+          Lz4.wideMatch(out, op, dist, len);
+        } else {
+          Lz4.copyMatch(out, ref, op, len);
+        }
         op += len;
       }
       if (ip >= ipEnd) {

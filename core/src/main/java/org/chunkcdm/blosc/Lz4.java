@@ -110,37 +110,7 @@ public final class Lz4 {
           op += len;
         }
       } else if (len <= opEnd - 16 - op && (len <= WILD || offset < len)) {
-        // room for up to 15 bytes past the match: wide copies; every read lies in bytes already final
-        int ref = op - offset;
-        if (offset >= 8) {
-          // 16 bytes a round: with offset >= 8 the second read ends in the bytes the first write made
-          int i = 0;
-          do {
-            LONG.set(out, op + i, (long) LONG.get(out, ref + i));
-            LONG.set(out, op + i + 8, (long) LONG.get(out, ref + i + 8));
-            i += 16;
-          } while (i < len);
-        } else if ((offset & (offset - 1)) == 0) {
-          // period 1, 2 or 4: one 8-byte pattern repeats
-          long v = (long) LONG.get(out, ref);
-          v = offset == 1 ? (v & 0xffL) * 0x0101010101010101L
-              : offset == 2 ? (v & 0xffffL) * 0x0001000100010001L : (v & 0xffffffffL) * 0x0000000100000001L;
-          int i = 0;
-          do {
-            LONG.set(out, op + i, v);
-            i += 8;
-          } while (i < len);
-        } else {
-          // period 3, 5, 6, 7: 8 bytes one by one (a fixed count the JIT unrolls), then 8 at a time from a whole
-          // multiple of the period back, which lies in bytes already final
-          int period = PERIOD[offset];
-          for (int i = 0; i < 8; i++) {
-            out[op + i] = out[ref + i];
-          }
-          for (int i = 8; i < len; i += 8) {
-            LONG.set(out, op + i, (long) LONG.get(out, op + i - period));
-          }
-        }
+        wideMatch(out, op, offset, len);
         op += len;
       } else {
         copyMatch(out, op - offset, op, len);
@@ -150,6 +120,56 @@ public final class Lz4 {
     if (op != opEnd) {
       throw corrupt("ends early", op - op0, outLen);
     }
+  }
+
+  /**
+   * An LZ match of {@code len >= 1} bytes at distance {@code offset >= 1} ({@code out[op - offset]} already
+   * written) copied with 8-byte reads and writes; may write up to 15 bytes past the match, which the caller
+   * guarantees lie inside the output. Every read lies in bytes already final. Also used by BloscLZ.
+   */
+  static void wideMatch(byte[] out, int op, int offset, int len) {
+    int ref = op - offset;
+    if (offset >= 8) {
+      // 16 bytes a round: with offset >= 8 the second read ends in the bytes the first write made
+      int i = 0;
+      do {
+        LONG.set(out, op + i, (long) LONG.get(out, ref + i));
+        LONG.set(out, op + i + 8, (long) LONG.get(out, ref + i + 8));
+        i += 16;
+      } while (i < len);
+    } else if ((offset & (offset - 1)) == 0) {
+      // period 1, 2 or 4: one 8-byte pattern repeats
+      long v = (long) LONG.get(out, ref);
+      v = offset == 1 ? (v & 0xffL) * 0x0101010101010101L
+          : offset == 2 ? (v & 0xffffL) * 0x0001000100010001L : (v & 0xffffffffL) * 0x0000000100000001L;
+      int i = 0;
+      do {
+        LONG.set(out, op + i, v);
+        i += 8;
+      } while (i < len);
+    } else {
+      // period 3, 5, 6, 7: 8 bytes one by one (a fixed count the JIT unrolls), then 8 at a time from a whole
+      // multiple of the period back, which lies in bytes already final
+      int period = PERIOD[offset];
+      for (int i = 0; i < 8; i++) {
+        out[op + i] = out[ref + i];
+      }
+      for (int i = 8; i < len; i += 8) {
+        LONG.set(out, op + i, (long) LONG.get(out, op + i - period));
+      }
+    }
+  }
+
+  /**
+   * Copies {@code len} bytes from {@code in[ip..]} to {@code out[op..]} 8 bytes at a time; may read and write up
+   * to 7 bytes past them, which the caller guarantees lie inside both arrays' valid ranges. Also used by BloscLZ.
+   */
+  static void wideCopy(byte[] in, int ip, byte[] out, int op, int len) {
+    int i = 0;
+    do {
+      LONG.set(out, op + i, (long) LONG.get(in, ip + i));
+      i += 8;
+    } while (i < len);
   }
 
   /** The message names what is wrong and where (built outside the decode loop, which stays small for the JIT). */

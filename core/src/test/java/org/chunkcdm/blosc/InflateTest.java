@@ -243,5 +243,19 @@ class InflateTest {
         assertEquals((int) ref.getValue(), VectorAdler.adler32(b, 2, len), "len " + len + " kind " + kind);
       }
     }
+    // every remainder of the four-steps-at-a-time loop and of its 16-byte steps, at segment (1000 steps) edges too
+    for (int base : new int[] {0, 16 * 996, 16 * 1996}) {
+      for (int len = base; len < base + 16 * 9; len++) {
+        byte[] b = new byte[len + 3];
+        if (len % 2 == 0) {
+          r.nextBytes(b);
+        } else {
+          Arrays.fill(b, (byte) 0xff);
+        }
+        java.util.zip.Adler32 ref = new java.util.zip.Adler32();
+        ref.update(b, 1, len);
+        assertEquals((int) ref.getValue(), VectorAdler.adler32(b, 1, len), "len " + len);
+      }
+    }
   }
 }
