@@ -350,21 +350,28 @@ public final class SectionReader {
     ChunkData data = a.chunk(0);
     long bytes = n * item;
     if (data == null || data.size() != bytes) {
+      if (data != null) {
+        data.release();
+      }
       return false; // fill values or a size mismatch: the general path handles and reports them
     }
-    CHUNKS_TOUCHED.increment();
-    cache.countChunkDecode();
-    byte[] direct = out.bytes();
-    if (direct != null) {
-      data.read(0, direct, out.bytesOffset(), (int) bytes);
-    } else {
-      byte[] tmp = takeScratch((int) bytes);
-      try {
-        data.read(0, tmp, 0, (int) bytes);
-        out.put(tmp, 0, 0, (int) bytes);
-      } finally {
-        giveScratch(tmp);
+    try {
+      CHUNKS_TOUCHED.increment();
+      cache.countChunkDecode();
+      byte[] direct = out.bytes();
+      if (direct != null) {
+        data.read(0, direct, out.bytesOffset(), (int) bytes);
+      } else {
+        byte[] tmp = takeScratch((int) bytes);
+        try {
+          data.read(0, tmp, 0, (int) bytes);
+          out.put(tmp, 0, 0, (int) bytes);
+        } finally {
+          giveScratch(tmp);
+        }
       }
+    } finally {
+      data.release();
     }
     return true;
   }
@@ -441,6 +448,18 @@ public final class SectionReader {
       }
       boolean seq = small && st.isNext(chunk);
       ChunkData[] box = new ChunkData[1];
+      try {
+        readChunk(a, key, cache, st, small, seq, o, box);
+      } finally {
+        if (box[0] != null) {
+          box[0].release(); // done with it: a pooled buffer of stored bytes goes back
+        }
+      }
+    }
+
+    /** The part of {@link #run} that opens the chunk; {@code box[0]} receives it for the release. */
+    private void readChunk(ChunkedArray a, Object key, ChunkCache cache, ReadAhead.State st, boolean small,
+        boolean seq, Output o, ChunkData[] box) throws IOException {
       boolean promote = false;
       if (small && !seq) {
         int r = partRead(a, key, cache, st, o, box);
@@ -450,6 +469,7 @@ public final class SectionReader {
         promote = r == WHOLE;
       }
       ChunkData data = box[0] != null ? box[0] : a.chunk(chunk);
+      box[0] = data;
       if (data == null) {
         fill(a, o);
         return;

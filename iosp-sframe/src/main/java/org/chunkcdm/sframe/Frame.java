@@ -9,6 +9,7 @@ import org.chunkcdm.blosc.Blosc;
 import org.chunkcdm.blosc.BloscChunkData;
 import org.chunkcdm.blosc.BloscHeader;
 import org.chunkcdm.chunk.ChunkData;
+import org.chunkcdm.chunk.FetchBuffers;
 import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.io.Bounds;
 import org.chunkcdm.io.FormatException;
@@ -388,6 +389,19 @@ final class Frame {
         long pos = headerLen + e;
         int cb = (int) contiguousChunkBytes(pos, e);
         data = BloscChunkData.of(mem, (int) pos, cb);
+      } else if (!sparse) {
+        // the stored bytes go into a pooled buffer, given back when the reader releases the chunk; read again
+        // from the file if it is used after that
+        long pos = headerLen + e;
+        int cb = (int) contiguousChunkBytes(pos, e);
+        byte[] b = FetchBuffers.take(cb);
+        try {
+          files.readFully(file, pos, b, 0, cb);
+        } catch (IOException | RuntimeException ex) {
+          FetchBuffers.give(b);
+          throw ex;
+        }
+        data = BloscChunkData.pooled(b, 0, cb, null, () -> readChunkBytes(k, -1)); // owns b from here
       } else {
         byte[] c = readChunkBytes(k, -1);
         data = BloscChunkData.of(c, 0, c.length);
@@ -551,6 +565,11 @@ final class Frame {
       } catch (IOException e) {
         throw f.chunkError(k, e);
       }
+    }
+
+    @Override
+    public void release() {
+      data.release();
     }
   }
 
