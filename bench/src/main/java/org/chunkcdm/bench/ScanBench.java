@@ -23,8 +23,8 @@ import ucar.nc2.Variable;
 /**
  * Small reads of the 1 GiB float64 lz4 carray of {@link BcolzBench} (issue 14): a front-to-back scan through
  * {@code Variable.read(origin, shape)} in consecutive pieces of 65,536, 8,192 and 1,024 elements, a repeated
- * single-element read in a cached chunk, and cold random single-element reads (cache cleared before each) next to
- * the decode of one block alone. Prints the shared cache's decode counters per scan. Also writes the 32
+ * single-element read in a cached chunk, and cold random single-element reads (each in a chunk not read before)
+ * next to the decode of the block each needs, alone from memory, and the floor of fetching its stored bytes. Prints the shared cache's decode counters per scan. Also writes the 32
  * distinct decoded chunks to {@code dir/distinct_chunks.f64} for bench/scan_netcdf4.py, which builds the same
  * values as NetCDF-4 and scans them with netCDF4-python. Usage: {@code bench/run-scan.sh [dir]}.
  */
@@ -176,9 +176,27 @@ public final class ScanBench {
       long parts0 = cache.partDecodes();
       long whole0 = cache.chunkDecodes();
       boolean bcolz = Files.isDirectory(path);
+      // each read in a chunk no read before touched (a random order of the chunks): cold like a long-running
+      // server's point read, whose cache holds other chunks, without clearing the cache (which would also drop
+      // what the cache keeps for reuse)
+      int nchunks = (int) (rows / BcolzBench.CHUNKLEN);
+      int[] order = new int[nchunks];
+      for (int i = 0; i < nchunks; i++) {
+        order[i] = i;
+      }
+      for (int i = nchunks - 1; i > 0; i--) {
+        int j = rnd.nextInt(i + 1);
+        int t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+      }
+      cache.clear();
+      if (coldReads > nchunks) {
+        throw new IllegalArgumentException("at most " + nchunks + " cold reads");
+      }
       try (FileChannel frameCh = bcolz ? null : FileChannel.open(path, StandardOpenOption.READ)) {
         for (int i = 0; i < cold.length; i++) {
-          origin[0] = (int) (rnd.nextDouble() * rows);
+          origin[0] = (int) (order[i] * (long) BcolzBench.CHUNKLEN + rnd.nextInt(BcolzBench.CHUNKLEN));
           long k = origin[0] / BcolzBench.CHUNKLEN;
           byte[] ch = chunks[(int) (k % BcolzBench.DISTINCT)];
           BloscHeader hk = BloscHeader.parse(ch, 0, ch.length);
@@ -202,7 +220,6 @@ public final class ScanBench {
             readAt(frameCh, fetched, kk * ((frameCh.size() - ch.length) / (rows / BcolzBench.CHUNKLEN)), ch.length);
           }
           fetch[i] = System.nanoTime() - s;
-          cache.clear();
           s = System.nanoTime();
           v.read(origin, shape);
           cold[i] = System.nanoTime() - s;

@@ -96,7 +96,12 @@ public final class BloscChunkData implements ChunkData {
     byte[] s = src;
     if (s == null) {
       s = again.fetch();
-      BloscHeader h = BloscHeader.parse(s, off, len);
+      BloscHeader h;
+      try {
+        h = BloscHeader.parse(s, off, len);
+      } catch (IOException e) {
+        throw new FormatException("Blosc chunk changed on disk since it was opened: " + e.getMessage(), e);
+      }
       if (h.nbytes() != header.nbytes() || h.cbytes() != header.cbytes() || h.blocksize() != header.blocksize()) {
         throw new FormatException("Blosc chunk changed on disk since it was opened (" + header.cbytes() + " stored bytes then, "
             + h.cbytes() + " now)");
@@ -173,6 +178,12 @@ public final class BloscChunkData implements ChunkData {
     }
     int start = (int) offset;
     int end = start + len;
+    int b0 = start / bs;
+    if (start % bs == 0 && len == Math.min(bs, n - start) && !blocks.containsKey(b0) && (b0 == 0 || !header.hasDelta())) {
+      // exactly one block not decoded before (a point read caching the block itself): straight into dst
+      JavaBlosc.decodeBlock(header, src, off, b0, dst, dstOff, null, 0, dict);
+      return;
+    }
     for (int b = start / bs; b <= (end - 1) / bs; b++) {
       int bStart = b * bs;
       byte[] block = block(b);
