@@ -171,8 +171,9 @@ public final class ScanBench {
       long[] dec = new long[coldReads];
       long[] cold = new long[coldReads];
       long[] fetch = new long[coldReads];
-      long reused0 = org.chunkcdm.chunk.FetchBuffers.REUSED.sum();
-      long alloc0 = org.chunkcdm.chunk.FetchBuffers.ALLOCATED.sum();
+      long reused0 = counter("org.chunkcdm.chunk.FetchBuffers", "REUSED", null);
+      long alloc0 = counter("org.chunkcdm.chunk.FetchBuffers", "ALLOCATED", null);
+      long partsReused0 = counter(null, "partBuffersReused", cache);
       long parts0 = cache.partDecodes();
       long whole0 = cache.chunkDecodes();
       boolean bcolz = Files.isDirectory(path);
@@ -232,10 +233,28 @@ public final class ScanBench {
       Arrays.sort(fetch);
       System.out.printf("cold random single-element read: median %.1f us, p90 %.1f us; the block it needs (%d KiB) decoded"
           + " alone from memory: median %.1f us; difference %.1f us (fetch floor, the stored bytes read into a reused array:"
-          + " median %.1f us); %d reads decoded %d blocks and %d whole chunks; fetch buffers reused %d, allocated %d%n",
+          + " median %.1f us); %d reads decoded %d blocks and %d whole chunks; fetch buffers reused %d, allocated %d;"
+          + " decoded-block arrays reused %d%n",
           cold[cold.length / 2] / 1e3, cold[cold.length * 9 / 10] / 1e3, h.blocksize() / 1024, dec[dec.length / 2] / 1e3,
           (cold[cold.length / 2] - dec[dec.length / 2]) / 1e3, fetch[fetch.length / 2] / 1e3, cold.length, parts, wholes,
-          org.chunkcdm.chunk.FetchBuffers.REUSED.sum() - reused0, org.chunkcdm.chunk.FetchBuffers.ALLOCATED.sum() - alloc0);
+          counter("org.chunkcdm.chunk.FetchBuffers", "REUSED", null) - reused0,
+          counter("org.chunkcdm.chunk.FetchBuffers", "ALLOCATED", null) - alloc0,
+          counter(null, "partBuffersReused", cache) - partsReused0);
+    }
+  }
+
+  /**
+   * A counter read by reflection (a static LongAdder field, or a long method of {@code on}), -1 when this build has
+   * none: the same bench class then runs against an older build for before/after comparisons.
+   */
+  static long counter(String cls, String name, Object on) {
+    try {
+      if (on != null) {
+        return (Long) on.getClass().getMethod(name).invoke(on);
+      }
+      return ((java.util.concurrent.atomic.LongAdder) Class.forName(cls).getField(name).get(null)).sum();
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return -1;
     }
   }
 

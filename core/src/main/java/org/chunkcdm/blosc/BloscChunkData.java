@@ -179,8 +179,9 @@ public final class BloscChunkData implements ChunkData {
     int start = (int) offset;
     int end = start + len;
     int b0 = start / bs;
-    if (start % bs == 0 && len == Math.min(bs, n - start) && !blocks.containsKey(b0) && (b0 == 0 || !header.hasDelta())) {
-      // exactly one block not decoded before (a point read caching the block itself): straight into dst
+    if (start % bs == 0 && len == Math.min(bs, n - start) && !blocks.containsKey(b0) && !header.hasDelta()) {
+      // exactly one block not decoded before (a point read caching the block itself): straight into dst (with
+      // DELTA, block 0 is kept below as every other block's reference)
       JavaBlosc.decodeBlock(header, src, off, b0, dst, dstOff, null, 0, dict);
       return;
     }
