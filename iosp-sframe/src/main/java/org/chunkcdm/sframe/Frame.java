@@ -448,7 +448,13 @@ final class Frame {
     if (e > cbytes - 16) {
       throw new FormatException("offset " + e + " lies outside the chunks section of " + cbytes + " bytes");
     }
-    byte[] h = read(pos, 16);
+    byte[] h;
+    if (mem == null) { // pos + 16 lies inside the chunks section (checked above); a shorter file is an EOFException
+      h = new byte[16];
+      files.readFully(file, pos, h, 0, 16);
+    } else {
+      h = read(pos, 16);
+    }
     long cb = le32(h, 12) & 0xffffffffL;
     if (cb < 16 || cb > sectionEnd - pos) {
       throw new FormatException("chunk of " + cb + " bytes at offset " + pos + " runs past the chunks section (ends at "
