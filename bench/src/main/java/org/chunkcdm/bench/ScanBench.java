@@ -171,11 +171,6 @@ public final class ScanBench {
       long[] dec = new long[coldReads];
       long[] cold = new long[coldReads];
       long[] fetch = new long[coldReads];
-      long reused0 = counter("org.chunkcdm.chunk.FetchBuffers", "REUSED", null);
-      long alloc0 = counter("org.chunkcdm.chunk.FetchBuffers", "ALLOCATED", null);
-      long partsReused0 = counter(null, "partBuffersReused", cache);
-      long parts0 = cache.partDecodes();
-      long whole0 = cache.chunkDecodes();
       boolean bcolz = Files.isDirectory(path);
       // each read in a chunk no read before touched (a random order of the chunks): cold like a long-running
       // server's point read, whose cache holds other chunks, without clearing the cache (which would also drop
@@ -192,9 +187,21 @@ public final class ScanBench {
         order[j] = t;
       }
       cache.clear();
-      if (coldReads > nchunks) {
-        throw new IllegalArgumentException("at most " + nchunks + " cold reads");
+      // the first cold reads (in chunks of their own) only warm the JIT up, so that a run of this part alone
+      // ("... cold") measures what a run after the scans does
+      int warm = Integer.getInteger("scan.coldWarmup", 100);
+      if (coldReads + warm > nchunks) {
+        throw new IllegalArgumentException("at most " + nchunks + " cold reads and warm-up reads");
       }
+      for (int i = 0; i < warm; i++) {
+        origin[0] = (int) (order[nchunks - 1 - i] * (long) BcolzBench.CHUNKLEN + rnd.nextInt(BcolzBench.CHUNKLEN));
+        v.read(origin, shape);
+      }
+      long reused0 = counter("org.chunkcdm.chunk.FetchBuffers", "REUSED", null);
+      long alloc0 = counter("org.chunkcdm.chunk.FetchBuffers", "ALLOCATED", null);
+      long partsReused0 = counter(null, "partBuffersReused", cache);
+      long parts0 = cache.partDecodes();
+      long whole0 = cache.chunkDecodes();
       try (FileChannel frameCh = bcolz ? null : FileChannel.open(path, StandardOpenOption.READ)) {
         for (int i = 0; i < cold.length; i++) {
           origin[0] = (int) (order[i] * (long) BcolzBench.CHUNKLEN + rnd.nextInt(BcolzBench.CHUNKLEN));
