@@ -23,8 +23,8 @@ import ucar.nc2.Variable;
 /**
  * Small reads of the 1 GiB float64 lz4 carray of {@link BcolzBench} (issue 14): a front-to-back scan through
  * {@code Variable.read(origin, shape)} in consecutive pieces of 65,536, 8,192 and 1,024 elements, a repeated
- * single-element read in a cached chunk, and cold random single-element reads (cache cleared before each) next to
- * the decode of one block alone. Prints the shared cache's decode counters per scan. Also writes the 32
+ * single-element read in a cached chunk, and cold random single-element reads (each in a chunk not read before)
+ * next to the decode of the block each needs, alone from memory, and the floor of fetching its stored bytes. Prints the shared cache's decode counters per scan. Also writes the 32
  * distinct decoded chunks to {@code dir/distinct_chunks.f64} for bench/scan_netcdf4.py, which builds the same
  * values as NetCDF-4 and scans them with netCDF4-python. Usage: {@code bench/run-scan.sh [dir]}.
  */
@@ -157,28 +157,120 @@ public final class ScanBench {
         return;
       }
 
-      // cold random element reads versus one block decode alone, interleaved (decode, read, decode, read, ...)
+      // Cold random element reads against the decode of the block that read needs, from memory, in the same run,
+      // interleaved (decode, fetch, read, decode, fetch, read, ...). The decode is the same codec call the read
+      // makes (Blosc.configured()) on the same stored content (chunk k of the carray is distinct chunk k % 32) into
+      // a reused array: a whole-chunk decode when the chunk is one block, else the block's range alone. "fetch" is
+      // the floor of getting the stored bytes: a positional read of the chunk's compressed size from the same file
+      // (bcolz: the chunk's file) into a reused heap array, as FileChannel does it (kernel copy into a temporary
+      // direct buffer, then into the array).
       byte[] out = new byte[h.nbytes()];
+      byte[] fetched = new byte[2 * h.nbytes() + 4096];
       Random rnd = new Random(5);
       int coldReads = Integer.getInteger("scan.coldReads", 500);
       long[] dec = new long[coldReads];
       long[] cold = new long[coldReads];
-      for (int i = 0; i < cold.length; i++) {
-        byte[] ch = chunks[i % BcolzBench.DISTINCT];
-        long s = System.nanoTime();
-        Blosc.decompress(BloscHeader.parse(ch, 0, ch.length), ch, 0, out, 0, Blosc.configured());
-        dec[i] = System.nanoTime() - s;
-        cache.clear();
-        origin[0] = (int) (rnd.nextDouble() * rows);
-        s = System.nanoTime();
-        v.read(origin, shape);
-        cold[i] = System.nanoTime() - s;
+      long[] fetch = new long[coldReads];
+      boolean bcolz = Files.isDirectory(path);
+      // each read in a chunk no read before touched (a random order of the chunks): cold like a long-running
+      // server's point read, whose cache holds other chunks, without clearing the cache (which would also drop
+      // what the cache keeps for reuse)
+      int nchunks = (int) (rows / BcolzBench.CHUNKLEN);
+      int[] order = new int[nchunks];
+      for (int i = 0; i < nchunks; i++) {
+        order[i] = i;
       }
+      for (int i = nchunks - 1; i > 0; i--) {
+        int j = rnd.nextInt(i + 1);
+        int t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+      }
+      cache.clear();
+      // the first cold reads (in chunks of their own) only warm the JIT up, so that a run of this part alone
+      // ("... cold") measures what a run after the scans does
+      int warm = Integer.getInteger("scan.coldWarmup", 100);
+      if (coldReads + warm > nchunks) {
+        throw new IllegalArgumentException("at most " + nchunks + " cold reads and warm-up reads");
+      }
+      for (int i = 0; i < warm; i++) {
+        origin[0] = (int) (order[nchunks - 1 - i] * (long) BcolzBench.CHUNKLEN + rnd.nextInt(BcolzBench.CHUNKLEN));
+        v.read(origin, shape);
+      }
+      long reused0 = counter("org.chunkcdm.chunk.FetchBuffers", "REUSED", null);
+      long alloc0 = counter("org.chunkcdm.chunk.FetchBuffers", "ALLOCATED", null);
+      long partsReused0 = counter(null, "partBuffersReused", cache);
+      long parts0 = cache.partDecodes();
+      long whole0 = cache.chunkDecodes();
+      try (FileChannel frameCh = bcolz ? null : FileChannel.open(path, StandardOpenOption.READ)) {
+        for (int i = 0; i < cold.length; i++) {
+          origin[0] = (int) (order[i] * (long) BcolzBench.CHUNKLEN + rnd.nextInt(BcolzBench.CHUNKLEN));
+          long k = origin[0] / BcolzBench.CHUNKLEN;
+          byte[] ch = chunks[(int) (k % BcolzBench.DISTINCT)];
+          BloscHeader hk = BloscHeader.parse(ch, 0, ch.length);
+          long s = System.nanoTime();
+          if (hk.nblocks() <= 1) {
+            Blosc.decompress(BloscHeader.parse(ch, 0, ch.length), ch, 0, out, 0, Blosc.configured());
+          } else {
+            int bs = hk.blocksize();
+            int at = (int) (origin[0] % BcolzBench.CHUNKLEN) * 8 / bs * bs;
+            Blosc.decompressRange(ch, 0, ch.length, at, Math.min(bs, hk.nbytes() - at), out, 0);
+          }
+          dec[i] = System.nanoTime() - s;
+          long kk = (long) (rnd.nextDouble() * (rows / BcolzBench.CHUNKLEN));
+          s = System.nanoTime();
+          if (bcolz) {
+            try (FileChannel c = FileChannel.open(path.resolve("data").resolve("__" + kk + ".blp"), StandardOpenOption.READ)) {
+              s = System.nanoTime(); // the open is not part of a read through open handles
+              readAt(c, fetched, 0, (int) c.size());
+            }
+          } else {
+            readAt(frameCh, fetched, kk * ((frameCh.size() - ch.length) / (rows / BcolzBench.CHUNKLEN)), ch.length);
+          }
+          fetch[i] = System.nanoTime() - s;
+          s = System.nanoTime();
+          v.read(origin, shape);
+          cold[i] = System.nanoTime() - s;
+        }
+      }
+      long parts = cache.partDecodes() - parts0;
+      long wholes = cache.chunkDecodes() - whole0;
       Arrays.sort(dec);
       Arrays.sort(cold);
-      System.out.printf("cold random single-element read: median %.1f us, p90 %.1f us; one block (%d KiB) decoded alone:"
-          + " median %.1f us; difference %.1f us%n", cold[cold.length / 2] / 1e3, cold[cold.length * 9 / 10] / 1e3,
-          h.blocksize() / 1024, dec[dec.length / 2] / 1e3, (cold[cold.length / 2] - dec[dec.length / 2]) / 1e3);
+      Arrays.sort(fetch);
+      System.out.printf("cold random single-element read: median %.1f us, p90 %.1f us; the block it needs (%d KiB) decoded"
+          + " alone from memory: median %.1f us; difference %.1f us (fetch floor, the stored bytes read into a reused array:"
+          + " median %.1f us); %d reads decoded %d blocks and %d whole chunks; fetch buffers reused %d, allocated %d;"
+          + " decoded-block arrays reused %d%n",
+          cold[cold.length / 2] / 1e3, cold[cold.length * 9 / 10] / 1e3, h.blocksize() / 1024, dec[dec.length / 2] / 1e3,
+          (cold[cold.length / 2] - dec[dec.length / 2]) / 1e3, fetch[fetch.length / 2] / 1e3, cold.length, parts, wholes,
+          counter("org.chunkcdm.chunk.FetchBuffers", "REUSED", null) - reused0,
+          counter("org.chunkcdm.chunk.FetchBuffers", "ALLOCATED", null) - alloc0,
+          counter(null, "partBuffersReused", cache) - partsReused0);
+    }
+  }
+
+  /**
+   * A counter read by reflection (a static LongAdder field, or a long method of {@code on}), -1 when this build has
+   * none: the same bench class then runs against an older build for before/after comparisons.
+   */
+  static long counter(String cls, String name, Object on) {
+    try {
+      if (on != null) {
+        return (Long) on.getClass().getMethod(name).invoke(on);
+      }
+      return ((java.util.concurrent.atomic.LongAdder) Class.forName(cls).getField(name).get(null)).sum();
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  private static void readAt(FileChannel c, byte[] dst, long pos, int len) throws IOException {
+    ByteBuffer bb = ByteBuffer.wrap(dst, 0, len);
+    while (bb.hasRemaining()) {
+      if (c.read(bb, pos + bb.position()) < 0) {
+        throw new IOException("short file");
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import org.chunkcdm.io.Bounds;
 import org.chunkcdm.io.FormatException;
 import java.util.Map;
 import org.chunkcdm.chunk.ChunkData;
+import org.chunkcdm.chunk.FetchBuffers;
 
 /**
  * One Blosc chunk as {@link ChunkData}: a byte-range read decodes only the blocks covering it (kept for
@@ -13,25 +14,36 @@ import org.chunkcdm.chunk.ChunkData;
  * allowed). Thread-safe.
  */
 public final class BloscChunkData implements ChunkData {
-  private final byte[] src;
+  private byte[] src; // null after release() of a pooled chunk until a read fetches the bytes again
   private final int off;
+  private final int len;
+  private boolean pooled; // src came from FetchBuffers and goes back on release()
+  private final Source again; // fetches the stored bytes again after release(); null = src stays for good
   private final BloscHeader header;
   private final ChunkDictionary dict; // parsed once for every block read
   private final Map<Integer, byte[]> blocks = new HashMap<>();
   private byte[] all;
   private final String where; // "file: chunk k of 'var'" for error messages, or null
 
-  private BloscChunkData(byte[] src, int off, BloscHeader header, String where) throws IOException {
+  private BloscChunkData(byte[] src, int off, int len, BloscHeader header, String where, Source again)
+      throws IOException {
     this.where = where;
     this.src = src;
     this.off = off;
+    this.len = len;
     this.header = header;
-    this.dict = JavaBlosc.dictionary(header, src, off);
+    this.again = again;
+    this.dict = JavaBlosc.dictionary(header, src, off); // a copy: never refers to src
+  }
+
+  /** Fetches a chunk's stored bytes again: an array holding them at the same offset as the first fetch. */
+  public interface Source {
+    byte[] fetch() throws IOException;
   }
 
   /** Validates the chunk header at {@code src[off..off+len)}; nothing is decoded yet. */
   public static BloscChunkData of(byte[] src, int off, int len) throws IOException {
-    return new BloscChunkData(src, off, BloscHeader.parse(src, off, len), null);
+    return new BloscChunkData(src, off, len, BloscHeader.parse(src, off, len), null, null);
   }
 
   /**
@@ -40,12 +52,64 @@ public final class BloscChunkData implements ChunkData {
    */
   public static BloscChunkData of(byte[] src, int off, int len, String where) throws IOException {
     try {
-      return new BloscChunkData(src, off, BloscHeader.parse(src, off, len), where);
+      return new BloscChunkData(src, off, len, BloscHeader.parse(src, off, len), where, null);
     } catch (IOException e) {
       throw FormatException.in(where, e);
     }
   }
 
+  /**
+   * As {@link #of(byte[], int, int, String)} over {@code src} taken from {@link FetchBuffers#take}: this object
+   * owns it from now on and gives it back on {@link #release()} (also when this call throws). A read after the
+   * release fetches the stored bytes again through {@code again} (a new array, not pooled), so an instance kept
+   * for later reads never reads a buffer given back.
+   */
+  public static BloscChunkData pooled(byte[] src, int off, int len, String where, Source again) throws IOException {
+    try {
+      BloscChunkData d = new BloscChunkData(src, off, len, BloscHeader.parse(src, off, len), where, again);
+      d.pooled = true;
+      return d;
+    } catch (IOException | RuntimeException e) {
+      FetchBuffers.give(src);
+      if (e instanceof IOException) {
+        throw where == null ? (IOException) e : FormatException.in(where, (IOException) e);
+      }
+      throw (RuntimeException) e;
+    }
+  }
+
+  /** Gives a pooled buffer of stored bytes back; later reads fetch them again. No effect on other instances. */
+  @Override
+  public synchronized void release() {
+    if (again == null) {
+      return; // not pooled: the bytes stay
+    }
+    if (pooled && src != null) {
+      FetchBuffers.give(src);
+    }
+    pooled = false;
+    src = null;
+  }
+
+  /** The stored bytes, fetched again after a release (checked to be the same chunk). */
+  private byte[] src() throws IOException {
+    byte[] s = src;
+    if (s == null) {
+      s = again.fetch();
+      BloscHeader h;
+      try {
+        h = BloscHeader.parse(s, off, len);
+      } catch (IOException e) {
+        throw new FormatException("Blosc chunk changed on disk since it was opened: " + e.getMessage(), e);
+      }
+      if (h.nbytes() != header.nbytes() || h.cbytes() != header.cbytes() || h.blocksize() != header.blocksize()) {
+        throw new FormatException("Blosc chunk changed on disk since it was opened (" + header.cbytes() + " stored bytes then, "
+            + h.cbytes() + " now)");
+      }
+      src = s;
+    }
+    return s;
+  }
   private IOException named(IOException e) {
     return where == null ? e : FormatException.in(where, e);
   }
@@ -71,7 +135,7 @@ public final class BloscChunkData implements ChunkData {
       try {
         Bounds.checkAllocation(header.nbytes(), "Blosc chunk");
         byte[] out = new byte[header.nbytes()];
-        Blosc.decompress(header, src, off, out, 0, Blosc.configured());
+        Blosc.decompress(header, src(), off, out, 0, Blosc.configured());
         all = out;
       } catch (IOException e) {
         throw named(e);
@@ -102,6 +166,7 @@ public final class BloscChunkData implements ChunkData {
       System.arraycopy(all, (int) offset, dst, dstOff, len);
       return;
     }
+    byte[] src = src();
     if (offset == 0 && len == n && blocks.isEmpty()) { // whole chunk: straight into the caller's buffer
       Blosc.decompress(header, src, off, dst, dstOff, Blosc.configured());
       return;
@@ -113,6 +178,13 @@ public final class BloscChunkData implements ChunkData {
     }
     int start = (int) offset;
     int end = start + len;
+    int b0 = start / bs;
+    if (start % bs == 0 && len == Math.min(bs, n - start) && !blocks.containsKey(b0) && !header.hasDelta()) {
+      // exactly one block not decoded before (a point read caching the block itself): straight into dst (with
+      // DELTA, block 0 is kept below as every other block's reference)
+      JavaBlosc.decodeBlock(header, src, off, b0, dst, dstOff, null, 0, dict);
+      return;
+    }
     for (int b = start / bs; b <= (end - 1) / bs; b++) {
       int bStart = b * bs;
       byte[] block = block(b);
@@ -133,7 +205,7 @@ public final class BloscChunkData implements ChunkData {
       }
       Bounds.checkAllocation(bLen, "Blosc chunk block " + b); // a header may claim one 2 GiB block
       blk = new byte[bLen];
-      JavaBlosc.decodeBlock(header, src, off, b, blk, 0, ref, 0, dict);
+      JavaBlosc.decodeBlock(header, src(), off, b, blk, 0, ref, 0, dict);
       blocks.put(b, blk);
     }
     return blk;

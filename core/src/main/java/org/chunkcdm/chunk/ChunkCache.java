@@ -42,7 +42,11 @@ public final class ChunkCache {
   private final long maxBytes;
   private final long maxPartBytes;
   private final LinkedHashMap<Key, byte[]> map = new LinkedHashMap<>(64, 0.75f, true);
-  private final LinkedHashMap<Key, byte[]> parts = new LinkedHashMap<>(64, 0.75f, true);
+  private final LinkedHashMap<Key, Part> parts = new LinkedHashMap<>(64, 0.75f, true);
+  /** Arrays of evicted parts no reader holds, for the next part of the same size ({@link #partBuffer}). */
+  private final java.util.ArrayDeque<byte[]> spare = new java.util.ArrayDeque<>();
+  private long spareBytes;
+  private final LongAdder partBuffersReused = new LongAdder();
   /** Per chunk (part key with offset -1): bytes of its parts held. */
   private final HashMap<Key, long[]> partsOf = new HashMap<>();
   private final ConcurrentHashMap<Key, CompletableFuture<byte[]>> loading = new ConcurrentHashMap<>();
@@ -121,8 +125,15 @@ public final class ChunkCache {
       return;
     }
     synchronized (this) {
+      if (!parts.isEmpty()) { // a part's array held as the whole chunk (a one-block chunk): never recycled
+        Part pt = parts.get(new Key(arrayKey, index, 0));
+        if (pt != null && pt.data == data) {
+          pt.recyclable = false;
+        }
+      }
       byte[] old = map.put(new Key(arrayKey, index, -1), data);
       bytes += footprint(data.length) - (old == null ? 0 : footprint(old.length));
+      trimSpare(maxBytes - bytes - partBytes);
       Iterator<Map.Entry<Key, byte[]>> it = map.entrySet().iterator();
       while (bytes + partBytes > maxBytes && it.hasNext()) {
         Map.Entry<Key, byte[]> e = it.next();
@@ -219,15 +230,146 @@ public final class ChunkCache {
 
   // ------------------------------------------------------------------------- parts
 
-  /** The cached part (decoded block) of the chunk starting at decoded byte {@code offset}, or null. */
+  /**
+   * A decoded part held for a reader: its bytes stay as they are until {@link #unpin}, even when the part is
+   * evicted meanwhile (its array is reused for another part only after the last reader unpinned it).
+   */
+  public static final class Pinned {
+    private final Part part;
+
+    private Pinned(Part part) {
+      this.part = part;
+    }
+
+    /** The decoded bytes of the part (do not modify). */
+    public byte[] data() {
+      return part.data;
+    }
+  }
+
+  /** A part entry: its array, the readers holding it, and whether its array may be reused once evicted. */
+  private static final class Part {
+    final byte[] data;
+    int pins;
+    boolean evicted;
+    boolean recyclable; // only SectionReader's own arrays, never one handed out unpinned or held as a whole chunk
+
+    Part(byte[] data, boolean recyclable) {
+      this.data = data;
+      this.recyclable = recyclable;
+    }
+  }
+
+  /**
+   * The cached part (decoded block) of the chunk starting at decoded byte {@code offset}, or null. The array
+   * stays valid for good (it is never reused for another part).
+   */
   public byte[] getPart(Object arrayKey, long index, long offset) {
     if (arrayKey == null || maxPartBytes == 0) {
       return null;
     }
     Key k = new Key(arrayKey, index, offset);
     synchronized (this) {
-      return parts.get(k);
+      Part p = parts.get(k);
+      if (p == null) {
+        return null;
+      }
+      p.recyclable = false;
+      return p.data;
     }
+  }
+
+  /** Whether the part is cached (no effect on its recency). */
+  public synchronized boolean hasPart(Object arrayKey, long index, long offset) {
+    return arrayKey != null && parts.containsKey(new Key(arrayKey, index, offset));
+  }
+
+  /** The cached part, pinned until {@link #unpin}; null when not cached. */
+  public Pinned pinPart(Object arrayKey, long index, long offset) {
+    if (arrayKey == null || maxPartBytes == 0) {
+      return null;
+    }
+    Key k = new Key(arrayKey, index, offset);
+    synchronized (this) {
+      Part p = parts.get(k);
+      if (p == null) {
+        return null;
+      }
+      p.pins++;
+      return new Pinned(p);
+    }
+  }
+
+  /** Ends a {@link #pinPart}/{@link #putPinned} hold; the array of an evicted part is reused after the last one. */
+  public void unpin(Pinned h) {
+    if (h == null) {
+      return;
+    }
+    synchronized (this) {
+      Part p = h.part;
+      if (--p.pins == 0 && p.evicted) {
+        recycle(p);
+      }
+    }
+  }
+
+  /**
+   * An array of exactly {@code n} bytes for decoding a part into: one of an evicted part that no reader holds
+   * any more when there is one of that size (its old content is overwritten by the decode), else a new one. Hand
+   * it to {@link #putPinned} (or drop it).
+   */
+  public byte[] partBuffer(int n) throws IOException {
+    synchronized (this) {
+      if (partFits(n)) {
+        // make room for the part first: a part evicted now that no reader holds becomes the spare used below
+        evictParts(Math.min(maxPartBytes, maxBytes - bytes) - n);
+      }
+      if (!spare.isEmpty()) {
+        Iterator<byte[]> it = spare.iterator();
+        while (it.hasNext()) {
+          byte[] b = it.next();
+          if (b.length == n) {
+            it.remove();
+            spareBytes -= n;
+            partBuffersReused.increment();
+            return b;
+          }
+        }
+      }
+    }
+    org.chunkcdm.io.Bounds.checkAllocation(n, "decoded block");
+    return new byte[n];
+  }
+
+  private void recycle(Part p) {
+    if (!p.recyclable) {
+      return;
+    }
+    p.recyclable = false; // once
+    // kept within the parts' share of the bound, counted with the parts (dropped first when room is needed)
+    long keep = Math.min(Math.min(maxPartBytes / 2, 8L << 20), Math.min(maxPartBytes, maxBytes - bytes) - partBytes);
+    trimSpare(keep - p.data.length);
+    if (spareBytes + p.data.length <= keep) {
+      spare.addLast(p.data);
+      spareBytes += p.data.length;
+    }
+  }
+
+  /** Drops the oldest spare arrays until they hold at most {@code limit} bytes. */
+  private void trimSpare(long limit) {
+    while (spareBytes > Math.max(0, limit) && !spare.isEmpty()) {
+      spareBytes -= spare.pollFirst().length;
+    }
+  }
+
+  /** Bytes held as spare part arrays (arrays of evicted parts kept for reuse; for tests). */
+  public synchronized long spareBytes() {
+    return spareBytes;
+  }
+
+  /** Part arrays reused by {@link #partBuffer} (for tests and benchmarks). */
+  public long partBuffersReused() {
+    return partBuffersReused.sum();
   }
 
   /** Bytes of the chunk held as parts. */
@@ -243,29 +385,63 @@ public final class ChunkCache {
 
   /**
    * Remembers a decoded part of a chunk, in the lower-priority share (evicting only other parts). Counts one
-   * part decode.
+   * part decode. The array is never reused for another part.
    */
   public void putPart(Object arrayKey, long index, long offset, byte[] data) {
     partDecodes.increment();
     if (arrayKey == null || data == null || !partFits(data.length)) {
       return;
     }
-    Key k = new Key(arrayKey, index, offset);
     synchronized (this) {
-      byte[] old = parts.put(k, data);
-      long delta = data.length - (old == null ? 0 : old.length);
-      partBytes += delta;
-      partsOf.computeIfAbsent(new Key(arrayKey, index, -1), x -> new long[1])[0] += delta;
-      evictParts(Math.min(maxPartBytes, maxBytes - bytes));
+      add(new Key(arrayKey, index, offset), new Part(data, false));
+    }
+  }
+
+  /**
+   * As {@link #putPart} for an array of {@link #partBuffer} that nothing else refers to, pinned for the caller
+   * until {@link #unpin} (also when the part was not cached: then nothing else ever sees it). Once evicted and
+   * unpinned, its array may be reused for another part.
+   */
+  public Pinned putPinned(Object arrayKey, long index, long offset, byte[] data) {
+    partDecodes.increment();
+    Part p = new Part(data, true);
+    p.pins = 1;
+    if (arrayKey == null || !partFits(data.length)) {
+      p.evicted = true; // not cached: reusable after the caller's unpin
+      return new Pinned(p);
+    }
+    synchronized (this) {
+      add(new Key(arrayKey, index, offset), p);
+    }
+    return new Pinned(p);
+  }
+
+  private void add(Key k, Part p) {
+    Part old = parts.put(k, p);
+    long delta = p.data.length - (old == null ? 0 : old.data.length);
+    if (old != null) {
+      dropped(old);
+    }
+    partBytes += delta;
+    partsOf.computeIfAbsent(new Key(k.array, k.index, -1), x -> new long[1])[0] += delta;
+    evictParts(Math.min(maxPartBytes, maxBytes - bytes));
+    trimSpare(Math.min(maxPartBytes, maxBytes - bytes) - partBytes);
+  }
+
+  /** A part left the cache: its array is reused once no reader holds it. */
+  private void dropped(Part p) {
+    p.evicted = true;
+    if (p.pins == 0) {
+      recycle(p);
     }
   }
 
   /** Evicts least recently used parts until they hold at most {@code limit} bytes. */
   private void evictParts(long limit) {
-    Iterator<Map.Entry<Key, byte[]>> it = parts.entrySet().iterator();
+    Iterator<Map.Entry<Key, Part>> it = parts.entrySet().iterator();
     while (partBytes > Math.max(0, limit) && it.hasNext()) {
-      Map.Entry<Key, byte[]> e = it.next();
-      int len = e.getValue().length;
+      Map.Entry<Key, Part> e = it.next();
+      int len = e.getValue().data.length;
       partBytes -= len;
       Key ck = new Key(e.getKey().array, e.getKey().index, -1);
       long[] n = partsOf.get(ck);
@@ -273,6 +449,7 @@ public final class ChunkCache {
         partsOf.remove(ck);
       }
       it.remove();
+      dropped(e.getValue());
     }
   }
 
@@ -296,28 +473,38 @@ public final class ChunkCache {
         it.remove();
       }
     }
-    it = parts.entrySet().iterator();
-    while (it.hasNext()) {
-      Map.Entry<Key, byte[]> e = it.next();
+    Iterator<Map.Entry<Key, Part>> pit = parts.entrySet().iterator();
+    while (pit.hasNext()) {
+      Map.Entry<Key, Part> e = pit.next();
       if (e.getKey().array.equals(arrayKey)) {
-        partBytes -= e.getValue().length;
-        it.remove();
+        partBytes -= e.getValue().data.length;
+        pit.remove();
+        dropped(e.getValue());
       }
     }
     partsOf.keySet().removeIf(k -> k.array.equals(arrayKey));
   }
 
+  /** Drops every chunk, part and spare part array. */
   public synchronized void clear() {
     map.clear();
+    for (Part p : parts.values()) {
+      p.evicted = true;
+      p.recyclable = false; // a reader still holding one keeps it; nothing is kept for reuse
+    }
     parts.clear();
     partsOf.clear();
+    spare.clear();
     bytes = 0;
     partBytes = 0;
+    spareBytes = 0;
   }
 
-  /** Bytes held, whole chunks and parts (never more than {@link #maxBytes()}). */
+  /**
+   * Bytes held, whole chunks, parts and spare part arrays kept for reuse (never more than {@link #maxBytes()}).
+   */
   public synchronized long bytes() {
-    return bytes + partBytes;
+    return bytes + partBytes + spareBytes;
   }
 
   /** Bytes held as parts (never more than an eighth of {@link #maxBytes()}). */

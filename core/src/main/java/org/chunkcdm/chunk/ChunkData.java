@@ -23,6 +23,15 @@ public interface ChunkData {
     return 0;
   }
 
+  /**
+   * Tells the content that its reader is done with it: an implementation over a pooled buffer of stored bytes
+   * ({@link FetchBuffers}) gives the buffer back. The one that got this object from {@link ChunkedArray#chunk}
+   * calls it once it has read what it needed; reads after it remain correct (the stored bytes are fetched
+   * again), so a reader that keeps the object loses only the reuse. Arrays returned by {@link #readAll()} are
+   * not affected. Wrappers forward it. Default: nothing.
+   */
+  default void release() {}
+
   /** The whole decoded content (may return an internal array: do not modify). */
   default byte[] readAll() throws IOException {
     long n = size();

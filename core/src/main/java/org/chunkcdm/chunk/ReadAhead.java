@@ -77,11 +77,17 @@ final class ReadAhead {
             return;
           }
           ChunkData d = a.chunk(next);
-          if (d == null || !cache.fits(d.size())) {
+          if (d == null) {
             return;
           }
-          cache.load(key, next, d::readAll);
-          cache.countPrefetch();
+          try {
+            if (cache.fits(d.size())) {
+              cache.load(key, next, d::readAll);
+              cache.countPrefetch();
+            }
+          } finally {
+            d.release();
+          }
         } catch (Exception e) {
           // a read-ahead failure is not reported: the read that needs the chunk decodes it and reports then
         } finally {

@@ -350,21 +350,28 @@ public final class SectionReader {
     ChunkData data = a.chunk(0);
     long bytes = n * item;
     if (data == null || data.size() != bytes) {
+      if (data != null) {
+        data.release();
+      }
       return false; // fill values or a size mismatch: the general path handles and reports them
     }
-    CHUNKS_TOUCHED.increment();
-    cache.countChunkDecode();
-    byte[] direct = out.bytes();
-    if (direct != null) {
-      data.read(0, direct, out.bytesOffset(), (int) bytes);
-    } else {
-      byte[] tmp = takeScratch((int) bytes);
-      try {
-        data.read(0, tmp, 0, (int) bytes);
-        out.put(tmp, 0, 0, (int) bytes);
-      } finally {
-        giveScratch(tmp);
+    try {
+      CHUNKS_TOUCHED.increment();
+      cache.countChunkDecode();
+      byte[] direct = out.bytes();
+      if (direct != null) {
+        data.read(0, direct, out.bytesOffset(), (int) bytes);
+      } else {
+        byte[] tmp = takeScratch((int) bytes);
+        try {
+          data.read(0, tmp, 0, (int) bytes);
+          out.put(tmp, 0, 0, (int) bytes);
+        } finally {
+          giveScratch(tmp);
+        }
       }
+    } finally {
+      data.release();
     }
     return true;
   }
@@ -441,6 +448,18 @@ public final class SectionReader {
       }
       boolean seq = small && st.isNext(chunk);
       ChunkData[] box = new ChunkData[1];
+      try {
+        readChunk(a, key, cache, st, small, seq, o, box);
+      } finally {
+        if (box[0] != null) {
+          box[0].release(); // done with it: a pooled buffer of stored bytes goes back
+        }
+      }
+    }
+
+    /** The part of {@link #run} that opens the chunk; {@code box[0]} receives it for the release. */
+    private void readChunk(ChunkedArray a, Object key, ChunkCache cache, ReadAhead.State st, boolean small,
+        boolean seq, Output o, ChunkData[] box) throws IOException {
       boolean promote = false;
       if (small && !seq) {
         int r = partRead(a, key, cache, st, o, box);
@@ -450,6 +469,7 @@ public final class SectionReader {
         promote = r == WHOLE;
       }
       ChunkData data = box[0] != null ? box[0] : a.chunk(chunk);
+      box[0] = data;
       if (data == null) {
         fill(a, o);
         return;
@@ -583,79 +603,93 @@ public final class SectionReader {
         }
       }
       byte[][] got = new byte[u][];
-      long missing = 0;
-      for (int i = 0; i < u; i++) {
-        got[i] = cache.getPart(key, chunk, sorted[i] * bs);
-        if (got[i] != null && got[i].length != Math.min(bs, chunkBytes - sorted[i] * bs)) {
-          got[i] = null; // cached with another block size (chunks of this array differ): not this block
-        }
-        if (got[i] == null) {
-          missing += bs;
-        }
-      }
-      if (missing > 0) {
-        // read on in order (the block before the first one missing is cached) and the blocks it needed reach a
-        // quarter: decode it whole. A first read never does, so a point read decodes one block, and reads
-        // hopping about a chunk stay with its blocks.
-        long have = cache.partBytesOf(key, chunk);
-        if (have > 0 && (missing + have) * 4 >= chunkBytes) {
-          long firstMissing = -1;
-          for (int i = 0; i < u && firstMissing < 0; i++) {
-            if (got[i] == null) {
-              firstMissing = sorted[i];
-            }
-          }
-          if (firstMissing > 0 && cache.getPart(key, chunk, (firstMissing - 1) * bs) != null) {
-            return WHOLE;
-          }
-        }
-        ChunkData data = box[0] != null ? box[0] : a.chunk(chunk);
-        box[0] = data;
-        if (data == null) {
-          fill(a, o);
-          return DONE;
-        }
-        if (data.blockSize() != bs) { // chunks of this array differ in block size: learn, serve this one plainly
-          st.blockSize = data.blockSize();
-          return FALLBACK;
-        }
-        long size = data.size();
+      // parts are pinned while this read copies from them: an evicted part's array is reused for another part
+      // only once no reader holds it
+      ChunkCache.Pinned[] pins = new ChunkCache.Pinned[u];
+      try {
+        long missing = 0;
         for (int i = 0; i < u; i++) {
+          pins[i] = cache.pinPart(key, chunk, sorted[i] * bs);
+          got[i] = pins[i] == null ? null : pins[i].data();
+          if (got[i] != null && got[i].length != Math.min(bs, chunkBytes - sorted[i] * bs)) {
+            got[i] = null; // cached with another block size (chunks of this array differ): not this block
+          }
           if (got[i] == null) {
-            long off = sorted[i] * bs;
-            if (off >= size) {
-              throw new IOException("chunk " + chunk + " holds " + size + " bytes, but bytes from " + off + " are needed");
-            }
-            byte[] p = new byte[(int) Math.min(bs, size - off)];
-            data.read(off, p, 0, p.length);
-            cache.putPart(key, chunk, off, p);
-            got[i] = p;
+            missing += bs;
           }
         }
-      } else if (u == 1 && sorted[0] == 0 && got[0].length == chunkBytes && st.lastPart == chunk) {
-        // a chunk of one block read twice in a row (a scan in pieces, a repeated point): hold its block as the
-        // whole chunk (no decode), so that a scan is recognised and read ahead. A series visiting each chunk
-        // once keeps it a low-priority part.
-        cache.put(key, chunk, got[0]);
-        ReadAhead.wholeUsed(a, key, st, chunk, cache, readAhead);
-      }
-      for (int i = 0; i < nr; i++) {
-        long src = rs[3 * i];
-        int dst = (int) rs[3 * i + 1];
-        int len = (int) rs[3 * i + 2];
-        while (len > 0) {
-          long b = src / bs;
-          byte[] p = got[java.util.Arrays.binarySearch(sorted, 0, u, b)];
-          int in = (int) (src - b * bs);
-          int n = Math.min(len, p.length - in);
-          if (n <= 0) {
-            throw new IOException("chunk " + chunk + ": block " + b + " holds " + p.length + " bytes, but byte " + in
-                + " is needed");
+        if (missing > 0) {
+          // read on in order (the block before the first one missing is cached) and the blocks it needed reach a
+          // quarter: decode it whole. A first read never does, so a point read decodes one block, and reads
+          // hopping about a chunk stay with its blocks.
+          long have = cache.partBytesOf(key, chunk);
+          if (have > 0 && (missing + have) * 4 >= chunkBytes) {
+            long firstMissing = -1;
+            for (int i = 0; i < u && firstMissing < 0; i++) {
+              if (got[i] == null) {
+                firstMissing = sorted[i];
+              }
+            }
+            if (firstMissing > 0 && cache.hasPart(key, chunk, (firstMissing - 1) * bs)) {
+              return WHOLE;
+            }
           }
-          o.put(p, in, dst, n);
-          src += n;
-          dst += n;
-          len -= n;
+          ChunkData data = box[0] != null ? box[0] : a.chunk(chunk);
+          box[0] = data;
+          if (data == null) {
+            fill(a, o);
+            return DONE;
+          }
+          if (data.blockSize() != bs) { // chunks of this array differ in block size: learn, serve this one plainly
+            st.blockSize = data.blockSize();
+            return FALLBACK;
+          }
+          long size = data.size();
+          for (int i = 0; i < u; i++) {
+            if (got[i] == null) {
+              long off = sorted[i] * bs;
+              if (off >= size) {
+                throw new IOException("chunk " + chunk + " holds " + size + " bytes, but bytes from " + off + " are needed");
+              }
+              // decoded into the array of an evicted part when one of this size is free (no new array to zero)
+              byte[] p = cache.partBuffer((int) Math.min(bs, size - off));
+              data.read(off, p, 0, p.length);
+              if (pins[i] != null) {
+                cache.unpin(pins[i]);
+              }
+              pins[i] = cache.putPinned(key, chunk, off, p);
+              got[i] = p;
+            }
+          }
+        } else if (u == 1 && sorted[0] == 0 && got[0].length == chunkBytes && st.lastPart == chunk) {
+          // a chunk of one block read twice in a row (a scan in pieces, a repeated point): hold its block as the
+          // whole chunk (no decode), so that a scan is recognised and read ahead. A series visiting each chunk
+          // once keeps it a low-priority part. (Its array is then never reused for another part.)
+          cache.put(key, chunk, got[0]);
+          ReadAhead.wholeUsed(a, key, st, chunk, cache, readAhead);
+        }
+        for (int i = 0; i < nr; i++) {
+          long src = rs[3 * i];
+          int dst = (int) rs[3 * i + 1];
+          int len = (int) rs[3 * i + 2];
+          while (len > 0) {
+            long b = src / bs;
+            byte[] p = got[java.util.Arrays.binarySearch(sorted, 0, u, b)];
+            int in = (int) (src - b * bs);
+            int n = Math.min(len, p.length - in);
+            if (n <= 0) {
+              throw new IOException("chunk " + chunk + ": block " + b + " holds " + p.length + " bytes, but byte " + in
+                  + " is needed");
+            }
+            o.put(p, in, dst, n);
+            src += n;
+            dst += n;
+            len -= n;
+          }
+        }
+      } finally {
+        for (ChunkCache.Pinned h : pins) {
+          cache.unpin(h);
         }
       }
       st.lastPart = chunk;

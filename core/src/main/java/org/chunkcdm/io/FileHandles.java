@@ -132,8 +132,13 @@ public final class FileHandles implements Closeable {
     if (ch != null && ch.isOpen()) {
       return ch;
     }
-    checkInside(p);
-    checkRegular(p);
+    // a regular file (not a link) in a directory found inside the root before needs one lstat, and is opened
+    // without following links (so a link put there meanwhile is not opened); anything else takes the full check
+    boolean quick = quickCheck(p);
+    if (!quick) {
+      checkInside(p);
+      checkRegular(p);
+    }
     // one opener at a time: two threads opening the same file at once must not close each other's channel
     // (the loser's channel would be closed while its thread reads: AsynchronousCloseException)
     synchronized (open) {
@@ -141,13 +146,60 @@ public final class FileHandles implements Closeable {
       if (ch != null && ch.isOpen()) {
         return ch;
       }
+      FileChannel fresh;
       try {
-        FileChannel fresh = FileChannel.open(p, StandardOpenOption.READ);
-        open.put(p, fresh);
-        return fresh;
+        fresh = quick ? FileChannel.open(p, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)
+            : FileChannel.open(p, StandardOpenOption.READ);
       } catch (NoSuchFileException e) {
         throw new IOException(p + ": file is missing", e);
+      } catch (IOException e) {
+        if (!quick) {
+          throw e;
+        }
+        checkInside(p); // became a link between the check and the open: the full check decides
+        checkRegular(p);
+        try {
+          fresh = FileChannel.open(p, StandardOpenOption.READ);
+        } catch (NoSuchFileException e2) {
+          throw new IOException(p + ": file is missing", e2);
+        }
       }
+      open.put(p, fresh);
+      if (!quick) {
+        vetDirectory(p);
+      }
+      return fresh;
+    }
+  }
+
+  /** Directories whose real path lies inside the root: files in them that are no links need no realpath. */
+  private final java.util.Set<Path> insideDirs = ConcurrentHashMap.newKeySet();
+
+  /** True when p is a regular file, not a link, in a directory of {@link #insideDirs}. */
+  private boolean quickCheck(Path p) {
+    Path dir = p.getParent();
+    if (dir == null || insideDirs.isEmpty() || !insideDirs.contains(dir) || !p.equals(p.normalize())) {
+      return false;
+    }
+    try {
+      return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isRegularFile();
+    } catch (IOException e) {
+      return false; // missing or unreadable: the full check reports it
+    }
+  }
+
+  /** After a full check of p: remembers p's directory when its real path lies inside the root. */
+  private void vetDirectory(Path p) {
+    Path dir = p.getParent();
+    if (dir == null || !p.isAbsolute() || insideDirs.contains(dir) || insideDirs.size() > 4096) {
+      return;
+    }
+    try {
+      if (dir.toRealPath().startsWith(realRoot())) {
+        insideDirs.add(dir);
+      }
+    } catch (IOException e) {
+      // not remembered: every file there keeps taking the full check
     }
   }
 
@@ -242,9 +294,10 @@ public final class FileHandles implements Closeable {
     }
   }
 
-  /** Closes every open channel; later reads reopen them. */
+  /** Closes every open channel; later reads reopen them (and check their directories again). */
   @Override
   public void close() throws IOException {
+    insideDirs.clear();
     IOException first = null;
     for (Path p : open.keySet()) {
       FileChannel ch = open.remove(p);

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.chunkcdm.io.FormatException;
 import org.chunkcdm.blosc.BloscChunkData;
 import org.chunkcdm.chunk.ChunkData;
+import org.chunkcdm.chunk.FetchBuffers;
 import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.DType;
@@ -184,14 +185,9 @@ final class CArray implements ChunkedArray {
     if (i < 0 || i >= nchunks) {
       throw new IOException(dir + ": " + name + ": chunk " + i + " does not exist (" + nchunks + " chunks)");
     }
-    Path p = chunkFile(i);
-    if (Files.exists(p) && !Files.isRegularFile(p)) {
-      FileHandles.checkRegular(p); // a FIFO, device or directory: refused, never opened
-    }
-    if (!Files.isRegularFile(p)) {
-      throw new IOException(p + ": chunk " + i + " of " + name + " is missing: meta/sizes claims " + shape[0]
-          + " rows, which need " + nchunks + " chunk files");
-    }
+    // no file-system checks here: FileHandles vets each file (inside the dataset, a regular file) when it opens
+    // it, and a missing file is told apart only when the open fails (two stat calls less per chunk read)
+    Path p = dir.resolve("data").resolve(layout == Layout.BCOLZ ? "__" + i + ".blp" : "__" + (i + blazeBase) + "__.bin");
     long want = chunkBytes(i);
     ChunkData data = layout == Layout.BCOLZ ? bcolzChunk(p, i, want) : blazeChunk(p, i);
     if (data.size() != want) {
@@ -201,33 +197,57 @@ final class CArray implements ChunkedArray {
     return data;
   }
 
+  /** The size of chunk file p, its absence an IOException saying which chunk of the variable is missing. */
+  private long chunkFileSize(Path p, long i) throws IOException {
+    try {
+      return files.size(p);
+    } catch (IOException e) {
+      if (!Files.exists(p)) {
+        throw new IOException(p + ": chunk " + i + " of " + name + " is missing: meta/sizes claims " + shape[0]
+            + " rows, which need " + nchunks + " chunk files", e);
+      }
+      throw e;
+    }
+  }
+
   private ChunkData bcolzChunk(Path p, long i, long want) throws IOException {
-    long size = files.size(p);
+    long size = chunkFileSize(p, i);
     // a Blosc frame is at most its data plus 16 header bytes; allow a little more, refuse absurd files
     if (size < BLP_HEADER + 16 || size > BLP_HEADER + want + 64) {
       throw new FormatException(p + ": chunk " + i + " of " + name + ": file of " + size + " bytes cannot hold a chunk of "
           + want + " bytes");
     }
-    byte[] b = files.read(p, 0, size);
-    if (b[0] != 'b' || b[1] != 'l' || b[2] != 'p' || b[3] != 'k' || b[4] != 1) {
-      throw new FormatException(p + ": chunk " + i + " of " + name + ": not a bcolz chunk file (magic 'blpk', version 1)");
+    // the stored bytes go into a pooled buffer, given back when the reader releases the chunk (a cold point read
+    // then allocates no array of the chunk's compressed size); read again from the file if used after that
+    byte[] b = FetchBuffers.take((int) size);
+    long ct;
+    try {
+      files.readFully(p, 0, b, 0, (int) size);
+      if (b[0] != 'b' || b[1] != 'l' || b[2] != 'p' || b[3] != 'k' || b[4] != 1) {
+        throw new FormatException(p + ": chunk " + i + " of " + name + ": not a bcolz chunk file (magic 'blpk', version 1)");
+      }
+      long n = Bloscpack.le64(b, 8);
+      if (n != 1) {
+        throw new FormatException(p + ": chunk " + i + " of " + name + ": " + n + " Blosc chunks in the file, bcolz writes 1");
+      }
+      ct = Bloscpack.le32(b, BLP_HEADER + 12);
+      if (ct != size - BLP_HEADER) {
+        throw new FormatException(p + ": chunk " + i + " of " + name + ": Blosc frame claims " + ct + " bytes but the file holds "
+            + (size - BLP_HEADER) + " after its header");
+      }
+    } catch (IOException | RuntimeException e) {
+      FetchBuffers.give(b);
+      throw e;
     }
-    long n = Bloscpack.le64(b, 8);
-    if (n != 1) {
-      throw new FormatException(p + ": chunk " + i + " of " + name + ": " + n + " Blosc chunks in the file, bcolz writes 1");
-    }
-    long ct = Bloscpack.le32(b, BLP_HEADER + 12);
-    if (ct != size - BLP_HEADER) {
-      throw new FormatException(p + ": chunk " + i + " of " + name + ": Blosc frame claims " + ct + " bytes but the file holds "
-          + (size - BLP_HEADER) + " after its header");
-    }
-    // errors when the chunk is decoded later name the file, chunk and variable too
-    return BloscChunkData.of(b, BLP_HEADER, (int) ct, p + ": chunk " + i + " of " + name);
+    // errors when the chunk is decoded later name the file, chunk and variable too; pooled() owns b from here
+    return BloscChunkData.pooled(b, BLP_HEADER, (int) ct, p + ": chunk " + i + " of " + name,
+        () -> files.read(p, 0, size));
   }
 
   private ChunkData blazeChunk(Path p, long i) throws IOException {
     Bloscpack bp = superchunks.get(i);
     if (bp == null) {
+      chunkFileSize(p, i); // a missing file: say which chunk of the variable
       bp = Bloscpack.open(files, p);
       superchunks.putIfAbsent(i, bp);
     }

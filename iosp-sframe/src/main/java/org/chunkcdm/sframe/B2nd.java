@@ -247,6 +247,11 @@ final class B2nd {
     }
 
     @Override
+    public void release() {
+      stored.release();
+    }
+
+    @Override
     public byte[] readAll() throws IOException {
       if (size > Integer.MAX_VALUE - 8) {
         throw new FormatException("b2nd chunk of " + size + " bytes is too large to decode in one piece");

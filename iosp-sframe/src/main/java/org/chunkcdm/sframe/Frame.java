@@ -9,6 +9,7 @@ import org.chunkcdm.blosc.Blosc;
 import org.chunkcdm.blosc.BloscChunkData;
 import org.chunkcdm.blosc.BloscHeader;
 import org.chunkcdm.chunk.ChunkData;
+import org.chunkcdm.chunk.FetchBuffers;
 import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.io.Bounds;
 import org.chunkcdm.io.FormatException;
@@ -388,6 +389,19 @@ final class Frame {
         long pos = headerLen + e;
         int cb = (int) contiguousChunkBytes(pos, e);
         data = BloscChunkData.of(mem, (int) pos, cb);
+      } else if (!sparse) {
+        // the stored bytes go into a pooled buffer, given back when the reader releases the chunk; read again
+        // from the file if it is used after that
+        long pos = headerLen + e;
+        int cb = (int) contiguousChunkBytes(pos, e);
+        byte[] b = FetchBuffers.take(cb);
+        try {
+          files.readFully(file, pos, b, 0, cb);
+        } catch (IOException | RuntimeException ex) {
+          FetchBuffers.give(b);
+          throw ex;
+        }
+        data = BloscChunkData.pooled(b, 0, cb, null, () -> readChunkBytes(k, -1)); // owns b from here
       } else {
         byte[] c = readChunkBytes(k, -1);
         data = BloscChunkData.of(c, 0, c.length);
@@ -434,7 +448,13 @@ final class Frame {
     if (e > cbytes - 16) {
       throw new FormatException("offset " + e + " lies outside the chunks section of " + cbytes + " bytes");
     }
-    byte[] h = read(pos, 16);
+    byte[] h;
+    if (mem == null) { // pos + 16 lies inside the chunks section (checked above); a shorter file is an EOFException
+      h = new byte[16];
+      files.readFully(file, pos, h, 0, 16);
+    } else {
+      h = read(pos, 16);
+    }
     long cb = le32(h, 12) & 0xffffffffL;
     if (cb < 16 || cb > sectionEnd - pos) {
       throw new FormatException("chunk of " + cb + " bytes at offset " + pos + " runs past the chunks section (ends at "
@@ -551,6 +571,11 @@ final class Frame {
       } catch (IOException e) {
         throw f.chunkError(k, e);
       }
+    }
+
+    @Override
+    public void release() {
+      data.release();
     }
   }
 
