@@ -380,9 +380,9 @@ public final class NcStreamOut {
             break;
           } catch (InterruptedException e) {
             interrupted = true;
-            t.fail(new java.io.InterruptedIOException("interrupted while writing " + v.getFullName()));
+            t.fail(-1, new java.io.InterruptedIOException("interrupted while writing " + v.getFullName()));
           } catch (ExecutionException | java.util.concurrent.CancellationException e) {
-            t.fail(e.getCause() != null ? e.getCause() : e);
+            t.fail(-1, e.getCause() != null ? e.getCause() : e);
             break;
           }
         }
@@ -403,7 +403,8 @@ public final class NcStreamOut {
     long taken; // slabs handed out
     long done; // slabs written: the slab numbered {@code done} may write now
     long bytes; // stream bytes written
-    Throwable failure;
+    long stopAt = Long.MAX_VALUE; // slabs from this number on are not written (a failure)
+    Throwable failure; // the failure of the lowest slab number
 
     Turns(Variable v, Section s, Slabs slabs) {
       this.v = v;
@@ -411,8 +412,13 @@ public final class NcStreamOut {
       this.slabs = slabs;
     }
 
-    synchronized void fail(Throwable e) {
-      if (failure == null) {
+    /**
+     * Slab {@code seq} failed: it and every later slab are dropped, the earlier ones are still written (so the
+     * stream holds every message before the failing one); -1 stops everything (an interrupt).
+     */
+    synchronized void fail(long seq, Throwable e) {
+      if (seq < stopAt) {
+        stopAt = seq;
         failure = e;
       }
       notifyAll();
@@ -447,19 +453,20 @@ public final class NcStreamOut {
     byte[] buf = null;
     Deflater z = null;
     ByteArrayOutputStream zout = null;
+    long seq = -1;
     try {
       while (true) {
         Section piece;
-        long seq;
         synchronized (t) {
-          if (t.failure != null) {
+          seq = t.taken;
+          if (seq >= t.stopAt) {
             return null;
           }
           int[][] slab = t.slabs.next();
           if (slab == null) {
             return null;
           }
-          seq = t.taken++;
+          t.taken++;
           piece = toVariable(t.s, slab[0], slab[1]);
         }
         if (buf == null) {
@@ -484,10 +491,10 @@ public final class NcStreamOut {
           head = dataHead(t.v, piece, p.bigEndian, false, 0, plen);
         }
         synchronized (t) {
-          while (t.done != seq && t.failure == null) {
+          while (t.done != seq && seq < t.stopAt) {
             t.wait();
           }
-          if (t.failure != null) {
+          if (seq >= t.stopAt) {
             return null;
           }
         }
@@ -503,10 +510,10 @@ public final class NcStreamOut {
         }
       }
     } catch (InterruptedException e) {
-      t.fail(new java.io.InterruptedIOException("interrupted while writing " + t.v.getFullName()));
+      t.fail(-1, new java.io.InterruptedIOException("interrupted while writing " + t.v.getFullName()));
       Thread.currentThread().interrupt();
     } catch (Throwable e) {
-      t.fail(e);
+      t.fail(seq, e);
     } finally {
       if (z != null) {
         z.end();
