@@ -29,8 +29,8 @@ import ucar.nc2.stream.NcStreamWriter;
 
 /**
  * The 1 GiB float64 lz4 bcolz carray of {@link BcolzBench} written to a file on one disk three ways, in one JVM
- * (run it with {@code -Xmx256m}), rounds interleaved: chunkcdm's {@link NcStreamOut#writeAll} (4 MiB
- * chunk-aligned messages in the chunks' byte order), netcdf-java's {@code new NcStreamWriter(nc, loc).streamAll}
+ * (run it with {@code -Xmx256m}), rounds interleaved: chunkcdm's {@link NcStreamOut#writeAll} (1 MiB
+ * chunk-aligned messages in the chunks' byte order, the default; once more with 4 MiB messages), netcdf-java's {@code new NcStreamWriter(nc, loc).streamAll}
  * (what a THREDDS cdmremote request ends in), and the raw decoded bytes (decoded once into memory before the
  * rounds, 4 MiB at a time: the same bytes, only the write is timed); plus NcStreamOut into a discarding stream
  * (reading and decoding alone, the floor of any writer of this data). Times include closing the file; a second
@@ -54,6 +54,7 @@ public final class NcStreamBench {
   static final String NCS = "chunkcdm NcStreamOut";
   static final String NULL = "chunkcdm NcStreamOut to a discarding stream (no file: read + decode only)";
   static final String NCW = "netcdf-java NcStreamWriter.streamAll";
+  static final String NCS4 = "chunkcdm NcStreamOut, 4 MiB messages";
   static final com.sun.management.OperatingSystemMXBean OS =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
@@ -144,6 +145,17 @@ public final class NcStreamBench {
           FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
           OutputStream o = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16)) {
         new NcStreamOut(o).writeAll(nc, "bench", null);
+        o.flush();
+        if (sync) {
+          ch.force(true);
+        }
+      }
+    });
+    writers.put(NCS4, (out, sync) -> {
+      try (NetcdfFile nc = NetcdfFiles.open(dir.toString());
+          FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+          OutputStream o = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16)) {
+        new NcStreamOut(o, NcStreamOut.Options.defaults().messageBytes(4 << 20)).writeAll(nc, "bench", null);
         o.flush();
         if (sync) {
           ch.force(true);

@@ -73,8 +73,11 @@ import ucar.nc2.stream.NcStreamProto;
  * length-prefixed {@code StructureData} message (big-endian fixed part, strings on its heap). Variable-length
  * arrays and sequences are refused with an IOException.
  *
- * <p>While one slab of a chunked variable is written, the next is read in a background thread (two slabs in
- * memory at most). Not thread-safe: one writer per stream. Byte counts returned are bytes written to the stream.
+ * <p>The slabs of a chunked variable are read and written by several workers (the calling thread and background
+ * threads, as many as core's decode threads): each decodes its slab into its own reused buffer and writes it when
+ * every earlier slab is written (one slab buffer per worker in memory). Not thread-safe: one writer per stream
+ * (the workers take turns on it; a stream is written by one thread at a time, not always the caller's). Byte
+ * counts returned are bytes written to the stream.
  */
 public final class NcStreamOut {
   /** Default payload bound of one data message. */
@@ -117,7 +120,7 @@ public final class NcStreamOut {
       this.progress = progress;
     }
 
-    /** 4 MiB messages, no compression, chunk byte order, no data in the header, no progress. */
+    /** 1 MiB messages, no compression, chunk byte order, no data in the header, no progress. */
     public static Options defaults() {
       return new Options(DEFAULT_MESSAGE_BYTES, Integer.MIN_VALUE, false, 0, null);
     }
