@@ -354,8 +354,9 @@ public final class NcStreamOut {
    * next slabs. The payload thus leaves from the core (and its cache) that decoded it, no slab is handed between
    * threads, and the cores decode in parallel with the one write in progress. Messages stay in order; memory is
    * one buffer of at most one message per worker, reused for every slab (plus the compressed copy with DEFLATE).
-   * The first failure (a read, a write, an interrupt) stops every worker, slabs not yet written are dropped, and it
-   * is rethrown once all workers have stopped.
+   * A failure (a read, a write) stops the workers at the failing slab: every earlier slab is still written, none
+   * from it on; an interrupt stops them all. The failure of the lowest slab is rethrown once all workers have
+   * stopped.
    */
   private long writeParallel(Variable v, Section s, Slabs slabs, ChunkedArray raw) throws IOException {
     long elem = elementBytes(v);
