@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # ncstream writer benchmark: the 1 GiB float64 lz4 bcolz carray of run-bcolz.sh written as ncstream by chunkcdm's
-# NcStreamOut and by netcdf-java's NcStreamWriter.streamAll, and as raw decoded bytes, to files under dir, in one
-# JVM with -Xmx256m; then the smallest -Xmx each ncstream writer completes with (output discarded).
+# NcStreamOut (1 MiB messages, and once with 4 MiB) and by netcdf-java's NcStreamWriter.streamAll, and as raw
+# decoded bytes (the reference: the faster of a FileChannel and a FileOutputStream write), to files under dir, in
+# one JVM with -Xmx256m, rounds interleaved; then the smallest -Xmx each ncstream writer completes with (output
+# discarded). The last line of each table gives NcStreamOut against issue 11's targets.
 # Usage: bench/run-ncstream.sh [dir [rounds [outdir]]]  (the carray under dir, the written files under outdir)
 # Needs libblosc1 (to make the carray) and ~2.5 GiB of disk.
 set -euo pipefail

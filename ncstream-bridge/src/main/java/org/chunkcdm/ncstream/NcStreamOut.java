@@ -24,6 +24,8 @@ import java.util.zip.Deflater;
 import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.DType;
+import org.chunkcdm.chunk.DecodePool;
+import org.chunkcdm.chunk.ReadSettings;
 import org.chunkcdm.chunk.SectionReader;
 import ucar.ma2.Array;
 import ucar.ma2.ArrayStructure;
@@ -71,12 +73,15 @@ import ucar.nc2.stream.NcStreamProto;
  * length-prefixed {@code StructureData} message (big-endian fixed part, strings on its heap). Variable-length
  * arrays and sequences are refused with an IOException.
  *
- * <p>While one slab of a chunked variable is written, the next is read in a background thread (two slabs in
- * memory at most). Not thread-safe: one writer per stream. Byte counts returned are bytes written to the stream.
+ * <p>The slabs of a chunked variable are read and written by several workers (the calling thread and background
+ * threads, as many as core's decode threads): each decodes its slab into its own reused buffer and writes it when
+ * every earlier slab is written (one slab buffer per worker in memory). Not thread-safe: one writer per stream
+ * (the workers take turns on it; a stream is written by one thread at a time, not always the caller's). Byte
+ * counts returned are bytes written to the stream.
  */
 public final class NcStreamOut {
   /** Default payload bound of one data message. */
-  public static final long DEFAULT_MESSAGE_BYTES = 4L << 20;
+  public static final long DEFAULT_MESSAGE_BYTES = 1L << 20;
   /**
    * A one-message section ({@link #writeDataMessage}) is deflated only up to this many payload bytes, since its
    * compressed length must precede it (the compressed bytes are held in memory); larger ones go uncompressed.
@@ -115,7 +120,7 @@ public final class NcStreamOut {
       this.progress = progress;
     }
 
-    /** 4 MiB messages, no compression, chunk byte order, no data in the header, no progress. */
+    /** 1 MiB messages, no compression, chunk byte order, no data in the header, no progress. */
     public static Options defaults() {
       return new Options(DEFAULT_MESSAGE_BYTES, Integer.MIN_VALUE, false, 0, null);
     }
@@ -308,7 +313,7 @@ public final class NcStreamOut {
     try {
       if (raw != null && !slabs.single() && isFixedSize(v)
           && (raw.dtype().extraDim() == 0 || elem * raw.dtype().extraDim() <= opt.messageBytes)) { // whole items
-        return writePrefetched(v, s, slabs, raw);
+        return writeParallel(v, s, slabs, raw);
       }
       for (int[][] slab = slabs.next(); slab != null; slab = slabs.next()) {
         Section piece = toVariable(s, slab[0], slab[1]);
@@ -327,68 +332,198 @@ public final class NcStreamOut {
   }
 
   /**
-   * Slab buffers of one chunked variable (fewer in a small heap): one being written, the others read ahead;
-   * {@code -Dchunkcdm.ncstream.slabBuffers=N} (2..8) sets another number.
+   * Threads that read and write the slabs of one chunked variable, the calling thread included: as many as core's
+   * decode threads ({@code -Dchunkcdm.decode.threads}, default the available processors), or
+   * {@code -Dchunkcdm.ncstream.workers=N} (1..64); fewer when their slab buffers (one message each) would take more
+   * than a quarter of the heap.
    */
-  static final int SLAB_BUFFERS = 3;
-
-  private static int slabBuffers() {
-    return Math.max(2, Math.min(8, Integer.getInteger("chunkcdm.ncstream.slabBuffers", SLAB_BUFFERS)));
+  static int workers(long slabBytes) {
+    int want = Math.max(1, Math.min(64, Integer.getInteger("chunkcdm.ncstream.workers", DecodePool.threads())));
+    long quarter = Runtime.getRuntime().maxMemory() / 4;
+    while (want > 1 && want * slabBytes > quarter) {
+      want--;
+    }
+    return want;
   }
 
   /**
-   * Reads the next slabs of a chunked variable in background threads (their chunks decoded on core's decode
-   * threads) while the current one is written: {@link #SLAB_BUFFERS} buffers (two when three would take more
-   * than a quarter of the heap), allocated once and reused, the
-   * chunks decoded straight into them, so a variable costs at most that many messages of memory whatever its
-   * size, nothing is allocated per slab, and a write that stalls (dirty page cache, a slow client) does not
-   * stop the decoding.
+   * Writes the slabs of a chunked variable with {@link #workers} threads (the caller and background threads).
+   * Each worker takes the next slab, decodes its chunks itself (no other decode thread helps:
+   * {@code ReadSettings} of one thread) straight into its own reused buffer, byte-swaps or deflates it, waits
+   * until every earlier slab is written and then writes the message itself, while the other workers decode the
+   * next slabs. The payload thus leaves from the core (and its cache) that decoded it, no slab is handed between
+   * threads, and the cores decode in parallel with the one write in progress. Messages stay in order; memory is
+   * one buffer of at most one message per worker, reused for every slab (plus the compressed copy with DEFLATE).
+   * A failure (a read, a write) stops the workers at the failing slab: every earlier slab is still written, none
+   * from it on; an interrupt stops them all. The failure of the lowest slab is rethrown once all workers have
+   * stopped.
    */
-  private long writePrefetched(Variable v, Section s, Slabs slabs, ChunkedArray raw) throws IOException {
+  private long writeParallel(Variable v, Section s, Slabs slabs, ChunkedArray raw) throws IOException {
     long elem = elementBytes(v);
     long most = Math.min(opt.messageBytes, s.computeSize() * elem);
     if (most > Integer.MAX_VALUE - 64) {
       throw new IOException(v.getFullName() + ": a slab of " + most + " bytes is too large for one message");
     }
     org.chunkcdm.io.Bounds.checkAllocation(most, v.getFullName() + ": a slab buffer");
-    // three buffers when they take at most a quarter of the heap, else two (one written, one read ahead)
-    int want = slabBuffers();
-    int nbuf = want * most <= Runtime.getRuntime().maxMemory() / 4 ? want : 2;
-    byte[][] bufs = new byte[nbuf][];
-    java.util.ArrayDeque<Future<Slab>> ahead = new java.util.ArrayDeque<>();
-    java.util.ArrayDeque<Section> sections = new java.util.ArrayDeque<>();
-    long n = 0;
-    int next = 0; // buffer of the next slab submitted
+    int nw = workers(most);
+    ChunkedArray one = raw.withSettings(ReadSettings.of(raw.settings().cache(), 1));
+    Turns t = new Turns(v, s, slabs);
+    List<Future<?>> helpers = new ArrayList<>(nw - 1);
     try {
-      for (int[][] slab = slabs.next(); slab != null || !ahead.isEmpty(); ) {
-        while (slab != null && ahead.size() < nbuf - 1) {
-          Section cur = toVariable(s, slab[0], slab[1]);
-          ahead.add(prefetch(cur, raw, bufs, next));
-          sections.add(cur);
-          next = (next + 1) % nbuf;
-          slab = slabs.next();
-        }
-        Slab p = await(ahead.peek());
-        ahead.poll();
-        n += emitPrimitive(v, sections.poll(), p.bytes, p.bigEndian, p.length);
+      for (int i = 1; i < nw; i++) {
+        helpers.add(WORKERS.submit(() -> work(t, one, (int) most)));
       }
+      work(t, one, (int) most);
     } finally {
-      // on a failure: reads not started are dropped, running ones finish before the caller may close the file
-      for (Future<Slab> f : ahead) {
-        f.cancel(false);
-      }
-      for (Future<Slab> f : ahead) {
-        try {
-          f.get();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          break;
-        } catch (ExecutionException | java.util.concurrent.CancellationException e) {
-          // the failure that matters is the one being thrown
+      // every worker has stopped before the caller goes on (or closes the file)
+      boolean interrupted = false;
+      for (Future<?> f : helpers) {
+        while (true) {
+          try {
+            f.get();
+            break;
+          } catch (InterruptedException e) {
+            interrupted = true;
+            t.fail(-1, new java.io.InterruptedIOException("interrupted while writing " + v.getFullName()));
+          } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+            t.fail(-1, e.getCause() != null ? e.getCause() : e);
+            break;
+          }
         }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
-    return n;
+    t.rethrow();
+    return t.bytes;
+  }
+
+  /** Shared state of the workers of one variable: the slab iterator and whose turn it is to write. */
+  private static final class Turns {
+    final Variable v;
+    final Section s;
+    final Slabs slabs;
+    long taken; // slabs handed out
+    long done; // slabs written: the slab numbered {@code done} may write now
+    long bytes; // stream bytes written
+    long stopAt = Long.MAX_VALUE; // slabs from this number on are not written (a failure)
+    Throwable failure; // the failure of the lowest slab number
+
+    Turns(Variable v, Section s, Slabs slabs) {
+      this.v = v;
+      this.s = s;
+      this.slabs = slabs;
+    }
+
+    /**
+     * Slab {@code seq} failed: it and every later slab are dropped, the earlier ones are still written (so the
+     * stream holds every message before the failing one); -1 stops everything (an interrupt).
+     */
+    synchronized void fail(long seq, Throwable e) {
+      if (seq < stopAt) {
+        stopAt = seq;
+        failure = e;
+      }
+      notifyAll();
+    }
+
+    void rethrow() throws IOException {
+      Throwable e;
+      synchronized (this) {
+        e = failure;
+      }
+      if (e == null) {
+        return;
+      }
+      if (e instanceof UncheckedIOException) {
+        e = e.getCause();
+      }
+      if (e instanceof IOException) {
+        throw (IOException) e;
+      }
+      if (e instanceof RuntimeException) {
+        throw (RuntimeException) e;
+      }
+      if (e instanceof Error) {
+        throw (Error) e;
+      }
+      throw new IOException(v.getFullName() + ": " + e, e);
+    }
+  }
+
+  /** One worker of {@link #writeParallel}: takes, reads, prepares and writes slabs until none is left or one failed. */
+  private Void work(Turns t, ChunkedArray raw, int most) {
+    byte[] buf = null;
+    Deflater z = null;
+    ByteArrayOutputStream zout = null;
+    long seq = -1;
+    try {
+      while (true) {
+        Section piece;
+        synchronized (t) {
+          seq = t.taken;
+          if (seq >= t.stopAt) {
+            return null;
+          }
+          int[][] slab = t.slabs.next();
+          if (slab == null) {
+            return null;
+          }
+          t.taken++;
+          piece = toVariable(t.s, slab[0], slab[1]);
+        }
+        if (buf == null) {
+          buf = new byte[most];
+        }
+        Slab p = readSlab(piece, raw, opt.bigEndian, buf);
+        buf = p.bytes; // grown when a slab was larger than expected
+        byte[] payload = p.bytes;
+        int plen = p.length;
+        byte[] head;
+        if (opt.deflates()) {
+          if (z == null) {
+            z = new Deflater(opt.deflateLevel);
+            zout = new ByteArrayOutputStream(Math.max(64, most / 2));
+          }
+          zout.reset();
+          deflateInto(z, p.bytes, p.length, zout);
+          payload = zout.toByteArray();
+          plen = payload.length;
+          head = dataHead(t.v, piece, p.bigEndian, true, p.length, plen);
+        } else {
+          head = dataHead(t.v, piece, p.bigEndian, false, 0, plen);
+        }
+        synchronized (t) {
+          while (t.done != seq && seq < t.stopAt) {
+            t.wait();
+          }
+          if (seq >= t.stopAt) {
+            return null;
+          }
+        }
+        // this slab's turn: no other worker writes until done moves on
+        out.write(head);
+        out.write(payload, 0, plen);
+        written += head.length + (long) plen;
+        report(p.length);
+        synchronized (t) {
+          t.done++;
+          t.bytes += head.length + (long) plen;
+          t.notifyAll();
+        }
+      }
+    } catch (InterruptedException e) {
+      t.fail(-1, new java.io.InterruptedIOException("interrupted while writing " + t.v.getFullName()));
+      Thread.currentThread().interrupt();
+    } catch (Throwable e) {
+      t.fail(seq, e);
+    } finally {
+      if (z != null) {
+        z.end();
+      }
+    }
+    return null;
   }
 
   /** A slab read into a reused buffer: its first {@code length} bytes. */
@@ -404,13 +539,8 @@ public final class NcStreamOut {
     }
   }
 
-  private Future<Slab> prefetch(Section s, ChunkedArray raw, byte[][] bufs, int which) {
-    boolean big = opt.bigEndian;
-    return PREFETCH.submit(() -> readSlab(s, raw, big, bufs, which));
-  }
-
-  /** Reads {@code s} of a chunked variable (whole items) into {@code bufs[which]}, growing it when needed. */
-  private static Slab readSlab(Section s, ChunkedArray raw, boolean forceBig, byte[][] bufs, int which) throws IOException {
+  /** Reads {@code s} of a chunked variable (whole items) into {@code b}, or a larger new array when it does not fit. */
+  private static Slab readSlab(Section s, ChunkedArray raw, boolean forceBig, byte[] b) throws IOException {
     DType dt = raw.dtype();
     int rank = raw.grid().rank();
     long[] first = new long[rank];
@@ -424,10 +554,8 @@ public final class NcStreamOut {
       stride[d] = r.stride();
       len *= count[d];
     }
-    byte[] b = bufs[which];
-    if (b == null || b.length < len) {
+    if (b.length < len) {
       b = new byte[(int) len];
-      bufs[which] = b;
     }
     int n = (int) len;
     SectionReader.readBytes(raw, first, count, stride, b, 0);
@@ -445,33 +573,9 @@ public final class NcStreamOut {
     return new Slab(b, n, big);
   }
 
-  private static <T> T await(Future<T> f) throws IOException {
-    try {
-      return f.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while reading data");
-    } catch (ExecutionException e) {
-      Throwable c = e.getCause();
-      if (c instanceof IOException) {
-        throw (IOException) c;
-      }
-      if (c instanceof UncheckedIOException) {
-        throw ((UncheckedIOException) c).getCause();
-      }
-      if (c instanceof RuntimeException) {
-        throw (RuntimeException) c;
-      }
-      if (c instanceof Error) {
-        throw (Error) c;
-      }
-      throw new IOException(c);
-    }
-  }
-
-  /** Background readers of the next slab (daemon threads, created on demand, idle ones end after a minute). */
-  private static final ExecutorService PREFETCH = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "chunkcdm-ncstream-prefetch");
+  /** Background workers of {@link #writeParallel} (daemon threads, created on demand, idle ones end after a minute). */
+  private static final ExecutorService WORKERS = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "chunkcdm-ncstream-worker");
     t.setDaemon(true);
     return t;
   });
@@ -631,7 +735,21 @@ public final class NcStreamOut {
     return n + len;
   }
 
-  private long putDataProto(Variable v, Section s, boolean big, boolean deflated, int uncompressed) throws IOException {
+  /**
+   * MAGIC_DATA, the {@code Data} message with its length, and the payload length: everything of a data message
+   * of numbers or chars before its {@code payloadLength} payload bytes.
+   */
+  private static byte[] dataHead(Variable v, Section s, boolean big, boolean deflated, int uncompressed, int payloadLength) {
+    byte[] p = dataProto(v, s, big, deflated, uncompressed);
+    ByteArrayOutputStream b = new ByteArrayOutputStream(NcStream.MAGIC_DATA.length + p.length + 10);
+    b.write(NcStream.MAGIC_DATA, 0, NcStream.MAGIC_DATA.length);
+    writeVInt(b, p.length);
+    b.write(p, 0, p.length);
+    writeVInt(b, payloadLength);
+    return b.toByteArray();
+  }
+
+  private static byte[] dataProto(Variable v, Section s, boolean big, boolean deflated, int uncompressed) {
     NcStreamProto.Data.Builder b = NcStreamProto.Data.newBuilder();
     b.setVarName(NetcdfFiles.makeFullName(v));
     b.setDataType(NcStream.convertDataType(v.getDataType()));
@@ -643,7 +761,23 @@ public final class NcStreamOut {
     b.setVdata(v.isVariableLength());
     b.setBigend(big);
     b.setVersion(DATA_VERSION);
-    byte[] p = b.build().toByteArray();
+    return b.build().toByteArray();
+  }
+
+  /** DEFLATE (zlib) of the first {@code len} bytes of {@code b} into {@code z} with {@code d} (reset first). */
+  private static void deflateInto(Deflater d, byte[] b, int len, ByteArrayOutputStream z) {
+    d.reset();
+    d.setInput(b, 0, len);
+    d.finish();
+    byte[] buf = new byte[64 << 10];
+    while (!d.finished()) {
+      int m = d.deflate(buf);
+      z.write(buf, 0, m);
+    }
+  }
+
+  private long putDataProto(Variable v, Section s, boolean big, boolean deflated, int uncompressed) throws IOException {
+    byte[] p = dataProto(v, s, big, deflated, uncompressed);
     return put(NcStream.MAGIC_DATA) + putVInt(p.length) + put(p);
   }
 
@@ -1048,16 +1182,8 @@ public final class NcStreamOut {
   }
 
   private byte[] deflate(byte[] b, int len) {
-    Deflater d = deflater();
-    d.reset();
-    d.setInput(b, 0, len);
-    d.finish();
     ByteArrayOutputStream z = new ByteArrayOutputStream(Math.max(64, len / 4));
-    byte[] buf = new byte[64 << 10];
-    while (!d.finished()) {
-      int m = d.deflate(buf);
-      z.write(buf, 0, m);
-    }
+    deflateInto(deflater(), b, len, z);
     return z.toByteArray();
   }
 
