@@ -485,31 +485,8 @@ public final class Inflate {
           if (d > op - op0) {
             throw corrupt("has a distance " + d + " too far back", op - op0, opEnd - op0);
           }
-          int ref = op - d;
-          if (d >= 8) {
-            // 16 bytes a round; every 8-byte read lies in bytes already final (d >= 8)
-            int i = 0;
-            do {
-              LONG.set(out, op + i, (long) LONG.get(out, ref + i));
-              LONG.set(out, op + i + 8, (long) LONG.get(out, ref + i + 8));
-              i += 16;
-            } while (i < len);
-          } else if (d == 1) {
-            long v = (out[ref] & 0xffL) * 0x0101010101010101L;
-            int i = 0;
-            do {
-              LONG.set(out, op + i, v);
-              i += 8;
-            } while (i < len);
-          } else {
-            for (int i = 0; i < 8; i++) {
-              out[op + i] = out[ref + i];
-            }
-            int period = PERIOD[d];
-            for (int i = 8; i < len; i += 8) {
-              LONG.set(out, op + i, (long) LONG.get(out, op + i - period));
-            }
-          }
+          // may write up to 15 bytes past the match: the fast loop runs only while that room exists
+          Lz4.wideMatch(out, op, d, len);
           op += len;
           continue;
         }
