@@ -59,9 +59,6 @@ public final class Inflate {
   private static final int[] DIST_SYM = new int[32];
   private static final int[] CL_SYM = new int[19];
 
-  /** For match distances 1..7: the smallest multiple of the distance that is at least 8. */
-  private static final int[] PERIOD = {0, 8, 8, 9, 8, 10, 12, 14};
-
   private static final int LIT_SIZE = (1 << LIT_BITS) + 288 * (1 << (15 - LIT_BITS));
   private static final int DIST_SIZE = (1 << DIST_BITS) + 32 * (1 << (15 - DIST_BITS));
 
@@ -566,33 +563,10 @@ public final class Inflate {
         if (len > opEnd - op) {
           throw corrupt("decodes to more than the expected bytes", op - op0, opEnd - op0);
         }
-        int ref = op - d;
-        if (len <= opEnd - 8 - op) { // room for up to 7 bytes past the match
-          if (d >= 8) {
-            // each 8-byte read lies in bytes already final
-            int i = 0;
-            do {
-              LONG.set(out, op + i, (long) LONG.get(out, ref + i));
-              i += 8;
-            } while (i < len);
-          } else if (d == 1) {
-            long v = (out[ref] & 0xffL) * 0x0101010101010101L;
-            int i = 0;
-            do {
-              LONG.set(out, op + i, v);
-              i += 8;
-            } while (i < len);
-          } else {
-            // a short period: 8 bytes one by one, then 8 at a time from a whole multiple of the period back
-            for (int i = 0; i < 8; i++) {
-              out[op + i] = out[ref + i];
-            }
-            int period = PERIOD[d];
-            for (int i = 8; i < len; i += 8) {
-              LONG.set(out, op + i, (long) LONG.get(out, op + i - period));
-            }
-          }
+        if (len <= opEnd - 16 - op) { // room for the up to 15 bytes Lz4.wideMatch may write past the match
+          Lz4.wideMatch(out, op, d, len);
         } else {
+          int ref = op - d;
           for (int i = 0; i < len; i++) {
             out[op + i] = out[ref + i];
           }
