@@ -268,6 +268,19 @@ final class DsHeader {
     String key(byte[] b) {
       return new String(b, keyStart + 1, keyEnd - keyStart - 2, StandardCharsets.ISO_8859_1);
     }
+
+    /** Notes the {@code .offset} ({@code off}) or {@code .len} number {@code v} found at {@code [start, end)}. */
+    void number(boolean off, long v, int start, int end) {
+      if (off) {
+        offset = v;
+        offStart = start;
+        offEnd = end;
+      } else {
+        len = v;
+        lenStart = start;
+        lenEnd = end;
+      }
+    }
   }
 
   private static final byte[] OFFSET = "\".offset\"".getBytes(StandardCharsets.US_ASCII);
@@ -390,15 +403,7 @@ final class DsHeader {
         }
         long v = digits(b, i, e);
         if (v >= 0) {
-          if (off) {
-            s.offset = v;
-            s.offStart = i;
-            s.offEnd = e;
-          } else {
-            s.len = v;
-            s.lenStart = i;
-            s.lenEnd = e;
-          }
+          s.number(off, v, i, e);
         }
       }
       i = ws(b, e, to);
@@ -444,15 +449,7 @@ final class DsHeader {
       if (v < 0) {
         return -1;
       }
-      if ((c == 0) == key.off1) {
-        s.offset = v;
-        s.offStart = d0;
-        s.offEnd = i;
-      } else {
-        s.len = v;
-        s.lenStart = d0;
-        s.lenEnd = i;
-      }
+      s.number((c == 0) == key.off1, v, d0, i);
     }
     int seg = k.length - kp;
     if (i + seg > to || !Arrays.equals(b, i, i + seg, k, kp, k.length)) {
