@@ -16,6 +16,7 @@ final class Huffman {
   static final int TABLE_SIZE = 1 << MAX_BITS;
   private static final int WEIGHTS_MAX_LOG = 6;
   private static final VarHandle LONG = ZstdDecoder.LONG;
+  private static final VarHandle INT = ZstdDecoder.INT;
 
   private final Fse fse;
   private final byte[] weights = new byte[256];
@@ -346,21 +347,30 @@ final class Huffman {
         long c2 = (long) LONG.get(in, p2);
         long c3 = (long) LONG.get(in, p3);
         long c4 = (long) LONG.get(in, p4);
-        int q = 4 * it;
-        for (int i = 0; i < 4; i++) {
+        // 4 symbols per stream, gathered into one int and written at once
+        int w1 = 0;
+        int w2 = 0;
+        int w3 = 0;
+        int w4 = 0;
+        for (int i = 0; i < 32; i += 8) {
           int v1 = t[(int) ((c1 << k1) >>> sh)];
           int v2 = t[(int) ((c2 << k2) >>> sh)];
           int v3 = t[(int) ((c3 << k3) >>> sh)];
           int v4 = t[(int) ((c4 << k4) >>> sh)];
-          out[o1 + q + i] = (byte) v1;
-          out[o2 + q + i] = (byte) v2;
-          out[o3 + q + i] = (byte) v3;
-          out[o4 + q + i] = (byte) v4;
+          w1 |= (v1 & 0xFF) << i;
+          w2 |= (v2 & 0xFF) << i;
+          w3 |= (v3 & 0xFF) << i;
+          w4 |= (v4 & 0xFF) << i;
           k1 += v1 >>> 8;
           k2 += v2 >>> 8;
           k3 += v3 >>> 8;
           k4 += v4 >>> 8;
         }
+        int q = 4 * it;
+        INT.set(out, o1 + q, w1);
+        INT.set(out, o2 + q, w2);
+        INT.set(out, o3 + q, w3);
+        INT.set(out, o4 + q, w4);
       }
       o1 += 4 * iters;
       o2 += 4 * iters;

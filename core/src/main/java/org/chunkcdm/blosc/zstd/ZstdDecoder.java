@@ -560,27 +560,77 @@ public final class ZstdDecoder {
       final long ofE = ofT[ofState];
       final long mlE = mlT[mlState];
       final long llE = llT[llState];
-      int nb = (int) (ofE >>> 32) & 0xFF;
-      long ofv = (ofE & 0xFFFFFFFFL) + ((c << k) >>> 1 >>> (63 - nb));
-      k += nb;
-      if (nb > 25) { // long offsets: make room for the two lengths
-        back = k >>> 3;
-        if (ptr - back >= s) {
-          ptr -= back;
-          k &= 7;
-          c = (long) LONG.get(in, ptr);
-        } else if (ptr > s) {
-          k -= (ptr - s) << 3;
-          ptr = s;
-          c = (long) LONG.get(in, ptr);
+      final int nOf = (int) (ofE >>> 32) & 0xFF;
+      final int nMl = (int) (mlE >>> 32) & 0xFF;
+      final int nLl = (int) (llE >>> 32) & 0xFF;
+      final int sLl = (int) (llE >>> 40) & 0xFF;
+      final int sMl = (int) (mlE >>> 40) & 0xFF;
+      final int sOf = (int) (ofE >>> 40) & 0xFF;
+      final int k1 = k + nOf;
+      final int k2 = k1 + nMl;
+      final int k3 = k2 + nLl;
+      final int k4 = k3 + sLl;
+      final int k5 = k4 + sMl;
+      final int k6 = k5 + sOf;
+      long ofv;
+      int ml;
+      int ll;
+      if ((k6 <= 64) & (left > 1)) {
+        // fast: the three values and the next states all lie in the 64 bits at hand (the usual case); each field
+        // is read from its own position, so the reads do not wait on one another
+        ofv = (ofE & 0xFFFFFFFFL) + ((c << k) >>> 1 >>> (63 - nOf));
+        ml = (int) mlE + (int) ((c << k1) >>> 1 >>> (63 - nMl));
+        ll = (int) llE + (int) ((c << k2) >>> 1 >>> (63 - nLl));
+        llState = (int) (llE >>> 48) + (int) ((c << k3) >>> 1 >>> (63 - sLl));
+        mlState = (int) (mlE >>> 48) + (int) ((c << k4) >>> 1 >>> (63 - sMl));
+        ofState = (int) (ofE >>> 48) + (int) ((c << k5) >>> 1 >>> (63 - sOf));
+        k = k6;
+      } else {
+        int nb = nOf;
+        ofv = (ofE & 0xFFFFFFFFL) + ((c << k) >>> 1 >>> (63 - nb));
+        k += nb;
+        if (nb > 25) { // long offsets: make room for the two lengths
+          back = k >>> 3;
+          if (ptr - back >= s) {
+            ptr -= back;
+            k &= 7;
+            c = (long) LONG.get(in, ptr);
+          } else if (ptr > s) {
+            k -= (ptr - s) << 3;
+            ptr = s;
+            c = (long) LONG.get(in, ptr);
+          }
+        }
+        nb = (int) (mlE >>> 32) & 0xFF;
+        ml = (int) mlE + (int) ((c << k) >>> 1 >>> (63 - nb));
+        k += nb;
+        nb = (int) (llE >>> 32) & 0xFF;
+        ll = (int) llE + (int) ((c << k) >>> 1 >>> (63 - nb));
+        k += nb;
+        if (left > 1) { // next states (not after the last sequence)
+          if (k > 38) {
+            back = k >>> 3;
+            if (ptr - back >= s) {
+              ptr -= back;
+              k &= 7;
+              c = (long) LONG.get(in, ptr);
+            } else if (ptr > s) {
+              k -= (ptr - s) << 3;
+              ptr = s;
+              c = (long) LONG.get(in, ptr);
+            }
+          }
+          nb = (int) (llE >>> 40) & 0xFF;
+          llState = (int) (llE >>> 48) + (int) ((c << k) >>> 1 >>> (63 - nb));
+          k += nb;
+          nb = (int) (mlE >>> 40) & 0xFF;
+          mlState = (int) (mlE >>> 48) + (int) ((c << k) >>> 1 >>> (63 - nb));
+          k += nb;
+          nb = (int) (ofE >>> 40) & 0xFF;
+          ofState = (int) (ofE >>> 48) + (int) ((c << k) >>> 1 >>> (63 - nb));
+          k += nb;
         }
       }
-      nb = (int) (mlE >>> 32) & 0xFF;
-      int ml = (int) mlE + (int) ((c << k) >>> 1 >>> (63 - nb));
-      k += nb;
-      nb = (int) (llE >>> 32) & 0xFF;
-      int ll = (int) llE + (int) ((c << k) >>> 1 >>> (63 - nb));
-      k += nb;
       int offset;
       if (ofv > 3) {
         if (ofv - 3 > Integer.MAX_VALUE) {
@@ -604,29 +654,6 @@ public final class ZstdDecoder {
         }
       }
 
-      if (left > 1) { // next states (not after the last sequence)
-        if (k > 38) {
-          back = k >>> 3;
-          if (ptr - back >= s) {
-            ptr -= back;
-            k &= 7;
-            c = (long) LONG.get(in, ptr);
-          } else if (ptr > s) {
-            k -= (ptr - s) << 3;
-            ptr = s;
-            c = (long) LONG.get(in, ptr);
-          }
-        }
-        nb = (int) (llE >>> 40) & 0xFF;
-        llState = (int) (llE >>> 48) + (int) ((c << k) >>> 1 >>> (63 - nb));
-        k += nb;
-        nb = (int) (mlE >>> 40) & 0xFF;
-        mlState = (int) (mlE >>> 48) + (int) ((c << k) >>> 1 >>> (63 - nb));
-        k += nb;
-        nb = (int) (ofE >>> 40) & 0xFF;
-        ofState = (int) (ofE >>> 48) + (int) ((c << k) >>> 1 >>> (63 - nb));
-        k += nb;
-      }
       // execute: literals, then the match. Fast path: everything in range and room for 8- and 16-byte copies
       final int hist = o + ll - frameStart;
       if ((ll <= le - lp) & (ml <= wildEnd - o - ll) & (offset - 1 + Integer.MIN_VALUE < hist + Integer.MIN_VALUE)
@@ -706,14 +733,21 @@ public final class ZstdDecoder {
     int from = o - offset;
     if (offset >= 8) {
       if (ml <= 64) {
-        copy8(out, from, o, ml);
+        copy16(out, from, o, ml);
       } else if (offset >= ml) {
         System.arraycopy(out, from, out, o, ml);
       } else {
         periodicCopy(out, o, offset, ml);
       }
-    } else if (offset == 1 && ml > 32) {
-      Arrays.fill(out, o, o + ml, out[from]);
+    } else if (offset == 1) {
+      // a run of one byte: 16 bytes of it a round
+      long v = (out[from] & 0xFFL) * 0x0101010101010101L;
+      int i = 0;
+      do {
+        LONG.set(out, o + i, v);
+        LONG.set(out, o + i + 8, v);
+        i += 16;
+      } while (i < ml);
     } else {
       // offset 1..7: the first 8 bytes from a repeated pattern, then 8-byte steps from a multiple of the offset
       long v = (long) LONG.get(out, from);
@@ -737,6 +771,19 @@ public final class ZstdDecoder {
 
   /** For offsets 1..7: the smallest multiple of the offset that is at least 8. */
   private static final int[] STEP = {0, 8, 8, 9, 8, 10, 12, 14};
+
+  /**
+   * Copies {@code n} bytes from {@code from} to {@code to} (to - from at least 8) in 16-byte rounds of two 8-byte
+   * steps (the second read ends in bytes the first write made, or earlier); may write 15 more.
+   */
+  private static void copy16(byte[] a, int from, int to, int n) {
+    int i = 0;
+    do {
+      LONG.set(a, to + i, (long) LONG.get(a, from + i));
+      LONG.set(a, to + i + 8, (long) LONG.get(a, from + i + 8));
+      i += 16;
+    } while (i < n);
+  }
 
   /** Copies {@code n} bytes from {@code from} to {@code to} (to - from at least 8) in 8-byte steps; may write 7 more. */
   private static void copy8(byte[] a, int from, int to, int n) {
