@@ -76,7 +76,7 @@ final class VectorUnshuffle {
     for (int i = 0; i < m; i += step) {
       ShortVector lo = (ShortVector) ByteVector.fromArray(PLANE2, a0, o0 + i).convertShape(B2S, ITEMS2, 0);
       ShortVector hi = (ShortVector) ByteVector.fromArray(PLANE2, a1, o1 + i).convertShape(B2S, ITEMS2, 0);
-      lo.and((short) 0xff).or(hi.lanewise(LSHL, 8)).reinterpretAsBytes().intoArray(dst, dp + 2 * i);
+      lo.and((short) 0xff).or(hi.lanewise(LSHL, 8)).intoByteArray(dst, dp + 2 * i, LE);
     }
     return m;
   }
@@ -92,7 +92,7 @@ final class VectorUnshuffle {
       IntVector b2 = (IntVector) ByteVector.fromArray(PLANE4, a2, o2 + i).convertShape(B2I, ITEMS4, 0);
       IntVector b3 = (IntVector) ByteVector.fromArray(PLANE4, a3, o3 + i).convertShape(B2I, ITEMS4, 0);
       b0.and(0xff).or(b1.and(0xff).lanewise(LSHL, 8)).or(b2.and(0xff).lanewise(LSHL, 16)).or(b3.lanewise(LSHL, 24))
-          .reinterpretAsBytes().intoArray(dst, dp + 4 * i);
+          .intoByteArray(dst, dp + 4 * i, LE);
     }
     return m;
   }
@@ -110,7 +110,7 @@ final class VectorUnshuffle {
       r = r.or(widen(a4, o4 + i).and(0xffL).lanewise(LSHL, 32));
       r = r.or(widen(a5, o5 + i).and(0xffL).lanewise(LSHL, 40));
       r = r.or(widen(a6, o6 + i).and(0xffL).lanewise(LSHL, 48));
-      r.or(widen(a7, o7 + i).lanewise(LSHL, 56)).reinterpretAsBytes().intoArray(dst, dp + 8 * i);
+      r.or(widen(a7, o7 + i).lanewise(LSHL, 56)).intoByteArray(dst, dp + 8 * i, LE);
     }
     return m;
   }
