@@ -254,6 +254,8 @@ final class Filters {
     if (n8 > 0) {
       if (ts == 1) {
         bitsToPlanes(1, src, sp, dst, dp, n8);
+      } else if (ts == 8 && VECTOR_BITS && VectorUnshuffle.handles(8) && n8 >= 512) {
+        bitunshuffle8Units(src, sp, dst, dp, n8);
       } else {
         byte[] planes = planeScratch(n8 * ts);
         bitsToPlanes(ts, src, sp, planes, 0, n8);
@@ -263,6 +265,36 @@ final class Filters {
     int done = n8 * ts;
     if (len > done) {
       System.arraycopy(src, sp + done, dst, dp + done, len - done);
+    }
+  }
+
+  /**
+   * Bit unshuffle of {@code n8} items of 8 bytes with 512-bit vectors: the bit rows become planes whose 512-item
+   * tiles hold their 8-item units in a permuted order (the vector kernel then skips its lane swaps, half of its
+   * time), which the byte unshuffle reads back in order ({@link VectorUnshuffle#unshuffle8Units}); the items after
+   * the last whole tile go the usual way.
+   */
+  static void bitunshuffle8Units(byte[] src, int sp, byte[] dst, int dp, int n8) {
+    int rowBytes = n8 / 8;
+    int wide = rowBytes & ~63; // row bytes in whole tiles (512 items)
+    byte[] planes = planeScratch(8 * n8);
+    for (int j = 0; j < 8; j++) {
+      int s0 = sp + 8 * j * rowBytes;
+      int o = j * n8;
+      int g = VectorUnshuffle.bitRows(src, s0, rowBytes, planes, o, true);
+      bitRows(src, s0, rowBytes, planes, o, g);
+    }
+    int tiles = wide / 64;
+    VectorUnshuffle.unshuffle8Units(planes, 0, n8, tiles, dst, dp);
+    int done = 512 * tiles;
+    if (done < n8) {
+      byte[][] pa = new byte[8][];
+      int[] po = new int[8];
+      for (int j = 0; j < 8; j++) {
+        pa[j] = planes;
+        po[j] = j * n8 + done;
+      }
+      unshufflePlanes(8, pa, po, dst, dp + 8 * done, n8 - done);
     }
   }
 
