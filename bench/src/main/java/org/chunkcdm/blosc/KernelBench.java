@@ -34,6 +34,17 @@ public final class KernelBench {
     report("System.arraycopy", len, () -> System.arraycopy(src, 0, dst, 0, len));
   }
 
+  /** GB/s of one timed run of about a second's worth of repetitions (thread CPU time). */
+  static double gbs(int len, Kernel k) {
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    int reps = Math.max(1, (int) (5e8 / len));
+    long t = mx.getCurrentThreadCpuTime();
+    for (int i = 0; i < reps; i++) {
+      k.run();
+    }
+    return (double) reps * len / (mx.getCurrentThreadCpuTime() - t);
+  }
+
   static void report(String what, int len, Kernel k) {
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     int reps = Math.max(1, (int) (1e9 / len));

@@ -63,7 +63,7 @@ final class Filters {
     return unshuffleSwar(ts, pa, po, dst, dp, n);
   }
 
-  /** The 8-items-at-a-time register paths for item sizes 2, 4 and 8; returns the items done. */
+  /** The 8-items-at-a-time register paths for item sizes 2, 4, 8 and multiples of 8; returns the items done. */
   static int unshuffleSwar(int ts, byte[][] pa, int[] po, byte[] dst, int dp, int n) {
     switch (ts) {
       case 2:
@@ -73,7 +73,7 @@ final class Filters {
       case 8:
         return unshuffle8(pa, po, dst, dp, n);
       default:
-        return 0;
+        return ts % 8 == 0 ? unshuffleBy8(ts, pa, po, dst, dp, n) : 0;
     }
   }
 
@@ -193,6 +193,53 @@ final class Filters {
   }
 
   /**
+   * Item sizes 16, 24, ...: for every 8 items, each run of eight byte planes {@code 8h..8h+7} is one 8x8 byte
+   * transpose (as in {@link #unshuffle8}) giving bytes {@code 8h..8h+7} of the eight items.
+   */
+  private static int unshuffleBy8(int ts, byte[][] pa, int[] po, byte[] dst, int dp, int n) {
+    int n8 = n & ~7;
+    for (int h = 0; h < ts; h += 8) {
+      final byte[] a0 = pa[h], a1 = pa[h + 1], a2 = pa[h + 2], a3 = pa[h + 3];
+      final byte[] a4 = pa[h + 4], a5 = pa[h + 5], a6 = pa[h + 6], a7 = pa[h + 7];
+      final int o0 = po[h], o1 = po[h + 1], o2 = po[h + 2], o3 = po[h + 3];
+      final int o4 = po[h + 4], o5 = po[h + 5], o6 = po[h + 6], o7 = po[h + 7];
+      for (int i = 0; i < n8; i += 8) {
+        long r0 = (long) LONG.get(a0, o0 + i);
+        long r1 = (long) LONG.get(a1, o1 + i);
+        long r2 = (long) LONG.get(a2, o2 + i);
+        long r3 = (long) LONG.get(a3, o3 + i);
+        long r4 = (long) LONG.get(a4, o4 + i);
+        long r5 = (long) LONG.get(a5, o5 + i);
+        long r6 = (long) LONG.get(a6, o6 + i);
+        long r7 = (long) LONG.get(a7, o7 + i);
+        long t;
+        t = ((r0 >>> 8) ^ r1) & M8; r1 ^= t; r0 ^= t << 8;
+        t = ((r2 >>> 8) ^ r3) & M8; r3 ^= t; r2 ^= t << 8;
+        t = ((r4 >>> 8) ^ r5) & M8; r5 ^= t; r4 ^= t << 8;
+        t = ((r6 >>> 8) ^ r7) & M8; r7 ^= t; r6 ^= t << 8;
+        t = ((r0 >>> 16) ^ r2) & M16; r2 ^= t; r0 ^= t << 16;
+        t = ((r1 >>> 16) ^ r3) & M16; r3 ^= t; r1 ^= t << 16;
+        t = ((r4 >>> 16) ^ r6) & M16; r6 ^= t; r4 ^= t << 16;
+        t = ((r5 >>> 16) ^ r7) & M16; r7 ^= t; r5 ^= t << 16;
+        t = ((r0 >>> 32) ^ r4) & M32; r4 ^= t; r0 ^= t << 32;
+        t = ((r1 >>> 32) ^ r5) & M32; r5 ^= t; r1 ^= t << 32;
+        t = ((r2 >>> 32) ^ r6) & M32; r6 ^= t; r2 ^= t << 32;
+        t = ((r3 >>> 32) ^ r7) & M32; r7 ^= t; r3 ^= t << 32;
+        int o = dp + i * ts + h;
+        LONG.set(dst, o, r0);
+        LONG.set(dst, o + ts, r1);
+        LONG.set(dst, o + 2 * ts, r2);
+        LONG.set(dst, o + 3 * ts, r3);
+        LONG.set(dst, o + 4 * ts, r4);
+        LONG.set(dst, o + 5 * ts, r5);
+        LONG.set(dst, o + 6 * ts, r6);
+        LONG.set(dst, o + 7 * ts, r7);
+      }
+    }
+    return n8;
+  }
+
+  /**
    * Bit unshuffle of the first {@code n8 = items - items % 8} items: {@code 8 * ts} rows of {@code n8 / 8}
    * bytes, row {@code 8 * j + k} holding bit k (LSB first) of byte j of every item, item i in bit
    * {@code i % 8} of row byte {@code i / 8}. The remaining bytes are copied as they are.
@@ -207,6 +254,8 @@ final class Filters {
     if (n8 > 0) {
       if (ts == 1) {
         bitsToPlanes(1, src, sp, dst, dp, n8);
+      } else if (ts == 8 && VECTOR_BITS && VectorUnshuffle.handles(8) && n8 >= 512) {
+        bitunshuffle8Units(src, sp, dst, dp, n8);
       } else {
         byte[] planes = planeScratch(n8 * ts);
         bitsToPlanes(ts, src, sp, planes, 0, n8);
@@ -216,6 +265,36 @@ final class Filters {
     int done = n8 * ts;
     if (len > done) {
       System.arraycopy(src, sp + done, dst, dp + done, len - done);
+    }
+  }
+
+  /**
+   * Bit unshuffle of {@code n8} items of 8 bytes with 512-bit vectors: the bit rows become planes whose 512-item
+   * tiles hold their 8-item units in a permuted order (the vector kernel then skips its lane swaps, half of its
+   * time), which the byte unshuffle reads back in order ({@link VectorUnshuffle#unshuffle8Units}); the items after
+   * the last whole tile go the usual way.
+   */
+  static void bitunshuffle8Units(byte[] src, int sp, byte[] dst, int dp, int n8) {
+    int rowBytes = n8 / 8;
+    int wide = rowBytes & ~63; // row bytes in whole tiles (512 items)
+    byte[] planes = planeScratch(8 * n8);
+    for (int j = 0; j < 8; j++) {
+      int s0 = sp + 8 * j * rowBytes;
+      int o = j * n8;
+      int g = VectorUnshuffle.bitRows(src, s0, rowBytes, planes, o, true);
+      bitRows(src, s0, rowBytes, planes, o, g);
+    }
+    int tiles = wide / 64;
+    VectorUnshuffle.unshuffle8Units(planes, 0, n8, tiles, dst, dp);
+    int done = 512 * tiles;
+    if (done < n8) {
+      byte[][] pa = new byte[8][];
+      int[] po = new int[8];
+      for (int j = 0; j < 8; j++) {
+        pa[j] = planes;
+        po[j] = j * n8 + done;
+      }
+      unshufflePlanes(8, pa, po, dst, dp + 8 * done, n8 - done);
     }
   }
 

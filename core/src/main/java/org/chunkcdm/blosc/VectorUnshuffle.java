@@ -76,7 +76,7 @@ final class VectorUnshuffle {
     for (int i = 0; i < m; i += step) {
       ShortVector lo = (ShortVector) ByteVector.fromArray(PLANE2, a0, o0 + i).convertShape(B2S, ITEMS2, 0);
       ShortVector hi = (ShortVector) ByteVector.fromArray(PLANE2, a1, o1 + i).convertShape(B2S, ITEMS2, 0);
-      lo.and((short) 0xff).or(hi.lanewise(LSHL, 8)).reinterpretAsBytes().intoArray(dst, dp + 2 * i);
+      lo.and((short) 0xff).or(hi.lanewise(LSHL, 8)).intoByteArray(dst, dp + 2 * i, LE);
     }
     return m;
   }
@@ -92,7 +92,7 @@ final class VectorUnshuffle {
       IntVector b2 = (IntVector) ByteVector.fromArray(PLANE4, a2, o2 + i).convertShape(B2I, ITEMS4, 0);
       IntVector b3 = (IntVector) ByteVector.fromArray(PLANE4, a3, o3 + i).convertShape(B2I, ITEMS4, 0);
       b0.and(0xff).or(b1.and(0xff).lanewise(LSHL, 8)).or(b2.and(0xff).lanewise(LSHL, 16)).or(b3.lanewise(LSHL, 24))
-          .reinterpretAsBytes().intoArray(dst, dp + 4 * i);
+          .intoByteArray(dst, dp + 4 * i, LE);
     }
     return m;
   }
@@ -110,9 +110,33 @@ final class VectorUnshuffle {
       r = r.or(widen(a4, o4 + i).and(0xffL).lanewise(LSHL, 32));
       r = r.or(widen(a5, o5 + i).and(0xffL).lanewise(LSHL, 40));
       r = r.or(widen(a6, o6 + i).and(0xffL).lanewise(LSHL, 48));
-      r.or(widen(a7, o7 + i).lanewise(LSHL, 56)).reinterpretAsBytes().intoArray(dst, dp + 8 * i);
+      r.or(widen(a7, o7 + i).lanewise(LSHL, 56)).intoByteArray(dst, dp + 8 * i, LE);
     }
     return m;
+  }
+
+  /**
+   * Byte unshuffle of {@code tiles * 512} items of 8 bytes from the planes {@code src[sp + j * n ..]} written by
+   * {@link #bitRows(byte[], int, int, byte[], int, boolean)} with units: item unit {@code q} of a tile is read from
+   * unit {@code 8 * (q % 8) + q / 8}.
+   */
+  static void unshuffle8Units(byte[] src, int sp, int n, int tiles, byte[] dst, int dp) {
+    final int o0 = sp, o1 = sp + n, o2 = sp + 2 * n, o3 = sp + 3 * n, o4 = sp + 4 * n, o5 = sp + 5 * n, o6 = sp + 6 * n,
+        o7 = sp + 7 * n;
+    for (int t = 0; t < tiles; t++) {
+      int base = 512 * t;
+      for (int q = 0; q < 64; q++) {
+        int i = base + 8 * (((q & 7) << 3) | (q >>> 3));
+        LongVector r = widen(src, o0 + i).and(0xffL);
+        r = r.or(widen(src, o1 + i).and(0xffL).lanewise(LSHL, 8));
+        r = r.or(widen(src, o2 + i).and(0xffL).lanewise(LSHL, 16));
+        r = r.or(widen(src, o3 + i).and(0xffL).lanewise(LSHL, 24));
+        r = r.or(widen(src, o4 + i).and(0xffL).lanewise(LSHL, 32));
+        r = r.or(widen(src, o5 + i).and(0xffL).lanewise(LSHL, 40));
+        r = r.or(widen(src, o6 + i).and(0xffL).lanewise(LSHL, 48));
+        r.or(widen(src, o7 + i).lanewise(LSHL, 56)).intoByteArray(dst, dp + 8 * (base + 8 * q), LE);
+      }
+    }
   }
 
   private static LongVector widen(byte[] a, int p) {
@@ -142,6 +166,15 @@ final class VectorUnshuffle {
    * lane-wise byte swaps (register with byte) and three lane swaps (register with lane).
    */
   static int bitRows(byte[] src, int s0, int rowBytes, byte[] dst, int o) {
+    return bitRows(src, s0, rowBytes, dst, o, false);
+  }
+
+  /**
+   * As {@link #bitRows(byte[], int, int, byte[], int)}; with {@code units} the three lane swaps are left out (they
+   * took half the time) and every 512 items come out with their 8-item units permuted: unit {@code q = 8L + m}
+   * (items {@code 8q..8q+7} of the 512) lies at unit {@code 8m + L} ({@link #unshuffle8Units} reads them so).
+   */
+  static int bitRows(byte[] src, int s0, int rowBytes, byte[] dst, int o, boolean units) {
     int m = rowBytes & ~63;
     for (int g = 0; g < m; g += 64) {
       int s = s0 + g;
@@ -226,6 +259,7 @@ final class VectorUnshuffle {
       t = r3.lanewise(LSHR, 32).lanewise(XOR, r7).and(0x00000000FFFFFFFFL);
       r7 = r7.lanewise(XOR, t);
       r3 = r3.lanewise(XOR, t.lanewise(LSHL, 32));
+      if (!units) {
       t = r0;
       r0 = r0.blend(r1.rearrange(X1), HI1);
       r1 = r1.blend(t.rearrange(X1), HI1.not());
@@ -262,6 +296,7 @@ final class VectorUnshuffle {
       t = r3;
       r3 = r3.blend(r7.rearrange(X4), HI4);
       r7 = r7.blend(t.rearrange(X4), HI4.not());
+      }
       int d = o + 8 * g;
       r0.intoByteArray(dst, d + 0, LE);
       r1.intoByteArray(dst, d + 64, LE);
@@ -330,6 +365,29 @@ final class VectorUnshuffle {
       }
       if (!java.util.Arrays.equals(got, want)) {
         return false;
+      }
+    }
+    // the unit order of bitRows(..., true) read back by unshuffle8Units: two tiles of 512 items of 8 bytes
+    int n = 1024;
+    byte[] rows = new byte[8 * n];
+    rnd.nextBytes(rows);
+    byte[] planes = new byte[8 * n];
+    for (int j = 0; j < 8; j++) {
+      if (bitRows(rows, j * n, n / 8, planes, j * n, true) != n / 8) {
+        return false;
+      }
+    }
+    byte[] got = new byte[8 * n];
+    unshuffle8Units(planes, 0, n, n / 512, got, 0);
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < 8; j++) {
+        int v = 0;
+        for (int k = 0; k < 8; k++) {
+          v |= ((rows[(8 * j + k) * (n / 8) + i / 8] >>> (i % 8)) & 1) << k;
+        }
+        if (got[8 * i + j] != (byte) v) {
+          return false;
+        }
       }
     }
     return true;

@@ -64,6 +64,32 @@ class BitUnshuffleTest {
     }
   }
 
+  /**
+   * The typesize-8 vector path whose planes hold permuted 8-item units ({@link Filters#bitunshuffle8Units}) against
+   * the byte-at-a-time path: item counts of whole 512-item tiles, tiles plus a tail, and tails whose row bytes are not
+   * a multiple of 8, at odd offsets.
+   */
+  @Test
+  void unitOrderVectorPathAgreesWithTheScalarPath() {
+    if (!Filters.VECTOR_BITS || !VectorUnshuffle.handles(8)) {
+      return; // no 512-bit vectors here: the path is never taken (vectorBitPathIsOnWhereTheMachineHas512BitVectors)
+    }
+    Random rnd = new Random(29);
+    for (int n8 : new int[] {512, 520, 1024, 1088, 1536 + 8, 4096, 4096 + 448, 16384, 16384 + 504, 32768 + 40}) {
+      int len = 8 * n8;
+      int sp = rnd.nextInt(9);
+      int dp = rnd.nextInt(9);
+      byte[] src = new byte[sp + len + 3];
+      rnd.nextBytes(src);
+      byte[] scalar = new byte[dp + len + 5];
+      rnd.nextBytes(scalar);
+      byte[] got = scalar.clone();
+      Filters.bitunshuffleScalar(8, src, sp, scalar, dp, len);
+      Filters.bitunshuffle8Units(src, sp, got, dp, n8);
+      assertArrayEquals(scalar, got, "items " + n8);
+    }
+  }
+
   @Test
   void vectorBitPathIsOnWhereTheMachineHas512BitVectors() {
     // core's tests run with --add-modules jdk.incubator.vector: the self-check must pass where the lanes exist
