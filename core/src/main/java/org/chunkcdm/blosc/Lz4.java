@@ -24,11 +24,11 @@ public final class Lz4 {
   private static final int[] PERIOD = {0, 8, 8, 9, 8, 10, 12, 14};
 
   /** For periods 1..7: the low {@code period} bytes of a little-endian word. */
-  static final long[] MASK = {0, 0xffL, 0xffffL, 0xffffffL, 0xffffffffL, 0xffffffffffL, 0xffffffffffffL,
+  private static final long[] MASK = {0, 0xffL, 0xffffL, 0xffffffL, 0xffffffffL, 0xffffffffffL, 0xffffffffffffL,
       0xffffffffffffffL};
 
   /** For periods 1..7: a 1 at every multiple of the period's bits, so that masked bytes times it repeat. */
-  static final long[] REPEAT = {0, 0x0101010101010101L, 0x0001000100010001L, 0x0001000001000001L,
+  private static final long[] REPEAT = {0, 0x0101010101010101L, 0x0001000100010001L, 0x0001000001000001L,
       0x0000000100000001L, 0x0000010000000001L, 0x0001000000000001L, 0x0100000000000001L};
 
   /**
@@ -37,9 +37,9 @@ public final class Lz4 {
    * byte {@code j + s - period} (from the left shift by {@code period - s} bytes); where both give a byte they give
    * the same one.
    */
-  static final int[] ROT_RIGHT = {0, 0, 0, 16, 0, 24, 16, 8};
+  private static final int[] ROT_RIGHT = {0, 0, 0, 16, 0, 24, 16, 8};
 
-  static final int[] ROT_LEFT = {0, 8, 16, 8, 32, 16, 32, 48};
+  private static final int[] ROT_LEFT = {0, 8, 16, 8, 32, 16, 32, 48};
 
   private Lz4() {}
 
@@ -53,20 +53,9 @@ public final class Lz4 {
    * more, a match reaching into the dictionary or before the output, a long match near the output's end) goes
    * to {@link #sequence}, which checks every field, and the fast loop resumes after it. The careful path is a
    * separate method so that the fast loop keeps its few values in registers (measured: with both in one method
-   * the JIT kept the output position and the limits on the stack; docs/BENCHMARKS.md, fourth pass). With the
-   * Vector API module, {@link Lz4Vector} runs the same loop with 16-byte vector copies (2-5% faster).
+   * the JIT kept the output position and the limits on the stack; docs/BENCHMARKS.md, fourth pass).
    */
   public static void decode(byte[] in, int ip0, int inLen, byte[] out, int op0, int outLen, byte[] dict)
-      throws IOException {
-    if (VECTOR) {
-      Lz4Vector.decode(in, ip0, inLen, out, op0, outLen, dict);
-    } else {
-      decodeWords(in, ip0, inLen, out, op0, outLen, dict);
-    }
-  }
-
-  /** {@link #decode} with 8-byte words only (without the Vector API module). */
-  static void decodeWords(byte[] in, int ip0, int inLen, byte[] out, int op0, int outLen, byte[] dict)
       throws IOException {
     int ip = ip0;
     int op = op0;
@@ -147,7 +136,7 @@ public final class Lz4 {
    * One sequence at {@code in[ip]}, every field checked: returns the positions after it ({@code ip << 32 | op}),
    * or -1 when it was the last sequence and the output is complete.
    */
-  static long sequence(byte[] in, int ip, int ipEnd, byte[] out, int op, int op0, int outLen, byte[] dict)
+  private static long sequence(byte[] in, int ip, int ipEnd, byte[] out, int op, int op0, int outLen, byte[] dict)
       throws IOException {
     final int opEnd = op0 + outLen;
     if (ip >= ipEnd) {
@@ -284,7 +273,7 @@ public final class Lz4 {
   }
 
   /** The message names what is wrong and where (built outside the decode loop, which stays small for the JIT). */
-  static FormatException corrupt(String what, int decoded, int outLen) {
+  private static FormatException corrupt(String what, int decoded, int outLen) {
     return new FormatException("LZ4 stream: " + what + " (at output byte " + decoded + " of " + outLen + ")");
   }
 
@@ -310,20 +299,6 @@ public final class Lz4 {
         System.arraycopy(out, ref, out, op + done, n);
         done += n;
       }
-    }
-  }
-
-  /**
-   * Whether {@link #decode} uses {@link Lz4Vector}: the vector module must be usable ({@link Filters#VECTOR}) and
-   * the vector loop must decode a test stream as the word loop does. Declared last: the check uses the tables.
-   */
-  static final boolean VECTOR = vectorUsable();
-
-  private static boolean vectorUsable() {
-    try {
-      return Filters.VECTOR && Lz4Vector.selfCheck();
-    } catch (LinkageError | RuntimeException | IOException e) { // an incubator API that changed in a later JDK
-      return false;
     }
   }
 }

@@ -12,8 +12,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The LZ4 decoder (its fast loop with 16-byte literal blocks, 3-word match copies and period patterns, in 8-byte
- * words and in 16-byte vectors, and its careful path) against a byte-at-a-time reference decoder written from the block format, on random valid streams
+ * The LZ4 decoder (its fast loop with 16-byte literal blocks, 3-word match copies and period patterns, and its
+ * careful path) against a byte-at-a-time reference decoder written from the block format, on random valid streams
  * of many shapes and on mutated and truncated ones: the same bytes, or both refuse; only IOException; nothing
  * written outside the output range.
  */
@@ -181,25 +181,8 @@ class Lz4ReferenceTest {
     return new byte[][] {w.s.toByteArray(), Arrays.copyOf(out, op)};
   }
 
-  /**
-   * Decodes with {@link Lz4#decodeWords} and, when the vector module is usable, with {@link Lz4Vector#decode}
-   * (both must give the same result): null when refused (IOException).
-   */
+  /** Decodes with {@link Lz4#decode} into a guarded output: null when refused (IOException). */
   static byte[] ours(byte[] stream, int outLen, byte[] dict, Random r) {
-    byte[] words = ours(stream, outLen, dict, r, false);
-    if (Lz4.VECTOR) {
-      assertArrayEquals(words, ours(stream, outLen, dict, r, true), "the vector loop disagrees with the word loop");
-    }
-    return words;
-  }
-
-  @Test
-  void vectorLoopRunsWhereTheModuleIs() {
-    // core's tests run with --add-modules jdk.incubator.vector (core/pom.xml), so both loops are checked here
-    assertEquals(Filters.VECTOR, Lz4.VECTOR);
-  }
-
-  static byte[] ours(byte[] stream, int outLen, byte[] dict, Random r, boolean vector) {
     int ip0 = r.nextInt(9);
     int op0 = r.nextInt(9);
     byte[] in = new byte[ip0 + stream.length + r.nextInt(40)];
@@ -208,11 +191,7 @@ class Lz4ReferenceTest {
     byte[] out = new byte[op0 + outLen + r.nextInt(80)];
     Arrays.fill(out, (byte) 0x5b);
     try {
-      if (vector) {
-        Lz4Vector.decode(in, ip0, stream.length, out, op0, outLen, dict);
-      } else {
-        Lz4.decodeWords(in, ip0, stream.length, out, op0, outLen, dict);
-      }
+      Lz4.decode(in, ip0, stream.length, out, op0, outLen, dict);
     } catch (IOException e) {
       for (int i = 0; i < out.length; i++) {
         if ((i < op0 || i >= op0 + outLen) && out[i] != 0x5b) {
