@@ -15,6 +15,7 @@ import java.nio.ByteOrder;
  */
 public final class Lz4 {
   private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
 
   /** Literal runs and matches up to this length are copied 8 bytes at a time, longer ones by arraycopy. */
   private static final int WILD = 64;
@@ -22,104 +23,203 @@ public final class Lz4 {
   /** For offsets 1..7: the smallest multiple of the offset that is at least 8. */
   private static final int[] PERIOD = {0, 8, 8, 9, 8, 10, 12, 14};
 
+  /** For periods 1..7: the low {@code period} bytes of a little-endian word. */
+  private static final long[] MASK = {0, 0xffL, 0xffffL, 0xffffffL, 0xffffffffL, 0xffffffffffL, 0xffffffffffffL,
+      0xffffffffffffffL};
+
+  /** For periods 1..7: a 1 at every multiple of the period's bits, so that masked bytes times it repeat. */
+  private static final long[] REPEAT = {0, 0x0101010101010101L, 0x0001000100010001L, 0x0001000001000001L,
+      0x0000000100000001L, 0x0000010000000001L, 0x0001000000000001L, 0x0100000000000001L};
+
+  /**
+   * For periods 1..7: the word of a pattern 8 bytes on is {@code (w >>> ROT_RIGHT) | (w << ROT_LEFT)}: with
+   * {@code s = 8 mod period}, byte j becomes byte {@code j + s} (from the right shift) or, equal by periodicity,
+   * byte {@code j + s - period} (from the left shift by {@code period - s} bytes); where both give a byte they give
+   * the same one.
+   */
+  private static final int[] ROT_RIGHT = {0, 0, 0, 16, 0, 24, 16, 8};
+
+  private static final int[] ROT_LEFT = {0, 8, 16, 8, 32, 16, 32, 48};
+
   private Lz4() {}
 
   /**
    * Decodes {@code in[ip0..ip0+inLen)} into exactly {@code outLen} bytes at {@code out[op0..]}; {@code dict}
    * (may be null) is the history that precedes the output. Never writes outside {@code out[op0..op0+outLen)}.
+   *
+   * <p>Two loops. The fast loop takes a sequence only while the input has 20 bytes and the output 64 bytes of room
+   * past its start, so that the literals can be copied as one 16-byte block and the match as three 8-byte words
+   * (more only for long matches) without a check per field; a sequence it cannot take (a literal run of 15 or
+   * more, a match reaching into the dictionary or before the output, a long match near the output's end) goes
+   * to {@link #sequence}, which checks every field, and the fast loop resumes after it. The careful path is a
+   * separate method so that the fast loop keeps its few values in registers (measured: with both in one method
+   * the JIT kept the output position and the limits on the stack; docs/BENCHMARKS.md, fourth pass).
    */
   public static void decode(byte[] in, int ip0, int inLen, byte[] out, int op0, int outLen, byte[] dict)
       throws IOException {
     int ip = ip0;
-    final int ipEnd = ip0 + inLen;
     int op = op0;
+    final int ipEnd = ip0 + inLen;
     final int opEnd = op0 + outLen;
+    final int ipLimit = ipEnd - 20;
+    final int opLimit = opEnd - 64;
     while (true) {
-      if (ip >= ipEnd) {
-        throw corrupt("ends before its last literals", op - op0, outLen);
-      }
-      int token = in[ip++] & 0xff;
-      int lit = token >>> 4;
-      if (lit == 15) {
-        int b;
-        do {
-          if (ip >= ipEnd) {
-            throw corrupt("literal length passes the end of the input", op - op0, outLen);
-          }
-          b = in[ip++] & 0xff;
-          lit += b;
-        } while (b == 255 && lit <= outLen);
-      }
-      if (lit <= WILD && lit <= ipEnd - 8 - ip && lit <= opEnd - 8 - op) {
-        // 8 bytes at a time, up to 7 bytes past the literals: still inside the input and the output
-        int i = 0;
-        do {
-          LONG.set(out, op + i, (long) LONG.get(in, ip + i));
-          i += 8;
-        } while (i < lit);
-      } else {
-        if (lit > ipEnd - ip) {
-          throw corrupt(lit + " literals pass the end of the input", op - op0, outLen);
+      while (ip < ipLimit && op < opLimit) {
+        int token = in[ip] & 0xff;
+        if (token >= 0xf0) { // 15 or more literals
+          break;
         }
-        if (lit > opEnd - op) {
-          throw corrupt("decodes to more than the expected bytes", op - op0, outLen);
+        int lit = token >>> 4;
+        int mp = ip + 1 + lit; // the match offset: ip + 16 at most, inside the input
+        int offset = (short) SHORT.get(in, mp) & 0xffff;
+        int nop = op + lit;
+        if (offset == 0 || offset > nop - op0) { // refused or taken from the dictionary by the careful path
+          break;
         }
-        System.arraycopy(in, ip, out, op, lit);
-      }
-      ip += lit;
-      op += lit;
-      if (ip == ipEnd) {
-        break;
-      }
-      if (ip > ipEnd - 2) {
-        throw corrupt("match offset passes the end of the input", op - op0, outLen);
-      }
-      int offset = (in[ip] & 0xff) | (in[ip + 1] & 0xff) << 8;
-      ip += 2;
-      int len = token & 15;
-      if (len == 15) {
-        int b;
-        do {
-          if (ip >= ipEnd) {
-            throw corrupt("match length passes the end of the input", op - op0, outLen);
+        int len = token & 15;
+        int np = mp + 2;
+        if (len == 15) {
+          int b;
+          do {
+            if (np >= ipEnd) {
+              throw corrupt("match length passes the end of the input", nop - op0, outLen);
+            }
+            b = in[np++] & 0xff;
+            len += b;
+          } while (b == 255 && len <= outLen);
+          if (len + 4 + 8 > opEnd - nop) { // the 8-byte rounds below must stay inside the output
+            break;
           }
-          b = in[ip++] & 0xff;
-          len += b;
-        } while (b == 255 && len <= outLen);
+        }
+        len += 4;
+        // literals (at most 14) as one 16-byte block: reads end 3 bytes before ipEnd, writes 48 before opEnd
+        LONG.set(out, op, (long) LONG.get(in, ip + 1));
+        LONG.set(out, op + 8, (long) LONG.get(in, ip + 9));
+        ip = np;
+        if (offset >= 8) {
+          // each 8-byte read ends at or before the write it feeds: every byte read is final
+          int ref = nop - offset;
+          LONG.set(out, nop, (long) LONG.get(out, ref));
+          LONG.set(out, nop + 8, (long) LONG.get(out, ref + 8));
+          LONG.set(out, nop + 16, (long) LONG.get(out, ref + 16));
+          for (int i = 24; i < len; i += 8) {
+            LONG.set(out, nop + i, (long) LONG.get(out, ref + i));
+          }
+        } else {
+          // period 1..7: the first 8 bytes from the period's bytes (the rest of the read is masked off), each
+          // next 8 bytes by a rotation in a register, so no write waits for a read of the bytes just written
+          long w = ((long) LONG.get(out, nop - offset) & MASK[offset]) * REPEAT[offset];
+          int r = ROT_RIGHT[offset];
+          int l = ROT_LEFT[offset];
+          LONG.set(out, nop, w);
+          w = (w >>> r) | (w << l);
+          LONG.set(out, nop + 8, w);
+          w = (w >>> r) | (w << l);
+          LONG.set(out, nop + 16, w);
+          for (int i = 24; i < len; i += 8) {
+            w = (w >>> r) | (w << l);
+            LONG.set(out, nop + i, w);
+          }
+        }
+        op = nop + len;
       }
-      len += 4;
-      if (offset == 0) {
-        throw corrupt("match offset 0", op - op0, outLen);
+      long next = sequence(in, ip, ipEnd, out, op, op0, outLen, dict);
+      if (next < 0) {
+        return;
       }
-      if (len > opEnd - op) {
+      ip = (int) (next >>> 32);
+      op = (int) next;
+    }
+  }
+
+  /**
+   * One sequence at {@code in[ip]}, every field checked: returns the positions after it ({@code ip << 32 | op}),
+   * or -1 when it was the last sequence and the output is complete.
+   */
+  private static long sequence(byte[] in, int ip, int ipEnd, byte[] out, int op, int op0, int outLen, byte[] dict)
+      throws IOException {
+    final int opEnd = op0 + outLen;
+    if (ip >= ipEnd) {
+      throw corrupt("ends before its last literals", op - op0, outLen);
+    }
+    int token = in[ip++] & 0xff;
+    int lit = token >>> 4;
+    if (lit == 15) {
+      int b;
+      do {
+        if (ip >= ipEnd) {
+          throw corrupt("literal length passes the end of the input", op - op0, outLen);
+        }
+        b = in[ip++] & 0xff;
+        lit += b;
+      } while (b == 255 && lit <= outLen);
+    }
+    if (lit <= WILD && lit <= ipEnd - 8 - ip && lit <= opEnd - 8 - op) {
+      // 8 bytes at a time, up to 7 bytes past the literals: still inside the input and the output
+      wideCopy(in, ip, out, op, lit);
+    } else {
+      if (lit > ipEnd - ip) {
+        throw corrupt(lit + " literals pass the end of the input", op - op0, outLen);
+      }
+      if (lit > opEnd - op) {
         throw corrupt("decodes to more than the expected bytes", op - op0, outLen);
       }
-      int back = op - op0;
-      if (offset > back) { // the match starts in the dictionary
-        int fromDict = offset - back;
-        if (dict == null || fromDict > dict.length) {
-          throw corrupt("match offset " + offset + " reaches before the start of the output"
-              + (dict == null ? "" : " and its " + dict.length + "-byte dictionary"), back, outLen);
+      System.arraycopy(in, ip, out, op, lit);
+    }
+    ip += lit;
+    op += lit;
+    if (ip == ipEnd) {
+      if (op != opEnd) {
+        throw corrupt("ends early", op - op0, outLen);
+      }
+      return -1;
+    }
+    if (ip > ipEnd - 2) {
+      throw corrupt("match offset passes the end of the input", op - op0, outLen);
+    }
+    int offset = (in[ip] & 0xff) | (in[ip + 1] & 0xff) << 8;
+    ip += 2;
+    int len = token & 15;
+    if (len == 15) {
+      int b;
+      do {
+        if (ip >= ipEnd) {
+          throw corrupt("match length passes the end of the input", op - op0, outLen);
         }
-        int n = Math.min(len, fromDict);
-        System.arraycopy(dict, dict.length - fromDict, out, op, n);
-        op += n;
-        len -= n;
-        if (len > 0) {
-          copyMatch(out, op0, op, len);
-          op += len;
-        }
-      } else if (len <= opEnd - 16 - op && (len <= WILD || offset < len)) {
-        wideMatch(out, op, offset, len);
-        op += len;
-      } else {
-        copyMatch(out, op - offset, op, len);
+        b = in[ip++] & 0xff;
+        len += b;
+      } while (b == 255 && len <= outLen);
+    }
+    len += 4;
+    if (offset == 0) {
+      throw corrupt("match offset 0", op - op0, outLen);
+    }
+    if (len > opEnd - op) {
+      throw corrupt("decodes to more than the expected bytes", op - op0, outLen);
+    }
+    int back = op - op0;
+    if (offset > back) { // the match starts in the dictionary
+      int fromDict = offset - back;
+      if (dict == null || fromDict > dict.length) {
+        throw corrupt("match offset " + offset + " reaches before the start of the output"
+            + (dict == null ? "" : " and its " + dict.length + "-byte dictionary"), back, outLen);
+      }
+      int n = Math.min(len, fromDict);
+      System.arraycopy(dict, dict.length - fromDict, out, op, n);
+      op += n;
+      len -= n;
+      if (len > 0) {
+        copyMatch(out, op0, op, len);
         op += len;
       }
+    } else if (len <= opEnd - 16 - op && (len <= WILD || offset < len)) {
+      wideMatch(out, op, offset, len);
+      op += len;
+    } else {
+      copyMatch(out, op - offset, op, len);
+      op += len;
     }
-    if (op != opEnd) {
-      throw corrupt("ends early", op - op0, outLen);
-    }
+    return (long) ip << 32 | (op & 0xffffffffL);
   }
 
   /**

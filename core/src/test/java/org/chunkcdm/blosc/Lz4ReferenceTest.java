@@ -1,0 +1,297 @@
+package org.chunkcdm.blosc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The LZ4 decoder (its fast loop with 16-byte literal blocks, 3-word match copies and period patterns, and its
+ * careful path) against a byte-at-a-time reference decoder written from the block format, on random valid streams
+ * of many shapes and on mutated and truncated ones: the same bytes, or both refuse; only IOException; nothing
+ * written outside the output range.
+ */
+class Lz4ReferenceTest {
+  /** Byte-at-a-time decoder of the LZ4 block format with the same acceptance as {@link Lz4#decode}; null = refused. */
+  static byte[] reference(byte[] in, int ip, int inLen, int outLen, byte[] dict) {
+    int end = ip + inLen;
+    byte[] out = new byte[outLen];
+    int op = 0;
+    int dictLen = dict == null ? 0 : dict.length;
+    while (true) {
+      if (ip >= end) {
+        return null;
+      }
+      int token = in[ip++] & 0xff;
+      long lit = token >>> 4;
+      if (lit == 15) {
+        int b;
+        do {
+          if (ip >= end) {
+            return null;
+          }
+          b = in[ip++] & 0xff;
+          lit += b;
+        } while (b == 255);
+      }
+      if (lit > end - ip || lit > outLen - op) {
+        return null;
+      }
+      for (int i = 0; i < lit; i++) {
+        out[op++] = in[ip++];
+      }
+      if (ip == end) {
+        return op == outLen ? out : null;
+      }
+      if (end - ip < 2) {
+        return null;
+      }
+      int offset = (in[ip] & 0xff) | (in[ip + 1] & 0xff) << 8;
+      ip += 2;
+      long len = token & 15;
+      if (len == 15) {
+        int b;
+        do {
+          if (ip >= end) {
+            return null;
+          }
+          b = in[ip++] & 0xff;
+          len += b;
+        } while (b == 255);
+      }
+      len += 4;
+      if (offset == 0 || len > outLen - op || offset > op + dictLen) {
+        return null;
+      }
+      for (int i = 0; i < len; i++, op++) {
+        int from = op - offset;
+        out[op] = from >= 0 ? out[from] : dict[dictLen + from];
+      }
+    }
+  }
+
+  /** Encodes sequences: literal counts and bytes, match offsets and lengths (the last one's match length ignored). */
+  static final class Writer {
+    final ByteArrayOutputStream s = new ByteArrayOutputStream();
+
+    void sequence(byte[] lits, int offset, int len) {
+      int litN = lits.length;
+      int ml = len < 0 ? 0 : len - 4;
+      s.write((Math.min(litN, 15) << 4) | Math.min(ml, 15));
+      length(litN);
+      s.write(lits, 0, litN);
+      if (len >= 0) {
+        s.write(offset & 0xff);
+        s.write(offset >>> 8);
+        length(ml);
+      }
+    }
+
+    private void length(int n) {
+      if (n >= 15) {
+        n -= 15;
+        while (n >= 255) {
+          s.write(255);
+          n -= 255;
+        }
+        s.write(n);
+      }
+    }
+  }
+
+  static int pickLength(Random r, boolean literal) {
+    switch (r.nextInt(10)) {
+      case 0:
+        return (literal ? 0 : 4) + r.nextInt(600);
+      case 1: { // around the 15 and 15 + 255 boundaries of the length fields
+        int[] edge = {14, 15, 16, 17, 18, 19, 20, 268, 269, 270, 271, 272, 273, 274, 275, 524, 525, 526, 529, 530};
+        int v = edge[r.nextInt(edge.length)];
+        return literal ? v : Math.max(4, v + r.nextInt(5) - 2);
+      }
+      case 2:
+        return (literal ? 0 : 4) + r.nextInt(40);
+      default:
+        return literal ? (r.nextInt(4) == 0 ? r.nextInt(16) : r.nextInt(4)) : 4 + r.nextInt(r.nextBoolean() ? 4 : 16);
+    }
+  }
+
+  static int pickOffset(Random r, int avail) {
+    int o;
+    switch (r.nextInt(8)) {
+      case 0:
+        o = 1 + r.nextInt(7);
+        break;
+      case 1:
+        o = 2;
+        break;
+      case 2:
+        o = 8 + r.nextInt(24);
+        break;
+      case 3:
+        o = avail; // reaching exactly the start of the history
+        break;
+      case 4:
+        o = 1 + r.nextInt(65_535);
+        break;
+      default:
+        o = 16 + r.nextInt(300);
+    }
+    return Math.max(1, Math.min(Math.min(o, avail), 65_535));
+  }
+
+  /** A random valid stream; returns {stream, decoded bytes}. */
+  static byte[][] randomStream(Random r, int targetSize, byte[] dict) {
+    Writer w = new Writer();
+    byte[] out = new byte[targetSize + 2000];
+    int op = 0;
+    int dictLen = dict == null ? 0 : dict.length;
+    int alphabet = 1 + r.nextInt(r.nextBoolean() ? 4 : 256);
+    while (true) {
+      int lit = pickLength(r, true);
+      byte[] lits = new byte[lit];
+      for (int i = 0; i < lit; i++) {
+        lits[i] = (byte) r.nextInt(alphabet);
+      }
+      boolean last = op + lit >= targetSize || op + lit + dictLen == 0;
+      if (last) {
+        if (r.nextInt(4) == 0) {
+          lits = new byte[0]; // output ending right after a match
+        }
+        w.sequence(lits, 0, -1);
+        System.arraycopy(lits, 0, out, op, lits.length);
+        op += lits.length;
+        break;
+      }
+      System.arraycopy(lits, 0, out, op, lit);
+      op += lit;
+      int offset = pickOffset(r, op + dictLen);
+      int len = Math.min(pickLength(r, false), Math.max(4, targetSize + 1000 - op));
+      w.sequence(lits, offset, len);
+      for (int i = 0; i < len; i++, op++) {
+        int from = op - offset;
+        out[op] = from >= 0 ? out[from] : dict[dictLen + from];
+      }
+    }
+    return new byte[][] {w.s.toByteArray(), Arrays.copyOf(out, op)};
+  }
+
+  /** Decodes with {@link Lz4#decode} into a guarded output: null when refused (IOException). */
+  static byte[] ours(byte[] stream, int outLen, byte[] dict, Random r) {
+    int ip0 = r.nextInt(9);
+    int op0 = r.nextInt(9);
+    byte[] in = new byte[ip0 + stream.length + r.nextInt(40)];
+    r.nextBytes(in);
+    System.arraycopy(stream, 0, in, ip0, stream.length);
+    byte[] out = new byte[op0 + outLen + r.nextInt(80)];
+    Arrays.fill(out, (byte) 0x5b);
+    try {
+      Lz4.decode(in, ip0, stream.length, out, op0, outLen, dict);
+    } catch (IOException e) {
+      for (int i = 0; i < out.length; i++) {
+        if ((i < op0 || i >= op0 + outLen) && out[i] != 0x5b) {
+          fail("wrote byte " + i + " outside the output [" + op0 + ", " + (op0 + outLen) + ") before refusing");
+        }
+      }
+      return null;
+    } catch (RuntimeException e) {
+      throw new AssertionError("not an IOException: " + e, e);
+    }
+    for (int i = 0; i < out.length; i++) {
+      if ((i < op0 || i >= op0 + outLen) && out[i] != 0x5b) {
+        fail("wrote byte " + i + " outside the output [" + op0 + ", " + (op0 + outLen) + ")");
+      }
+    }
+    return Arrays.copyOfRange(out, op0, op0 + outLen);
+  }
+
+  @Test
+  void randomValidStreamsMatchTheReference() {
+    Random r = new Random(17);
+    int fast = 0;
+    for (int t = 0; t < 3000; t++) {
+      int size = t % 50 == 0 ? 70_000 + r.nextInt(60_000) : r.nextInt(t % 3 == 0 ? 60 : 3000);
+      byte[] dict = null;
+      if (t % 7 == 0) {
+        dict = new byte[1 + r.nextInt(t % 14 == 0 ? 70_000 : 300)];
+        r.nextBytes(dict);
+      }
+      byte[][] s = randomStream(r, size, dict);
+      byte[] want = reference(s[0], 0, s[0].length, s[1].length, dict);
+      assertArrayEquals(s[1], want, "reference decoder disagrees with the writer, stream " + t);
+      byte[] got = ours(s[0], s[1].length, dict, r);
+      assertArrayEquals(want, got, "stream " + t + " (" + s[0].length + " bytes, decodes to " + s[1].length + ")");
+      fast += s[1].length > 64 ? 1 : 0;
+    }
+    assertTrue(fast > 1000, "enough streams long enough for the fast loop: " + fast);
+  }
+
+  /** Every offset 1..65535 with match lengths around the copy widths, output ending right after the match. */
+  @Test
+  void everyOffsetAndShortLength() {
+    Random r = new Random(5);
+    for (int offset = 1; offset <= 65_535; offset += offset < 300 ? 1 : 1 + r.nextInt(600)) {
+      for (int len : new int[] {4, 7, 8, 15, 16, 17, 18, 19, 23, 24, 25, 33, 40, 71}) {
+        Writer w = new Writer();
+        byte[] prefix = new byte[offset + r.nextInt(5)];
+        r.nextBytes(prefix);
+        w.sequence(prefix, offset, len);
+        boolean tail = r.nextBoolean();
+        byte[] lits = tail ? new byte[1 + r.nextInt(70)] : new byte[0];
+        r.nextBytes(lits);
+        w.sequence(lits, 0, -1);
+        byte[] stream = w.s.toByteArray();
+        int outLen = prefix.length + len + lits.length;
+        byte[] want = reference(stream, 0, stream.length, outLen, null);
+        assertArrayEquals(want, ours(stream, outLen, null, r), "offset " + offset + " length " + len);
+        // one byte less or more output than the stream makes: both refuse
+        assertEquals(null, ours(stream, outLen - 1, null, r));
+        assertEquals(null, ours(stream, outLen + 1, null, r));
+      }
+    }
+  }
+
+  @Test
+  void mutatedAndTruncatedStreamsAgreeWithTheReference() {
+    Random r = new Random(99);
+    int refused = 0;
+    int decoded = 0;
+    for (int t = 0; t < 6000; t++) {
+      byte[] dict = null;
+      if (t % 5 == 0) {
+        dict = new byte[1 + r.nextInt(100)];
+        r.nextBytes(dict);
+      }
+      byte[][] s = randomStream(r, r.nextInt(t % 2 == 0 ? 200 : 2000), dict);
+      byte[] stream = s[0].clone();
+      int outLen = s[1].length;
+      switch (t % 4) {
+        case 0: // truncated
+          stream = Arrays.copyOf(stream, r.nextInt(stream.length + 1));
+          break;
+        case 1: // other output length
+          outLen = Math.max(0, outLen + r.nextInt(41) - 20);
+          break;
+        default: // 1-3 bytes changed
+          for (int k = 1 + r.nextInt(3); k > 0 && stream.length > 0; k--) {
+            int at = r.nextInt(stream.length);
+            stream[at] = (byte) (r.nextInt(3) == 0 ? 0xff : r.nextInt(3) == 0 ? stream[at] ^ 0xf0 : r.nextInt(256));
+          }
+      }
+      byte[] want = reference(stream, 0, stream.length, outLen, dict);
+      byte[] got = ours(stream, outLen, dict, r);
+      assertArrayEquals(want, got, "mutated stream " + t);
+      if (want == null) {
+        refused++;
+      } else {
+        decoded++;
+      }
+    }
+    assertTrue(refused > 1000 && decoded > 300, "mix of refused " + refused + " and decoded " + decoded);
+  }
+}
