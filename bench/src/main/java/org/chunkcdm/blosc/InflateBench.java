@@ -17,7 +17,9 @@ import java.util.List;
  * per set and decoder the best and the median GB/s (decoded bytes of the whole chunks per thread-CPU second; with
  * {@code -Dchunkcdm.bench.wall=true} per wall second).
  *
- * <p>usage: {@code InflateBench DIR SECONDS_PER_TURN ROUNDS NAME...}
+ * <p>usage: {@code InflateBench DIR SECONDS_PER_TURN ROUNDS NAME...}; {@code -Dchunkcdm.bench.decoders=Inflate,InflateRef}
+ * times only those (one decoder per JVM, JVMs alternated, takes the JIT's compile-to-compile variance out of a
+ * comparison).
  */
 public final class InflateBench {
   private static final boolean WALL = Boolean.getBoolean("chunkcdm.bench.wall");
@@ -81,6 +83,7 @@ public final class InflateBench {
     InflateRef ref = new InflateRef();
     java.util.zip.Inflater jdk = new java.util.zip.Inflater();
     String[] names = {"Inflate", "InflateRef", "java.util.zip"};
+    List<String> only = Arrays.asList(System.getProperty("chunkcdm.bench.decoders", String.join(",", names)).split(","));
     Decoder[] dec = {
         (in, ip, len, out, n) -> cur.decode(in, ip, len, out, 0, n),
         (in, ip, len, out, n) -> ref.decode(in, ip, len, out, 0, n),
@@ -91,14 +94,31 @@ public final class InflateBench {
             throw new IllegalStateException("short");
           }
         }};
+    // more decoders by class name (copies of Inflate under another name, for trying variants): -Dchunkcdm.bench.decoders
+    for (String n : only) {
+      if (!Arrays.asList(names).contains(n)) {
+        Object o = Class.forName("org.chunkcdm.blosc." + n).getDeclaredConstructor().newInstance();
+        java.lang.reflect.Method m = o.getClass().getMethod("decode", byte[].class, int.class, int.class, byte[].class,
+            int.class, int.class);
+        names = Arrays.copyOf(names, names.length + 1);
+        dec = Arrays.copyOf(dec, dec.length + 1);
+        names[names.length - 1] = names[names.length - 2];
+        dec[dec.length - 1] = dec[dec.length - 2]; // java.util.zip stays last
+        names[names.length - 2] = n;
+        dec[dec.length - 2] = (in, ip, len, out, k) -> m.invoke(o, in, ip, len, out, 0, k);
+      }
+    }
     byte[] out = new byte[1 << 20];
     for (int a = 3; a < args.length; a++) {
       Streams st = load(dir.resolve(args[a] + ".chunks"));
-      // the same bytes from all three on every stream
+      // the same bytes as java.util.zip on every stream
       byte[] o2 = new byte[1 << 20];
       for (int[] s : st.s) {
-        for (int k = 1; k < dec.length; k++) {
-          dec[0].run(st.in.get(s[0]), s[1], s[2], out, s[3]);
+        for (int k = 0; k < dec.length - 1; k++) {
+          if (!only.contains(names[k])) {
+            continue;
+          }
+          dec[dec.length - 1].run(st.in.get(s[0]), s[1], s[2], out, s[3]);
           dec[k].run(st.in.get(s[0]), s[1], s[2], o2, s[3]);
           if (!Arrays.equals(out, 0, s[3], o2, 0, s[3])) {
             throw new IllegalStateException(names[k] + " differs");
@@ -106,7 +126,11 @@ public final class InflateBench {
         }
       }
       // warm-up: each decoder for a second
-      for (Decoder d : dec) {
+      for (int k = 0; k < dec.length; k++) {
+        Decoder d = dec[k];
+        if (!only.contains(names[k])) {
+          continue;
+        }
         long end = System.nanoTime() + 1_000_000_000L;
         while (System.nanoTime() < end) {
           pass(st, d, out);
@@ -118,6 +142,9 @@ public final class InflateBench {
       }
       for (int round = 0; round < rounds; round++) {
         for (int k = 0; k < dec.length; k++) {
+          if (!only.contains(names[k])) {
+            continue;
+          }
           long end = System.nanoTime() + (long) (seconds * 1e9);
           do {
             r[k] = Arrays.copyOf(r[k], r[k].length + 1);
@@ -127,6 +154,9 @@ public final class InflateBench {
       }
       StringBuilder sb = new StringBuilder(String.format("%-26s", args[a]));
       for (int k = 0; k < dec.length; k++) {
+        if (r[k].length == 0) {
+          continue;
+        }
         double[] x = r[k].clone();
         Arrays.sort(x);
         sb.append(String.format("  %s best %.2f med %.2f", names[k], x[x.length - 1], x[x.length / 2]));

@@ -106,8 +106,9 @@ public final class Inflate {
     Arrays.fill(dl, (byte) 5);
     int[] count = new int[16];
     int[] next = new int[16];
-    if (!build(FIXED_LIT, LIT_BITS, lens, 0, 288, LIT_SYM, false, count, next)
-        || !build(FIXED_DIST, DIST_BITS, dl, 0, 32, DIST_SYM, false, count, next)) {
+    short[] sorted = new short[288];
+    if (!build(FIXED_LIT, LIT_BITS, lens, 0, 288, LIT_SYM, false, count, next, sorted)
+        || !build(FIXED_DIST, DIST_BITS, dl, 0, 32, DIST_SYM, false, count, next, sorted)) {
       throw new AssertionError("fixed Huffman tables");
     }
   }
@@ -118,6 +119,7 @@ public final class Inflate {
   private final byte[] lens = new byte[288 + 32];
   private final int[] count = new int[16];
   private final int[] next = new int[16];
+  private final short[] sorted = new short[288];
   private final Adler32 adler = new Adler32();
 
   // the bit reader while a block header is read (the Huffman loop keeps its own copies in locals)
@@ -300,21 +302,37 @@ public final class Inflate {
       l[CL_ORDER[i]] = (byte) (bb & 7);
       drop(3);
     }
-    if (!build(cl, CL_BITS, l, 0, 19, CL_SYM, true, count, next)) {
+    if (!build(cl, CL_BITS, l, 0, 19, CL_SYM, true, count, next, sorted)) {
       throw corrupt("has an invalid code lengths set", decoded, outLen);
     }
     int n = nlen + ndist;
     int i = 0;
+    // the bit reader in locals; input past its end reads as zeros, refused once consumed (checked at the end)
+    final byte[] in = this.in;
+    long bb = this.bb;
+    int bl = this.bl;
+    int ip = this.ip;
+    final int[] cl = this.cl;
     while (i < n) {
       if (bl < 14) { // a code-length code (<= 7 bits) and up to 7 extra bits
-        refill();
+        if (ip <= inEnd - 8) {
+          bb |= (long) LONG.get(in, ip) << bl;
+          ip += (63 - bl) >>> 3;
+          bl |= 56;
+        } else {
+          while (bl <= 56) {
+            if (ip < inEnd) {
+              bb |= (in[ip] & 0xffL) << bl;
+            }
+            ip++;
+            bl += 8;
+          }
+        }
       }
       int e = cl[(int) bb & ((1 << CL_BITS) - 1)];
-      if ((e & INVALID) != 0) {
-        throw corrupt("has an invalid code length code", decoded, outLen);
-      }
       int sym = e >>> 16;
-      drop(e & 31);
+      bb >>>= e;
+      bl -= e & 31;
       if (sym < 16) {
         l[i++] = (byte) sym;
         continue;
@@ -327,13 +345,16 @@ public final class Inflate {
         }
         v = l[i - 1];
         rep = 3 + (int) (bb & 3);
-        drop(2);
+        bb >>>= 2;
+        bl -= 2;
       } else if (sym == 17) {
         rep = 3 + (int) (bb & 7);
-        drop(3);
+        bb >>>= 3;
+        bl -= 3;
       } else {
         rep = 11 + (int) (bb & 127);
-        drop(7);
+        bb >>>= 7;
+        bl -= 7;
       }
       if (rep > n - i) {
         throw corrupt("repeats code lengths past their count", decoded, outLen);
@@ -341,13 +362,19 @@ public final class Inflate {
       Arrays.fill(l, i, i + rep, v);
       i += rep;
     }
+    this.bb = bb;
+    this.bl = bl;
+    this.ip = ip;
+    if (consumedBytes() > inEnd) {
+      throw new FormatException("zlib stream is truncated");
+    }
     if (l[256] == 0) {
       throw corrupt("has no end-of-block code", decoded, outLen);
     }
-    if (!build(lit, LIT_BITS, l, 0, nlen, LIT_SYM, false, count, next)) {
+    if (!build(lit, LIT_BITS, l, 0, nlen, LIT_SYM, false, count, next, sorted)) {
       throw corrupt("has an invalid literal/length code set", decoded, outLen);
     }
-    if (!build(dist, DIST_BITS, l, nlen, ndist, DIST_SYM, false, count, next)) {
+    if (!build(dist, DIST_BITS, l, nlen, ndist, DIST_SYM, false, count, next, sorted)) {
       throw corrupt("has an invalid distance code set", decoded, outLen);
     }
   }
@@ -356,16 +383,21 @@ public final class Inflate {
    * Builds the lookup table for the canonical Huffman code with lengths {@code lens[lp..lp+n)}; false when the
    * lengths are over-subscribed, or incomplete where zlib refuses that (always for the code-length code
    * ({@code codeLengths}), else unless the longest code has length 1). No codes at all gives a table of invalid
-   * entries (a block without distances). {@code count} and {@code next} are scratch arrays of 16.
+   * entries (a block without distances). {@code count} and {@code next} (16) and {@code sorted} (n) are scratch.
+   *
+   * <p>The main table is filled by doubling: the codes of length 1, 2, ... are stored once each, at their
+   * bit-reversed index in a table of 2^length entries that is then copied to its upper half for the next length
+   * (one store per code and {@code System.arraycopy}, instead of one store per table entry).
    */
   static boolean build(int[] table, int mainBits, byte[] lens, int lp, int n, int[] sym, boolean codeLengths,
-      int[] count, int[] next) {
+      int[] count, int[] next, short[] sorted) {
     Arrays.fill(count, 0);
-    int max = 0;
     for (int s = 0; s < n; s++) {
-      int len = lens[lp + s];
-      count[len]++;
-      max = Math.max(max, len);
+      count[lens[lp + s]]++;
+    }
+    int max = 15;
+    while (max > 0 && count[max] == 0) {
+      max--;
     }
     int mainSize = 1 << mainBits;
     if (max == 0) {
@@ -383,46 +415,66 @@ public final class Inflate {
       if (codeLengths || max != 1) {
         return false;
       }
-      // a single code of length 1: the other half of the table stays invalid
+      // a single code of length 1 (code 0): every even entry, the odd ones invalid
       Arrays.fill(table, 0, mainSize, INVALID | EXC);
-    }
-    // a complete code covers every entry of the main table and of each second-level table: no fill needed
-    int code = 0;
-    count[0] = 0;
-    for (int len = 1; len <= 15; len++) {
-      code = (code + count[len - 1]) << 1;
-      next[len] = code;
-    }
-    int subBits = Math.max(0, max - mainBits);
-    int subSize = 1 << subBits;
-    if (max > mainBits) {
-      // (then the code is complete) the codes longer than the main table take the top of the code space: every
-      // main-table prefix from the first one not taken by a shorter code up gets its second-level table
-      int first = next[mainBits] + count[mainBits];
-      int start = mainSize;
-      for (int pre = first; pre < mainSize; pre++, start += subSize) {
-        table[Integer.reverse(pre) >>> (32 - mainBits)] = start << 16 | EXC | SUB | subBits << 8 | mainBits;
+      for (int s = 0; s < n; s++) {
+        if (lens[lp + s] == 1) {
+          int t = sym[s];
+          int e = (t & ~31) + (t & 31) + 1 + (1 << 8);
+          for (int k = 0; k < mainSize; k += 2) {
+            table[k] = e;
+          }
+        }
       }
+      return true;
+    }
+    // the symbols sorted by code length, then by symbol: the order of their canonical codes
+    next[1] = 0;
+    for (int len = 1; len < 15; len++) {
+      next[len + 1] = next[len] + count[len];
     }
     for (int s = 0; s < n; s++) {
       int len = lens[lp + s];
-      if (len == 0) {
-        continue;
+      if (len != 0) {
+        sorted[next[len]++] = (short) s;
       }
-      int rev = Integer.reverse(next[len]++) >>> (32 - len);
-      int t = sym[s];
-      if (len <= mainBits) {
-        int e = (t & ~31) + (t & 31) + len + (len << 8);
-        for (int k = rev; k < mainSize; k += 1 << len) {
-          table[k] = e;
+    }
+    int i = 0;
+    int code = 0;
+    int top = Math.min(max, mainBits);
+    for (int len = 1; len <= mainBits; len++) {
+      if (len > 1) {
+        System.arraycopy(table, 0, table, 1 << (len - 1), 1 << (len - 1));
+      }
+      if (len <= top) {
+        for (int end = i + count[len]; i < end; i++) {
+          int t = sym[sorted[i]];
+          table[Integer.reverse(code++) >>> (32 - len)] = (t & ~31) + (t & 31) + len + (len << 8);
         }
-      } else {
-        int start = table[rev & (mainSize - 1)] >>> 16;
+        code <<= 1;
+      }
+    }
+    if (max > mainBits) {
+      // the codes longer than the main table take the top of the code space: every main-table prefix from the
+      // first one not taken by a shorter code up gets a second-level table of 2^(max - mainBits) entries
+      int subBits = max - mainBits;
+      int subSize = 1 << subBits;
+      int start = mainSize;
+      for (int pre = code >>> 1; pre < mainSize; pre++, start += subSize) {
+        table[Integer.reverse(pre) >>> (32 - mainBits)] = start << 16 | EXC | SUB | subBits << 8 | mainBits;
+      }
+      for (int len = mainBits + 1; len <= max; len++) {
         int rest = len - mainBits;
-        int e = (t & ~31) + (t & 31) + rest + (rest << 8);
-        for (int k = rev >>> mainBits; k < subSize; k += 1 << rest) {
-          table[start + k] = e;
+        for (int end = i + count[len]; i < end; i++) {
+          int t = sym[sorted[i]];
+          int rev = Integer.reverse(code++) >>> (32 - len);
+          int e = (t & ~31) + (t & 31) + rest + (rest << 8);
+          int sub = table[rev & (mainSize - 1)] >>> 16;
+          for (int k = rev >>> mainBits; k < subSize; k += 1 << rest) {
+            table[sub + k] = e;
+          }
         }
+        code <<= 1;
       }
     }
     return true;
