@@ -34,15 +34,15 @@ public final class Inflate {
   /*
    * A table entry (int), laid out so that the decode loop shifts the bit buffer by the entry itself (a long shift
    * uses only the count's low 6 bits):
-   *   bits 0-4   the bits to consume: the codeword length plus, for lengths and distances, the extra bits (so a
-   *              length or distance with its extra bits is one lookup and one shift); for a pointer to a
-   *              second-level table the main table's bits; in a second-level table the codeword's remaining bits
-   *              (plus extra bits)
+   *   bits 0-4   the bits to consume: the codeword length plus, for distances, the extra bits (so a distance with
+   *              its extra bits is one lookup and one shift); for a pointer to a second-level table the main
+   *              table's bits; in a second-level table the codeword's remaining bits (plus extra bits)
    *   bit 5      zero (part of the shift count)
    *   bit 6      end of block
    *   bit 7      invalid code
-   *   bits 8-13  the codeword bits without the extra bits (the extra bits start there in the saved buffer), or a
-   *              second-level table's index bits
+   *   bits 8-13  lengths: the number of extra bits (read after the codeword is consumed, so that literals need no
+   *              saved copy of the bit buffer); distances: the codeword bits without the extra bits (the extra
+   *              bits start there in the saved buffer); pointers: a second-level table's index bits
    *   bit 14     pointer to a second-level table
    *   bit 15     exceptional: pointer, end of block or invalid
    *   bits 16-30 the value: literal byte, length or distance base, code-length symbol, second-level table start
@@ -420,7 +420,7 @@ public final class Inflate {
       for (int s = 0; s < n; s++) {
         if (lens[lp + s] == 1) {
           int t = sym[s];
-          int e = (t & ~31) + (t & 31) + 1 + (1 << 8);
+          int e = entry(t, 1, sym == LIT_SYM);
           for (int k = 0; k < mainSize; k += 2) {
             table[k] = e;
           }
@@ -442,6 +442,7 @@ public final class Inflate {
     int i = 0;
     int code = 0;
     int top = Math.min(max, mainBits);
+    boolean lenFirst = sym == LIT_SYM;
     for (int len = 1; len <= mainBits; len++) {
       if (len > 1) {
         System.arraycopy(table, 0, table, 1 << (len - 1), 1 << (len - 1));
@@ -449,7 +450,7 @@ public final class Inflate {
       if (len <= top) {
         for (int end = i + count[len]; i < end; i++) {
           int t = sym[sorted[i]];
-          table[Integer.reverse(code++) >>> (32 - len)] = (t & ~31) + (t & 31) + len + (len << 8);
+          table[Integer.reverse(code++) >>> (32 - len)] = entry(t, len, lenFirst);
         }
         code <<= 1;
       }
@@ -468,7 +469,7 @@ public final class Inflate {
         for (int end = i + count[len]; i < end; i++) {
           int t = sym[sorted[i]];
           int rev = Integer.reverse(code++) >>> (32 - len);
-          int e = (t & ~31) + (t & 31) + rest + (rest << 8);
+          int e = entry(t, rest, lenFirst);
           int sub = table[rev & (mainSize - 1)] >>> 16;
           for (int k = rev >>> mainBits; k < subSize; k += 1 << rest) {
             table[sub + k] = e;
@@ -478,6 +479,16 @@ public final class Inflate {
       }
     }
     return true;
+  }
+
+  /**
+   * The entry for symbol template {@code t} with a codeword of {@code len} bits in its table. Lengths
+   * ({@code lenFirst}, the literal/length table): the codeword's bits are consumed first, the extra bits' count
+   * sits in bits 8-12 (so a literal needs no copy of the bit buffer for a possible length); distances and
+   * code-length symbols: codeword and extra bits are consumed at once, the codeword bits in bits 8-13.
+   */
+  private static int entry(int t, int len, boolean lenFirst) {
+    return lenFirst ? (t & ~31) + len + ((t & 31) << 8) : (t & ~31) + (t & 31) + len + (len << 8);
   }
 
   /** Decodes one Huffman-coded block into {@code out[op..]}; returns the new output position. */
@@ -499,32 +510,26 @@ public final class Inflate {
       // the next literal/length entry is looked up before the current symbol is finished (here: >= 56 bits)
       int e = lt[(int) bb & LIT_MASK];
       do {
-        long saved = bb;
         bb >>>= e;
         bl -= e;
         if (e < 0) {
           // a literal (<= 11 bits), and up to two more without a refill: 56 - 3 * 11 = 23 bits remain for the
-          // next lookup; a length instead (<= 20 bits) leaves at least 14
-          int lit = e;
+          // next lookup; a length instead (<= 15 + 5 bits) leaves at least 14
+          out[op++] = (byte) (e >>> 16);
           e = lt[(int) bb & LIT_MASK];
-          saved = bb;
           bb >>>= e;
           bl -= e;
-          out[op++] = (byte) (lit >>> 16);
           if (e < 0) {
-            lit = e;
+            out[op++] = (byte) (e >>> 16);
             e = lt[(int) bb & LIT_MASK];
-            saved = bb;
             bb >>>= e;
             bl -= e;
-            out[op++] = (byte) (lit >>> 16);
             if (e < 0) {
-              lit = e;
+              out[op++] = (byte) (e >>> 16);
               e = lt[(int) bb & LIT_MASK];
               bb |= (long) LONG.get(in, ip) << bl;
               ip += 7 - ((bl >>> 3) & 7);
               bl |= 56;
-              out[op++] = (byte) (lit >>> 16);
               continue;
             }
           }
@@ -541,16 +546,14 @@ public final class Inflate {
           }
           // a second-level table (its codeword rest and extra bits <= 9 bits; at least 23 remain)
           e = lt[(e >>> 16) + ((int) bb & ((1 << (e >>> 8)) - 1))];
-          saved = bb;
           bb >>>= e;
           bl -= e;
           if (e < 0) {
-            int lit = e;
+            out[op++] = (byte) (e >>> 16);
             e = lt[(int) bb & LIT_MASK];
             bb |= (long) LONG.get(in, ip) << bl;
             ip += 7 - ((bl >>> 3) & 7);
             bl |= 56;
-            out[op++] = (byte) (lit >>> 16);
             continue;
           }
           if ((e & EXC) != 0) {
@@ -563,8 +566,11 @@ public final class Inflate {
             throw corrupt("has an invalid literal/length code", op - op0, opEnd - op0);
           }
         }
-        // a length: base plus the extra bits that follow its codeword in the saved buffer
-        int len = (e >>> 16) + (int) ((saved & ~(-1L << e)) >>> (e >>> 8));
+        // a length: its codeword is consumed, the extra bits follow
+        int x = e >>> 8;
+        int len = (e >>> 16) + ((int) bb & ((1 << x) - 1));
+        bb >>>= x;
+        bl -= x;
         bb |= (long) LONG.get(in, ip) << bl;
         ip += 7 - ((bl >>> 3) & 7);
         bl |= 56;
@@ -580,7 +586,7 @@ public final class Inflate {
             throw corrupt("has an invalid distance code", op - op0, opEnd - op0);
           }
         }
-        saved = bb;
+        long saved = bb;
         bb >>>= e;
         bl -= e;
         int d = (e >>> 16) + (int) ((saved & ~(-1L << e)) >>> (e >>> 8));
@@ -623,7 +629,6 @@ public final class Inflate {
           bl -= e & 31;
           e = lt[(e >>> 16) + ((int) bb & ((1 << (e >>> 8)) - 1))];
         }
-        long saved = bb;
         bb >>>= e;
         bl -= e & 31;
         if (e < 0) {
@@ -639,7 +644,10 @@ public final class Inflate {
           }
           throw corrupt("has an invalid literal/length code", op - op0, opEnd - op0);
         }
-        int len = (e >>> 16) + (int) ((saved & ~(-1L << e)) >>> (e >>> 8));
+        int x = (e >>> 8) & 31;
+        int len = (e >>> 16) + ((int) bb & ((1 << x) - 1));
+        bb >>>= x;
+        bl -= x;
         e = dt[(int) bb & DIST_MASK];
         if ((e & SUB) != 0) {
           bb >>>= e;
@@ -649,7 +657,7 @@ public final class Inflate {
         if ((e & EXC) != 0) {
           throw corrupt("has an invalid distance code", op - op0, opEnd - op0);
         }
-        saved = bb;
+        long saved = bb;
         bb >>>= e;
         bl -= e & 31;
         int d = (e >>> 16) + (int) ((saved & ~(-1L << e)) >>> (e >>> 8));
