@@ -196,6 +196,26 @@ public final class Inflate {
     }
   }
 
+  /** For tests: the longest literal/length code of the zlib stream's first block if it is a dynamic one, else 0. */
+  static int maxCodeLength(byte[] zlib) throws IOException {
+    Inflate inf = new Inflate();
+    inf.in = zlib;
+    inf.ip = 2;
+    inf.inEnd = zlib.length;
+    inf.refill();
+    if (((int) (inf.bb >>> 1) & 3) != 2) {
+      return 0;
+    }
+    inf.drop(3);
+    inf.dynamicTables(0, 0);
+    int nlen = (int) (zlib[2] >>> 3 & 31) + 257;
+    int max = 0;
+    for (int s = 0; s < nlen; s++) {
+      max = Math.max(max, inf.lens[s]);
+    }
+    return max;
+  }
+
   /**
    * Adler-32 on the Vector API where the JVM has it ({@code --add-modules jdk.incubator.vector}, 512-bit vectors,
    * self-check passed, not turned off by {@code -Dchunkcdm.blosc.vector=false}), else java.util.zip's.
