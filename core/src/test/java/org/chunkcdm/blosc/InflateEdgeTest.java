@@ -89,7 +89,7 @@ class InflateEdgeTest {
     b.put(dist - DIST_BASE[j], DIST_EXTRA[j]);
   }
 
-  /** A zlib stream of fixed-Huffman and stored blocks for random data with chosen matches; data into {@code data[0]}. */
+  /** A zlib stream of fixed-Huffman and stored blocks for random data with chosen matches; the data to data[0]. */
   static byte[] encode(Random r, int size, boolean endWithMatch, byte[][] data) {
     byte[] d = new byte[size];
     Bits b = new Bits();
@@ -213,6 +213,60 @@ class InflateEdgeTest {
     assertTrue(streams == 800);
   }
 
+  /**
+   * A long match ending 0..40 bytes before the output's end while the fast loop runs (empty stored blocks after
+   * the Huffman block keep enough input at hand): the wide copies may not write past the output.
+   */
+  @Test
+  void longMatchesNearTheOutputsEnd() throws IOException {
+    Random r = new Random(1954);
+    Inflate inf = new Inflate();
+    for (int dist : new int[] {1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 100}) {
+      for (int k = 0; k <= 40; k++) {
+        for (int lits = 0; lits <= 3; lits++) {
+          Bits b = new Bits();
+          b.put(0x78, 8);
+          b.put(0x01, 8);
+          b.put(0, 1);
+          b.put(1, 2);
+          int prefix = 300 + r.nextInt(50);
+          byte[] d = new byte[prefix + lits + 258 + k];
+          int op = 0;
+          for (int i = 0; i < prefix + lits; i++) {
+            d[op] = (byte) r.nextInt(256);
+            fixedSymbol(b, d[op++] & 0xff);
+          }
+          fixedMatch(b, 258, dist);
+          for (int i = 0; i < 258; i++, op++) {
+            d[op] = d[op - dist];
+          }
+          for (int i = 0; i < k; i++) {
+            d[op] = (byte) r.nextInt(256);
+            fixedSymbol(b, d[op++] & 0xff);
+          }
+          fixedSymbol(b, 256);
+          for (int i = 0; i < 8; i++) { // empty stored blocks, the last one final
+            b.put(i == 7 ? 1 : 0, 1);
+            b.put(0, 2);
+            b.align();
+            b.put(0, 16);
+            b.put(0xffff, 16);
+          }
+          Adler32 a = new Adler32();
+          a.update(d);
+          int v = (int) a.getValue();
+          b.put(v >>> 24, 8);
+          b.put(v >>> 16, 8);
+          b.put(v >>> 8, 8);
+          b.put(v, 8);
+          byte[] c = b.out.toByteArray();
+          assertArrayEquals(d, InflateTest.zlib(c, d.length, new int[1]));
+          assertArrayEquals(d, decodeGuarded(inf, c, d.length), "dist " + dist + " k " + k + " lits " + lits);
+        }
+      }
+    }
+  }
+
   @Test
   void truncatedAndTooFarStreamsAreRefused() throws IOException {
     Random r = new Random(1952);
@@ -236,29 +290,29 @@ class InflateEdgeTest {
     // (short outputs: the careful loop; followed by 2000 more bytes: the fast loop)
     for (int first = 1; first < 1100; first += first < 40 ? 1 : 1000) {
       for (int after : new int[] {0, 2000}) {
-      Bits b = new Bits();
-      b.put(0x78, 8);
-      b.put(0x01, 8);
-      b.put(1, 1);
-      b.put(1, 2);
-      for (int i = 0; i < first; i++) {
-        fixedSymbol(b, 'x');
-      }
-      fixedMatch(b, 258, first + 1);
-      for (int i = 0; i < after; i++) {
-        fixedSymbol(b, 'y');
-      }
-      fixedSymbol(b, 256);
-      b.align();
-      b.put(0, 32);
-      byte[] c = b.out.toByteArray();
-      assertEquals(null, InflateTest.zlib(c, first + 258 + after, new int[1]));
-      try {
-        decodeGuarded(inf, c, first + 258 + after);
-        fail("decodes a distance before the output's start");
-      } catch (IOException expected) {
-        assertTrue(expected.getMessage().contains("too far back"), expected.getMessage());
-      }
+        Bits b = new Bits();
+        b.put(0x78, 8);
+        b.put(0x01, 8);
+        b.put(1, 1);
+        b.put(1, 2);
+        for (int i = 0; i < first; i++) {
+          fixedSymbol(b, 'x');
+        }
+        fixedMatch(b, 258, first + 1);
+        for (int i = 0; i < after; i++) {
+          fixedSymbol(b, 'y');
+        }
+        fixedSymbol(b, 256);
+        b.align();
+        b.put(0, 32);
+        byte[] c = b.out.toByteArray();
+        assertEquals(null, InflateTest.zlib(c, first + 258 + after, new int[1]));
+        try {
+          decodeGuarded(inf, c, first + 258 + after);
+          fail("decodes a distance before the output's start");
+        } catch (IOException expected) {
+          assertTrue(expected.getMessage().contains("too far back"), expected.getMessage());
+        }
       }
     }
     // still decodes good streams
