@@ -32,15 +32,29 @@ public final class Inflate {
   private static final int DIST_MASK = (1 << DIST_BITS) - 1;
 
   /*
-   * A table entry (int): bits 0-3 the bits to consume (the codeword length, or the main-table bits for a pointer
-   * to a second-level table, or the remaining codeword bits in a second-level table), bits 4-7 the extra bits to
-   * read after it (lengths, distances) or a second-level table's index bits, bits 8-11 flags, bits 16-31 the value
-   * (literal byte, length or distance base, code-length symbol, second-level table start).
+   * A table entry (int), laid out so that the decode loop shifts the bit buffer by the entry itself (a long shift
+   * uses only the count's low 6 bits):
+   *   bits 0-4   the bits to consume: the codeword length plus, for distances, the extra bits (so a distance with
+   *              its extra bits is one lookup and one shift); for a pointer to a second-level table the main
+   *              table's bits; in a second-level table the codeword's remaining bits (plus extra bits)
+   *   bit 5      zero (part of the shift count)
+   *   bit 6      end of block
+   *   bit 7      invalid code
+   *   bits 8-13  lengths: the number of extra bits (read after the codeword is consumed, so that literals need no
+   *              saved copy of the bit buffer); distances: the codeword bits without the extra bits (the extra
+   *              bits start there in the saved buffer); pointers: a second-level table's index bits
+   *   bit 14     pointer to a second-level table
+   *   bit 15     exceptional: pointer, end of block or invalid
+   *   bits 16-30 the value: literal byte, length or distance base, code-length symbol, second-level table start
+   *   bit 31     literal (the entry is negative)
+   * The static symbol templates (LIT_SYM, DIST_SYM, CL_SYM) hold the flags, the value and in bits 0-4 the number
+   * of extra bits; build() adds the codeword length.
    */
-  private static final int LITERAL = 1 << 8;
-  private static final int EOB = 1 << 9;
-  private static final int SUB = 1 << 10;
-  private static final int INVALID = 1 << 11;
+  private static final int EOB = 1 << 6;
+  private static final int INVALID = 1 << 7;
+  private static final int SUB = 1 << 14;
+  private static final int EXC = 1 << 15;
+  private static final int LITERAL = 1 << 31;
 
   /** Length symbols 257..285: base and extra bits (RFC 1951 3.2.5). */
   private static final int[] LEN_BASE = {3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59,
@@ -70,15 +84,15 @@ public final class Inflate {
       if (s < 256) {
         LIT_SYM[s] = s << 16 | LITERAL;
       } else if (s == 256) {
-        LIT_SYM[s] = EOB;
+        LIT_SYM[s] = EOB | EXC;
       } else if (s < 286) {
-        LIT_SYM[s] = LEN_BASE[s - 257] << 16 | LEN_EXTRA[s - 257] << 4;
+        LIT_SYM[s] = LEN_BASE[s - 257] << 16 | LEN_EXTRA[s - 257];
       } else {
-        LIT_SYM[s] = INVALID;
+        LIT_SYM[s] = INVALID | EXC;
       }
     }
     for (int s = 0; s < 32; s++) {
-      DIST_SYM[s] = s < 30 ? DIST_BASE[s] << 16 | DIST_EXTRA[s] << 4 : INVALID;
+      DIST_SYM[s] = s < 30 ? DIST_BASE[s] << 16 | DIST_EXTRA[s] : INVALID | EXC;
     }
     for (int s = 0; s < 19; s++) {
       CL_SYM[s] = s << 16;
@@ -90,8 +104,11 @@ public final class Inflate {
     Arrays.fill(lens, 280, 288, (byte) 8);
     byte[] dl = new byte[32];
     Arrays.fill(dl, (byte) 5);
-    if (!build(FIXED_LIT, LIT_BITS, lens, 0, 288, LIT_SYM, false)
-        || !build(FIXED_DIST, DIST_BITS, dl, 0, 32, DIST_SYM, false)) {
+    int[] count = new int[16];
+    int[] next = new int[16];
+    short[] sorted = new short[288];
+    if (!build(FIXED_LIT, LIT_BITS, lens, 0, 288, LIT_SYM, false, count, next, sorted)
+        || !build(FIXED_DIST, DIST_BITS, dl, 0, 32, DIST_SYM, false, count, next, sorted)) {
       throw new AssertionError("fixed Huffman tables");
     }
   }
@@ -100,6 +117,9 @@ public final class Inflate {
   private final int[] dist = new int[DIST_SIZE];
   private final int[] cl = new int[1 << CL_BITS];
   private final byte[] lens = new byte[288 + 32];
+  private final int[] count = new int[16];
+  private final int[] next = new int[16];
+  private final short[] sorted = new short[288];
   private final Adler32 adler = new Adler32();
 
   // the bit reader while a block header is read (the Huffman loop keeps its own copies in locals)
@@ -174,6 +194,26 @@ public final class Inflate {
     } finally {
       this.in = null;
     }
+  }
+
+  /** For tests: the longest literal/length code of the zlib stream's first block if it is a dynamic one, else 0. */
+  static int maxCodeLength(byte[] zlib) throws IOException {
+    Inflate inf = new Inflate();
+    inf.in = zlib;
+    inf.ip = 2;
+    inf.inEnd = zlib.length;
+    inf.refill();
+    if (((int) (inf.bb >>> 1) & 3) != 2) {
+      return 0;
+    }
+    inf.drop(3);
+    inf.dynamicTables(0, 0);
+    int nlen = (int) (zlib[2] >>> 3 & 31) + 257;
+    int max = 0;
+    for (int s = 0; s < nlen; s++) {
+      max = Math.max(max, inf.lens[s]);
+    }
+    return max;
   }
 
   /**
@@ -282,21 +322,37 @@ public final class Inflate {
       l[CL_ORDER[i]] = (byte) (bb & 7);
       drop(3);
     }
-    if (!build(cl, CL_BITS, l, 0, 19, CL_SYM, true)) {
+    if (!build(cl, CL_BITS, l, 0, 19, CL_SYM, true, count, next, sorted)) {
       throw corrupt("has an invalid code lengths set", decoded, outLen);
     }
     int n = nlen + ndist;
     int i = 0;
+    // the bit reader in locals; input past its end reads as zeros, refused once consumed (checked at the end)
+    final byte[] in = this.in;
+    long bb = this.bb;
+    int bl = this.bl;
+    int ip = this.ip;
+    final int[] cl = this.cl;
     while (i < n) {
       if (bl < 14) { // a code-length code (<= 7 bits) and up to 7 extra bits
-        refill();
+        if (ip <= inEnd - 8) {
+          bb |= (long) LONG.get(in, ip) << bl;
+          ip += (63 - bl) >>> 3;
+          bl |= 56;
+        } else {
+          while (bl <= 56) {
+            if (ip < inEnd) {
+              bb |= (in[ip] & 0xffL) << bl;
+            }
+            ip++;
+            bl += 8;
+          }
+        }
       }
       int e = cl[(int) bb & ((1 << CL_BITS) - 1)];
-      if ((e & INVALID) != 0) {
-        throw corrupt("has an invalid code length code", decoded, outLen);
-      }
       int sym = e >>> 16;
-      drop(e & 15);
+      bb >>>= e;
+      bl -= e & 31;
       if (sym < 16) {
         l[i++] = (byte) sym;
         continue;
@@ -309,13 +365,16 @@ public final class Inflate {
         }
         v = l[i - 1];
         rep = 3 + (int) (bb & 3);
-        drop(2);
+        bb >>>= 2;
+        bl -= 2;
       } else if (sym == 17) {
         rep = 3 + (int) (bb & 7);
-        drop(3);
+        bb >>>= 3;
+        bl -= 3;
       } else {
         rep = 11 + (int) (bb & 127);
-        drop(7);
+        bb >>>= 7;
+        bl -= 7;
       }
       if (rep > n - i) {
         throw corrupt("repeats code lengths past their count", decoded, outLen);
@@ -323,13 +382,19 @@ public final class Inflate {
       Arrays.fill(l, i, i + rep, v);
       i += rep;
     }
+    this.bb = bb;
+    this.bl = bl;
+    this.ip = ip;
+    if (consumedBytes() > inEnd) {
+      throw new FormatException("zlib stream is truncated");
+    }
     if (l[256] == 0) {
       throw corrupt("has no end-of-block code", decoded, outLen);
     }
-    if (!build(lit, LIT_BITS, l, 0, nlen, LIT_SYM, false)) {
+    if (!build(lit, LIT_BITS, l, 0, nlen, LIT_SYM, false, count, next, sorted)) {
       throw corrupt("has an invalid literal/length code set", decoded, outLen);
     }
-    if (!build(dist, DIST_BITS, l, nlen, ndist, DIST_SYM, false)) {
+    if (!build(dist, DIST_BITS, l, nlen, ndist, DIST_SYM, false, count, next, sorted)) {
       throw corrupt("has an invalid distance code set", decoded, outLen);
     }
   }
@@ -338,21 +403,25 @@ public final class Inflate {
    * Builds the lookup table for the canonical Huffman code with lengths {@code lens[lp..lp+n)}; false when the
    * lengths are over-subscribed, or incomplete where zlib refuses that (always for the code-length code
    * ({@code codeLengths}), else unless the longest code has length 1). No codes at all gives a table of invalid
-   * entries (a block without distances).
+   * entries (a block without distances). {@code count} and {@code next} (16) and {@code sorted} (n) are scratch.
+   *
+   * <p>The main table is filled by doubling: the codes of length 1, 2, ... are stored once each, at their
+   * bit-reversed index in a table of 2^length entries that is then copied to its upper half for the next length
+   * (one store per code and {@code System.arraycopy}, instead of one store per table entry).
    */
-  static boolean build(int[] table, int mainBits, byte[] lens, int lp, int n, int[] sym, boolean codeLengths) {
-    int[] count = new int[16];
-    int max = 0;
+  static boolean build(int[] table, int mainBits, byte[] lens, int lp, int n, int[] sym, boolean codeLengths,
+      int[] count, int[] next, short[] sorted) {
+    Arrays.fill(count, 0);
     for (int s = 0; s < n; s++) {
-      int len = lens[lp + s];
-      count[len]++;
-      if (len > max) {
-        max = len;
-      }
+      count[lens[lp + s]]++;
+    }
+    int max = 15;
+    while (max > 0 && count[max] == 0) {
+      max--;
     }
     int mainSize = 1 << mainBits;
-    Arrays.fill(table, 0, mainSize, INVALID);
     if (max == 0) {
+      Arrays.fill(table, 0, mainSize, INVALID | EXC);
       return !codeLengths;
     }
     int left = 1;
@@ -362,133 +431,203 @@ public final class Inflate {
         return false;
       }
     }
-    if (left > 0 && (codeLengths || max != 1)) {
-      return false;
+    if (left > 0) {
+      if (codeLengths || max != 1) {
+        return false;
+      }
+      // a single code of length 1 (code 0): every even entry, the odd ones invalid
+      Arrays.fill(table, 0, mainSize, INVALID | EXC);
+      for (int s = 0; s < n; s++) {
+        if (lens[lp + s] == 1) {
+          int t = sym[s];
+          int e = entry(t, 1, sym == LIT_SYM);
+          for (int k = 0; k < mainSize; k += 2) {
+            table[k] = e;
+          }
+        }
+      }
+      return true;
     }
-    int[] next = new int[16];
-    int code = 0;
-    count[0] = 0;
-    for (int len = 1; len <= 15; len++) {
-      code = (code + count[len - 1]) << 1;
-      next[len] = code;
+    // the symbols sorted by code length, then by symbol: the order of their canonical codes
+    next[1] = 0;
+    for (int len = 1; len < 15; len++) {
+      next[len + 1] = next[len] + count[len];
     }
-    int subBits = Math.max(0, max - mainBits);
-    int subSize = 1 << subBits;
-    int free = mainSize;
     for (int s = 0; s < n; s++) {
       int len = lens[lp + s];
-      if (len == 0) {
-        continue;
+      if (len != 0) {
+        sorted[next[len]++] = (short) s;
       }
-      int rev = Integer.reverse(next[len]++) >>> (32 - len);
-      if (len <= mainBits) {
-        int e = sym[s] | len;
-        for (int k = rev; k < mainSize; k += 1 << len) {
-          table[k] = e;
+    }
+    int i = 0;
+    int code = 0;
+    int top = Math.min(max, mainBits);
+    boolean lenFirst = sym == LIT_SYM;
+    for (int len = 1; len <= mainBits; len++) {
+      if (len > 1) {
+        System.arraycopy(table, 0, table, 1 << (len - 1), 1 << (len - 1));
+      }
+      if (len <= top) {
+        for (int end = i + count[len]; i < end; i++) {
+          int t = sym[sorted[i]];
+          table[Integer.reverse(code++) >>> (32 - len)] = entry(t, len, lenFirst);
         }
-      } else {
-        int prefix = rev & (mainSize - 1);
-        int p = table[prefix];
-        int start;
-        if ((p & SUB) != 0) {
-          start = p >>> 16;
-        } else {
-          start = free;
-          free += subSize;
-          Arrays.fill(table, start, start + subSize, INVALID);
-          table[prefix] = start << 16 | SUB | subBits << 4 | mainBits;
-        }
+        code <<= 1;
+      }
+    }
+    if (max > mainBits) {
+      // the codes longer than the main table take the top of the code space: every main-table prefix from the
+      // first one not taken by a shorter code up gets a second-level table of 2^(max - mainBits) entries
+      int subBits = max - mainBits;
+      int subSize = 1 << subBits;
+      int start = mainSize;
+      for (int pre = code >>> 1; pre < mainSize; pre++, start += subSize) {
+        table[Integer.reverse(pre) >>> (32 - mainBits)] = start << 16 | EXC | SUB | subBits << 8 | mainBits;
+      }
+      for (int len = mainBits + 1; len <= max; len++) {
         int rest = len - mainBits;
-        int e = sym[s] | rest;
-        for (int k = rev >>> mainBits; k < subSize; k += 1 << rest) {
-          table[start + k] = e;
+        for (int end = i + count[len]; i < end; i++) {
+          int t = sym[sorted[i]];
+          int rev = Integer.reverse(code++) >>> (32 - len);
+          int e = entry(t, rest, lenFirst);
+          int sub = table[rev & (mainSize - 1)] >>> 16;
+          for (int k = rev >>> mainBits; k < subSize; k += 1 << rest) {
+            table[sub + k] = e;
+          }
         }
+        code <<= 1;
       }
     }
     return true;
+  }
+
+  /**
+   * The entry for symbol template {@code t} with a codeword of {@code len} bits in its table. Lengths
+   * ({@code lenFirst}, the literal/length table): the codeword's bits are consumed first, the extra bits' count
+   * sits in bits 8-12 (so a literal needs no copy of the bit buffer for a possible length); distances and
+   * code-length symbols: codeword and extra bits are consumed at once, the codeword bits in bits 8-13.
+   */
+  private static int entry(int t, int len, boolean lenFirst) {
+    return lenFirst ? (t & ~31) + len + ((t & 31) << 8) : (t & ~31) + (t & 31) + len + (len << 8);
   }
 
   /** Decodes one Huffman-coded block into {@code out[op..]}; returns the new output position. */
   private int huffman(int[] lt, int[] dt, byte[] out, final int op0, int op, final int opEnd) throws FormatException {
     final byte[] in = this.in;
     final int inEnd = this.inEnd;
-    final int inSafe = inEnd - 8;
     int ip = this.ip;
     long bb = this.bb;
     int bl = this.bl;
-    // in the fast loop the output has room for a whole match (at most 258 bytes) and 15 bytes more
-    final int opFast = opEnd - 258 - 16;
-    try {
-      while (true) {
-        if (ip <= inSafe && op <= opFast) {
-          // the fast loop: 8 input bytes at hand, no output bounds to check
-          bb |= (long) LONG.get(in, ip) << bl;
-          ip += (63 - bl) >>> 3;
-          bl |= 56;
-          int e = lt[(int) bb & LIT_MASK];
-          if ((e & SUB) != 0) {
-            bb >>>= LIT_BITS;
-            bl -= LIT_BITS;
-            e = lt[(e >>> 16) + ((int) bb & ((1 << ((e >>> 4) & 15)) - 1))];
-          }
-          int n = e & 15;
-          bb >>>= n;
-          bl -= n;
-          if ((e & LITERAL) != 0) {
+    // The fast loop: each round refills at most twice (up to 7 bytes each, 8 read), and once more on entry, so
+    // 24 input bytes are at hand; the output has room for two literals, a whole match (at most 258 bytes) and the 15 bytes
+    // Lz4.wideMatch may write past it. Only the low 6 bits of bl count here: the whole entry is subtracted.
+    final int inFast = inEnd - 24;
+    final int opFast = opEnd - 258 - 2 - 16;
+    if (ip <= inFast && op <= opFast) {
+      bb |= (long) LONG.get(in, ip) << bl;
+      ip += 7 - ((bl >>> 3) & 7);
+      bl |= 56;
+      // the next literal/length entry is looked up before the current symbol is finished (here: >= 56 bits)
+      int e = lt[(int) bb & LIT_MASK];
+      do {
+        bb >>>= e;
+        bl -= e;
+        if (e < 0) {
+          // a literal (<= 11 bits), and up to two more without a refill: 56 - 3 * 11 = 23 bits remain for the
+          // next lookup; a length instead (<= 15 + 5 bits) leaves at least 14
+          out[op++] = (byte) (e >>> 16);
+          e = lt[(int) bb & LIT_MASK];
+          bb >>>= e;
+          bl -= e;
+          if (e < 0) {
             out[op++] = (byte) (e >>> 16);
-            // up to two more literals from the main table without a refill (56 - 15 - 11 bits are left)
             e = lt[(int) bb & LIT_MASK];
-            if ((e & (LITERAL | SUB)) == LITERAL) {
-              n = e & 15;
-              bb >>>= n;
-              bl -= n;
+            bb >>>= e;
+            bl -= e;
+            if (e < 0) {
               out[op++] = (byte) (e >>> 16);
               e = lt[(int) bb & LIT_MASK];
-              if ((e & (LITERAL | SUB)) == LITERAL) {
-                n = e & 15;
-                bb >>>= n;
-                bl -= n;
-                out[op++] = (byte) (e >>> 16);
-              }
+              bb |= (long) LONG.get(in, ip) << bl;
+              ip += 7 - ((bl >>> 3) & 7);
+              bl |= 56;
+              continue;
             }
-            continue;
           }
-          if ((e & (EOB | INVALID)) != 0) {
+        }
+        if ((e & EXC) != 0) {
+          if ((e & SUB) == 0) {
             if ((e & EOB) != 0) {
-              break;
+              this.ip = ip;
+              this.bb = bb;
+              this.bl = bl & 63;
+              return op;
             }
             throw corrupt("has an invalid literal/length code", op - op0, opEnd - op0);
           }
-          int x = (e >>> 4) & 15;
-          int len = (e >>> 16) + ((int) bb & ((1 << x) - 1));
-          bb >>>= x;
-          bl -= x;
-          e = dt[(int) bb & DIST_MASK];
-          if ((e & SUB) != 0) {
-            bb >>>= DIST_BITS;
-            bl -= DIST_BITS;
-            e = dt[(e >>> 16) + ((int) bb & ((1 << ((e >>> 4) & 15)) - 1))];
+          // a second-level table (its codeword rest and extra bits <= 9 bits; at least 23 remain)
+          e = lt[(e >>> 16) + ((int) bb & ((1 << (e >>> 8)) - 1))];
+          bb >>>= e;
+          bl -= e;
+          if (e < 0) {
+            out[op++] = (byte) (e >>> 16);
+            e = lt[(int) bb & LIT_MASK];
+            bb |= (long) LONG.get(in, ip) << bl;
+            ip += 7 - ((bl >>> 3) & 7);
+            bl |= 56;
+            continue;
           }
-          if ((e & INVALID) != 0) {
+          if ((e & EXC) != 0) {
+            if ((e & EOB) != 0) {
+              this.ip = ip;
+              this.bb = bb;
+              this.bl = bl & 63;
+              return op;
+            }
+            throw corrupt("has an invalid literal/length code", op - op0, opEnd - op0);
+          }
+        }
+        // a length: its codeword is consumed, the extra bits follow
+        int x = e >>> 8;
+        int len = (e >>> 16) + ((int) bb & ((1 << x) - 1));
+        bb >>>= x;
+        bl -= x;
+        bb |= (long) LONG.get(in, ip) << bl;
+        ip += 7 - ((bl >>> 3) & 7);
+        bl |= 56;
+        e = dt[(int) bb & DIST_MASK];
+        if ((e & EXC) != 0) {
+          if ((e & SUB) == 0) {
             throw corrupt("has an invalid distance code", op - op0, opEnd - op0);
           }
-          n = e & 15;
-          bb >>>= n;
-          bl -= n;
-          x = (e >>> 4) & 15;
-          int d = (e >>> 16) + ((int) bb & ((1 << x) - 1));
-          bb >>>= x;
-          bl -= x;
-          if (d > op - op0) {
-            throw corrupt("has a distance " + d + " too far back", op - op0, opEnd - op0);
+          bb >>>= e;
+          bl -= e;
+          e = dt[(e >>> 16) + ((int) bb & ((1 << (e >>> 8)) - 1))];
+          if ((e & EXC) != 0) {
+            throw corrupt("has an invalid distance code", op - op0, opEnd - op0);
           }
-          // may write up to 15 bytes past the match: the fast loop runs only while that room exists
-          Lz4.wideMatch(out, op, d, len);
-          op += len;
-          continue;
         }
-        // refill: at least 56 bits, enough for a length, its extra bits, a distance and its extra bits
-        if (ip <= inSafe) {
+        long saved = bb;
+        bb >>>= e;
+        bl -= e;
+        int d = (e >>> 16) + (int) ((saved & ~(-1L << e)) >>> (e >>> 8));
+        if (d > op - op0) {
+          throw corrupt("has a distance " + d + " too far back", op - op0, opEnd - op0);
+        }
+        // >= 56 - 28 bits remain for the next lookup
+        e = lt[(int) bb & LIT_MASK];
+        bb |= (long) LONG.get(in, ip) << bl;
+        ip += 7 - ((bl >>> 3) & 7);
+        bl |= 56;
+        Lz4.wideMatch(out, op, d, len);
+        op += len;
+      } while (ip <= inFast && op <= opFast);
+      bl &= 63;
+    }
+    // the careful tail: every symbol after a refill to >= 56 bits (enough for a length, a distance and their
+    // extra bits), input past its end read as zeros and refused once consumed, every write checked
+    try {
+      while (true) {
+        if (ip <= inEnd - 8) {
           bb |= (long) LONG.get(in, ip) << bl;
           ip += (63 - bl) >>> 3;
           bl |= 56;
@@ -506,57 +645,42 @@ public final class Inflate {
         }
         int e = lt[(int) bb & LIT_MASK];
         if ((e & SUB) != 0) {
-          bb >>>= LIT_BITS;
-          bl -= LIT_BITS;
-          e = lt[(e >>> 16) + ((int) bb & ((1 << ((e >>> 4) & 15)) - 1))];
+          bb >>>= e;
+          bl -= e & 31;
+          e = lt[(e >>> 16) + ((int) bb & ((1 << (e >>> 8)) - 1))];
         }
-        int n = e & 15;
-        bb >>>= n;
-        bl -= n;
-        if ((e & LITERAL) != 0) {
+        bb >>>= e;
+        bl -= e & 31;
+        if (e < 0) {
           if (op >= opEnd) {
             throw corrupt("decodes to more than the expected bytes", op - op0, opEnd - op0);
           }
           out[op++] = (byte) (e >>> 16);
-          // a second literal without a refill (56 - 15 bits are left)
-          e = lt[(int) bb & LIT_MASK];
-          if ((e & (LITERAL | SUB)) == LITERAL) {
-            if (op >= opEnd) {
-              throw corrupt("decodes to more than the expected bytes", op - op0, opEnd - op0);
-            }
-            n = e & 15;
-            bb >>>= n;
-            bl -= n;
-            out[op++] = (byte) (e >>> 16);
-          }
           continue;
         }
-        if ((e & (EOB | INVALID)) != 0) {
+        if ((e & EXC) != 0) {
           if ((e & EOB) != 0) {
             break;
           }
           throw corrupt("has an invalid literal/length code", op - op0, opEnd - op0);
         }
-        int x = (e >>> 4) & 15;
+        int x = (e >>> 8) & 31;
         int len = (e >>> 16) + ((int) bb & ((1 << x) - 1));
         bb >>>= x;
         bl -= x;
         e = dt[(int) bb & DIST_MASK];
         if ((e & SUB) != 0) {
-          bb >>>= DIST_BITS;
-          bl -= DIST_BITS;
-          e = dt[(e >>> 16) + ((int) bb & ((1 << ((e >>> 4) & 15)) - 1))];
+          bb >>>= e;
+          bl -= e & 31;
+          e = dt[(e >>> 16) + ((int) bb & ((1 << (e >>> 8)) - 1))];
         }
-        if ((e & INVALID) != 0) {
+        if ((e & EXC) != 0) {
           throw corrupt("has an invalid distance code", op - op0, opEnd - op0);
         }
-        n = e & 15;
-        bb >>>= n;
-        bl -= n;
-        x = (e >>> 4) & 15;
-        int d = (e >>> 16) + ((int) bb & ((1 << x) - 1));
-        bb >>>= x;
-        bl -= x;
+        long saved = bb;
+        bb >>>= e;
+        bl -= e & 31;
+        int d = (e >>> 16) + (int) ((saved & ~(-1L << e)) >>> (e >>> 8));
         if (d > op - op0) {
           throw corrupt("has a distance " + d + " too far back", op - op0, opEnd - op0);
         }

@@ -1,0 +1,352 @@
+package org.chunkcdm.blosc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.zip.Adler32;
+import java.util.zip.Deflater;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link Inflate}'s fast and careful loops at their edges, against java.util.zip and against the data itself:
+ * streams written by a small fixed-Huffman/stored encoder of this test (so that every match is chosen: distances
+ * 1..8, the whole 32 KiB window, exactly back to the first byte; lengths 3 and 258; outputs ending right after a
+ * match or a literal, at every size around the fast loop's margins), every Deflater level and strategy, codes
+ * longer than the main tables, and truncated streams (refused, nothing written outside the output).
+ */
+class InflateEdgeTest {
+  private static final int[] LEN_BASE = {3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59,
+      67, 83, 99, 115, 131, 163, 195, 227, 258};
+  private static final int[] LEN_EXTRA = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
+      5, 5, 5, 5, 0};
+  private static final int[] DIST_BASE = {1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513,
+      769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+  private static final int[] DIST_EXTRA = {0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10,
+      11, 11, 12, 12, 13, 13};
+
+  /** LSB-first bit writer (RFC 1951 3.1.1); Huffman codes go in from their most significant bit. */
+  static final class Bits {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    long acc;
+    int n;
+
+    void put(int v, int k) {
+      acc |= (v & ((1L << k) - 1)) << n;
+      n += k;
+      while (n >= 8) {
+        out.write((int) acc);
+        acc >>>= 8;
+        n -= 8;
+      }
+    }
+
+    void code(int code, int len) {
+      put(Integer.reverse(code) >>> (32 - len), len);
+    }
+
+    void align() {
+      if (n > 0) {
+        put(0, 8 - n);
+      }
+    }
+  }
+
+  static void fixedSymbol(Bits b, int s) {
+    if (s < 144) {
+      b.code(0x30 + s, 8);
+    } else if (s < 256) {
+      b.code(0x190 + s - 144, 9);
+    } else if (s < 280) {
+      b.code(s - 256, 7);
+    } else {
+      b.code(0xc0 + s - 280, 8);
+    }
+  }
+
+  static void fixedMatch(Bits b, int len, int dist) {
+    int i = LEN_BASE.length - 1;
+    while (LEN_BASE[i] > len) {
+      i--;
+    }
+    if (len == 258) {
+      i = 28;
+    } else if (i == 28) {
+      i = 27;
+    }
+    fixedSymbol(b, 257 + i);
+    b.put(len - LEN_BASE[i], LEN_EXTRA[i]);
+    int j = DIST_BASE.length - 1;
+    while (DIST_BASE[j] > dist) {
+      j--;
+    }
+    b.code(j, 5);
+    b.put(dist - DIST_BASE[j], DIST_EXTRA[j]);
+  }
+
+  /** A zlib stream of fixed-Huffman and stored blocks for random data with chosen matches; the data to data[0]. */
+  static byte[] encode(Random r, int size, boolean endWithMatch, byte[][] data) {
+    byte[] d = new byte[size];
+    Bits b = new Bits();
+    b.put(0x78, 8);
+    b.put(0x01, 8);
+    int op = 0;
+    int alphabet = 1 + r.nextInt(r.nextBoolean() ? 4 : 256);
+    while (true) {
+      // one block: stored (sometimes) or fixed Huffman
+      int blockEnd = Math.min(size, op + 1 + r.nextInt(r.nextInt(4) == 0 ? 100 : 40_000));
+      boolean last = blockEnd == size;
+      if (r.nextInt(8) == 0 && !(last && endWithMatch)) {
+        b.put(last ? 1 : 0, 1);
+        b.put(0, 2);
+        b.align();
+        int len = blockEnd - op;
+        b.put(len, 16);
+        b.put(~len, 16);
+        for (int i = 0; i < len; i++) {
+          d[op] = (byte) r.nextInt(256);
+          b.put(d[op++], 8);
+        }
+      } else {
+        b.put(last ? 1 : 0, 1);
+        b.put(1, 2);
+        while (op < blockEnd) {
+          int room = blockEnd - op;
+          boolean closing = last && endWithMatch;
+          // a closing match takes the last 3..258 bytes; before it, matches leave 0 or at least 3 bytes
+          boolean match = op > 0 && room >= 3 && (r.nextInt(3) == 0 || (closing && room <= 258));
+          if (!match) {
+            d[op] = (byte) (alphabet == 256 ? r.nextInt(256) : 'a' + r.nextInt(alphabet));
+            fixedSymbol(b, d[op++] & 0xff);
+            continue;
+          }
+          int maxDist = Math.min(op, 32768);
+          int dist;
+          switch (r.nextInt(6)) {
+            case 0:
+              dist = 1 + r.nextInt(Math.min(maxDist, 8));
+              break;
+            case 1:
+              dist = maxDist; // the whole window, or back to the very first byte
+              break;
+            case 2:
+              dist = Math.max(1, maxDist - r.nextInt(Math.min(maxDist, 20)));
+              break;
+            default:
+              dist = 1 + r.nextInt(maxDist);
+          }
+          int len;
+          if (closing && room <= 258) {
+            len = room;
+          } else {
+            int maxLen = Math.min(258, closing ? room - 3 : room);
+            int k = r.nextInt(4);
+            len = k == 0 ? 3 : k == 1 ? maxLen : 3 + r.nextInt(maxLen - 2);
+          }
+          for (int i = 0; i < len; i++) {
+            d[op + i] = d[op + i - dist];
+          }
+          op += len;
+          fixedMatch(b, len, dist);
+        }
+        fixedSymbol(b, 256);
+      }
+      if (last) {
+        break;
+      }
+    }
+    b.align();
+    Adler32 a = new Adler32();
+    a.update(d);
+    int v = (int) a.getValue();
+    b.put(v >>> 24, 8);
+    b.put(v >>> 16, 8);
+    b.put(v >>> 8, 8);
+    b.put(v, 8);
+    data[0] = d;
+    return b.out.toByteArray();
+  }
+
+  /** Decodes into the middle of a guarded array; checks the guards and returns the output. */
+  static byte[] decodeGuarded(Inflate inf, byte[] c, int outLen) throws IOException {
+    byte[] in = new byte[c.length + 5];
+    System.arraycopy(c, 0, in, 2, c.length);
+    byte[] out = new byte[outLen + 40];
+    Arrays.fill(out, (byte) 0x5a);
+    try {
+      inf.decode(in, 2, c.length, out, 11, outLen);
+    } finally {
+      for (int i = 0; i < 11; i++) {
+        assertEquals((byte) 0x5a, out[i], "written before the output");
+      }
+      for (int i = 11 + outLen; i < out.length; i++) {
+        assertEquals((byte) 0x5a, out[i], "written past the output");
+      }
+    }
+    return Arrays.copyOfRange(out, 11, 11 + outLen);
+  }
+
+  @Test
+  void chosenMatchesAndBlockEdges() throws IOException {
+    Random r = new Random(1951_3);
+    Inflate inf = new Inflate();
+    int streams = 0;
+    int[] sizes = new int[400];
+    for (int i = 0; i < sizes.length; i++) {
+      // around the fast loop's margins (258 + 18 output bytes, 24 input bytes) and the 32 KiB window
+      sizes[i] = i < 120 ? i : i < 240 ? 250 + (i - 120) : i < 300 ? 32_700 + r.nextInt(200) : r.nextInt(90_000);
+    }
+    for (int size : sizes) {
+      for (boolean endWithMatch : new boolean[] {false, true}) {
+        byte[][] data = new byte[1][];
+        byte[] c = encode(r, size, endWithMatch, data);
+        assertArrayEquals(data[0], InflateTest.zlib(c, size, new int[1]), "java.util.zip, size " + size);
+        assertArrayEquals(data[0], decodeGuarded(inf, c, size), "size " + size + " endWithMatch " + endWithMatch);
+        streams++;
+      }
+    }
+    assertTrue(streams == 800);
+  }
+
+  /**
+   * A long match ending 0..40 bytes before the output's end while the fast loop runs (empty stored blocks after
+   * the Huffman block keep enough input at hand): the wide copies may not write past the output.
+   */
+  @Test
+  void longMatchesNearTheOutputsEnd() throws IOException {
+    Random r = new Random(1954);
+    Inflate inf = new Inflate();
+    for (int dist : new int[] {1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 100}) {
+      for (int k = 0; k <= 40; k++) {
+        for (int lits = 0; lits <= 3; lits++) {
+          Bits b = new Bits();
+          b.put(0x78, 8);
+          b.put(0x01, 8);
+          b.put(0, 1);
+          b.put(1, 2);
+          int prefix = 300 + r.nextInt(50);
+          byte[] d = new byte[prefix + lits + 258 + k];
+          int op = 0;
+          for (int i = 0; i < prefix + lits; i++) {
+            d[op] = (byte) r.nextInt(256);
+            fixedSymbol(b, d[op++] & 0xff);
+          }
+          fixedMatch(b, 258, dist);
+          for (int i = 0; i < 258; i++, op++) {
+            d[op] = d[op - dist];
+          }
+          for (int i = 0; i < k; i++) {
+            d[op] = (byte) r.nextInt(256);
+            fixedSymbol(b, d[op++] & 0xff);
+          }
+          fixedSymbol(b, 256);
+          for (int i = 0; i < 8; i++) { // empty stored blocks, the last one final
+            b.put(i == 7 ? 1 : 0, 1);
+            b.put(0, 2);
+            b.align();
+            b.put(0, 16);
+            b.put(0xffff, 16);
+          }
+          Adler32 a = new Adler32();
+          a.update(d);
+          int v = (int) a.getValue();
+          b.put(v >>> 24, 8);
+          b.put(v >>> 16, 8);
+          b.put(v >>> 8, 8);
+          b.put(v, 8);
+          byte[] c = b.out.toByteArray();
+          assertArrayEquals(d, InflateTest.zlib(c, d.length, new int[1]));
+          assertArrayEquals(d, decodeGuarded(inf, c, d.length), "dist " + dist + " k " + k + " lits " + lits);
+        }
+      }
+    }
+  }
+
+  @Test
+  void truncatedAndTooFarStreamsAreRefused() throws IOException {
+    Random r = new Random(1952);
+    Inflate inf = new Inflate();
+    for (int t = 0; t < 60; t++) {
+      int size = t < 30 ? 1 + r.nextInt(400) : 1000 + r.nextInt(40_000);
+      byte[][] data = new byte[1][];
+      byte[] c = encode(r, size, r.nextBoolean(), data);
+      int step = Math.max(1, c.length / 300);
+      for (int cut = 0; cut < c.length; cut += (cut > c.length - 40 ? 1 : step)) {
+        byte[] part = Arrays.copyOf(c, cut);
+        try {
+          decodeGuarded(inf, part, size);
+          fail("decodes a stream cut to " + cut + " of " + c.length + " bytes");
+        } catch (IOException expected) {
+          assertTrue(expected.getMessage().startsWith("zlib stream"), expected.getMessage());
+        }
+      }
+    }
+    // a distance one byte further back than the output's start: refused by both
+    // (short outputs: the careful loop; followed by 2000 more bytes: the fast loop)
+    for (int first = 1; first < 1100; first += first < 40 ? 1 : 1000) {
+      for (int after : new int[] {0, 2000}) {
+        Bits b = new Bits();
+        b.put(0x78, 8);
+        b.put(0x01, 8);
+        b.put(1, 1);
+        b.put(1, 2);
+        for (int i = 0; i < first; i++) {
+          fixedSymbol(b, 'x');
+        }
+        fixedMatch(b, 258, first + 1);
+        for (int i = 0; i < after; i++) {
+          fixedSymbol(b, 'y');
+        }
+        fixedSymbol(b, 256);
+        b.align();
+        b.put(0, 32);
+        byte[] c = b.out.toByteArray();
+        assertEquals(null, InflateTest.zlib(c, first + 258 + after, new int[1]));
+        try {
+          decodeGuarded(inf, c, first + 258 + after);
+          fail("decodes a distance before the output's start");
+        } catch (IOException expected) {
+          assertTrue(expected.getMessage().contains("too far back"), expected.getMessage());
+        }
+      }
+    }
+    // still decodes good streams
+    byte[][] data = new byte[1][];
+    byte[] c = encode(r, 5000, true, data);
+    assertArrayEquals(data[0], decodeGuarded(inf, c, 5000));
+  }
+
+  @Test
+  void everyLevelAndStrategyAndLongCodes() throws IOException {
+    Random r = new Random(1953);
+    Inflate inf = new Inflate();
+    // geometric symbol frequencies (symbol k with probability 2^-(k+1)) give the longest codes zlib allows (15 bits)
+    byte[] fib = new byte[200_000];
+    for (int i = 0; i < fib.length; i++) {
+      fib[i] = (byte) (Integer.numberOfTrailingZeros(r.nextInt() | 1 << 30) * 7 + (r.nextInt(64) == 0 ? 1 : 0));
+    }
+    for (int i = 0; i < 3000; i++) {
+      int len = 3 + r.nextInt(60);
+      int at = 40_000 + r.nextInt(fib.length - 40_100);
+      int from = at - 1 - (int) Math.min(32_767, Math.exp(r.nextDouble() * Math.log(32_767)));
+      System.arraycopy(fib, from, fib, at, len);
+    }
+    byte[][] inputs = {fib, InflateTest.corpus().get(30), InflateTest.corpus().get(33)};
+    int[] strategies = {Deflater.DEFAULT_STRATEGY, Deflater.FILTERED, Deflater.HUFFMAN_ONLY};
+    for (byte[] data : inputs) {
+      for (int level = 0; level <= 9; level++) {
+        for (int strategy : strategies) {
+          byte[] c = InflateTest.deflate(data, level, strategy);
+          assertArrayEquals(data, decodeGuarded(inf, c, data.length), "level " + level + " strategy " + strategy);
+        }
+      }
+    }
+    assertTrue(Inflate.maxCodeLength(InflateTest.deflate(fib, 6, Deflater.HUFFMAN_ONLY)) > Inflate.LIT_BITS,
+        "the test data gives no literal/length codes longer than the main table");
+  }
+}
