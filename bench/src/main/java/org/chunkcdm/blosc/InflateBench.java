@@ -12,8 +12,10 @@ import java.util.List;
 
 /**
  * The zlib streams inside Blosc chunk sets ({@code NAME.chunks} files written by bench/run-blosc2.sh), decoded by
- * the current {@link Inflate}, by {@link InflateRef} (the decoder before the fourth pass) and by
- * java.util.zip.Inflater, <b>interleaved</b> (A B C A B C ...) so that all three see the same machine load. Prints
+ * the current {@link Inflate}, by java.util.zip.Inflater and by any older copy of Inflate compiled under another
+ * class name in this package and named in {@code -Dchunkcdm.bench.decoders} (e.g. the decoder of an earlier
+ * commit, {@code git show C:core/.../Inflate.java} renamed to InflateRef), <b>interleaved</b> (A B C A B C ...)
+ * so that all see the same machine load. Prints
  * per set and decoder the best and the median GB/s (decoded bytes of the whole chunks per thread-CPU second; with
  * {@code -Dchunkcdm.bench.wall=true} per wall second).
  *
@@ -80,13 +82,11 @@ public final class InflateBench {
     double seconds = Double.parseDouble(args[1]);
     int rounds = Integer.parseInt(args[2]);
     Inflate cur = new Inflate();
-    InflateRef ref = new InflateRef();
     java.util.zip.Inflater jdk = new java.util.zip.Inflater();
-    String[] names = {"Inflate", "InflateRef", "java.util.zip"};
+    String[] names = {"Inflate", "java.util.zip"};
     List<String> only = Arrays.asList(System.getProperty("chunkcdm.bench.decoders", String.join(",", names)).split(","));
     Decoder[] dec = {
         (in, ip, len, out, n) -> cur.decode(in, ip, len, out, 0, n),
-        (in, ip, len, out, n) -> ref.decode(in, ip, len, out, 0, n),
         (in, ip, len, out, n) -> {
           jdk.reset();
           jdk.setInput(in, ip, len);
