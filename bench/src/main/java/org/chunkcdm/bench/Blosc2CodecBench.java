@@ -120,33 +120,10 @@ public final class Blosc2CodecBench {
    * aircompressor's or chunkcdm's LZ4 decoder for LZ4. The bound for a row as long as that codec decodes it.
    */
   static double streamsOnly(Path file, double seconds, String impl) throws Exception {
-    ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
-    List<int[]> streams = new ArrayList<>(); // chunk index, position, csize, decoded size
-    List<byte[]> chunks = new ArrayList<>();
-    long total = 0;
-    while (b.hasRemaining()) {
-      byte[] c = new byte[b.getInt()];
-      b.get(c);
-      chunks.add(c);
-      BloscHeader h = BloscHeader.parse(c, 0, c.length);
-      ByteBuffer cb = ByteBuffer.wrap(c).order(ByteOrder.LITTLE_ENDIAN);
-      for (int blk = 0; blk < h.nblocks(); blk++) {
-        int bsize = Math.min(h.blocksize(), h.nbytes() - blk * h.blocksize());
-        int ns = !h.isDontSplit() && bsize == h.blocksize() ? h.typesize() : 1;
-        int pos = cb.getInt(h.headerLength() + 4 * blk);
-        for (int s = 0; s < ns; s++) {
-          int csize = cb.getInt(pos);
-          pos += 4;
-          if (csize > 0 && csize != bsize / ns) {
-            streams.add(new int[] {chunks.size() - 1, pos, csize, bsize / ns});
-            total += bsize / ns;
-          } else {
-            total += bsize / ns;
-          }
-          pos += Math.max(csize, 0);
-        }
-      }
-    }
+    ChunkStreams cs = ChunkStreams.load(file);
+    List<int[]> streams = cs.streams; // chunk index, position, csize, decoded size
+    List<byte[]> chunks = cs.chunks;
+    long total = cs.total;
     // liblz4 (the system's, through JNA; about a microsecond of call overhead per stream, which counts against it)
     com.sun.jna.Function lz4 = null;
     List<com.sun.jna.Memory> nativeChunks = new ArrayList<>();

@@ -43,26 +43,10 @@ public final class Lz4SequenceBench {
   }
 
   static void load(Path file, List<byte[]> streams, List<Integer> sizes) throws Exception {
-    ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
-    while (b.hasRemaining()) {
-      byte[] c = new byte[b.getInt()];
-      b.get(c);
-      BloscHeader h = BloscHeader.parse(c, 0, c.length);
-      ByteBuffer cb = ByteBuffer.wrap(c).order(ByteOrder.LITTLE_ENDIAN);
-      for (int blk = 0; blk < h.nblocks(); blk++) {
-        int bsize = Math.min(h.blocksize(), h.nbytes() - blk * h.blocksize());
-        int ns = !h.isDontSplit() && bsize == h.blocksize() ? h.typesize() : 1;
-        int pos = cb.getInt(h.headerLength() + 4 * blk);
-        for (int s = 0; s < ns; s++) {
-          int csize = cb.getInt(pos);
-          pos += 4;
-          if (csize > 0 && csize != bsize / ns) {
-            streams.add(Arrays.copyOfRange(c, pos, pos + csize));
-            sizes.add(bsize / ns);
-          }
-          pos += Math.max(csize, 0);
-        }
-      }
+    ChunkStreams cs = ChunkStreams.load(file);
+    for (int i = 0; i < cs.streams.size(); i++) {
+      streams.add(cs.copy(i));
+      sizes.add(cs.streams.get(i)[3]);
     }
   }
 

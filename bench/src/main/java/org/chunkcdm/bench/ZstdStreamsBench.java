@@ -117,32 +117,13 @@ public final class ZstdStreamsBench {
 
   /** The zstd streams (one zstd frame each) of a file of [int32 LE length][Blosc2 chunk] records. */
   static Streams load(Path file) throws IOException {
-    ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+    ChunkStreams cs = ChunkStreams.load(file);
     Streams s = new Streams();
-    while (b.hasRemaining()) {
-      byte[] c = new byte[b.getInt()];
-      b.get(c);
-      BloscHeader h = BloscHeader.parse(c, 0, c.length);
-      if (h.isMemcpyed()) {
-        continue;
-      }
-      ByteBuffer cb = ByteBuffer.wrap(c).order(ByteOrder.LITTLE_ENDIAN);
-      for (int blk = 0; blk < h.nblocks(); blk++) {
-        int bsize = Math.min(h.blocksize(), h.nbytes() - blk * h.blocksize());
-        int ns = !h.isDontSplit() && bsize == h.blocksize() ? h.typesize() : 1;
-        int pos = cb.getInt(h.headerLength() + 4 * blk);
-        for (int k = 0; k < ns; k++) {
-          int csize = cb.getInt(pos);
-          pos += 4;
-          if (csize > 0 && csize != bsize / ns) {
-            s.frames.add(Arrays.copyOfRange(c, pos, pos + csize));
-            s.sizes.add(bsize / ns);
-            s.total += bsize / ns;
-          }
-          pos += Math.max(csize, 0);
-        }
-      }
+    for (int i = 0; i < cs.streams.size(); i++) {
+      s.frames.add(cs.copy(i));
+      s.sizes.add(cs.streams.get(i)[3]);
     }
+    s.total = cs.compressedTotal;
     return s;
   }
 

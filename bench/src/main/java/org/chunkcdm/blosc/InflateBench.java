@@ -39,29 +39,11 @@ public final class InflateBench {
   }
 
   static Streams load(Path file) throws Exception {
-    ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+    org.chunkcdm.bench.ChunkStreams cs = org.chunkcdm.bench.ChunkStreams.load(file);
     Streams st = new Streams();
-    while (b.hasRemaining()) {
-      byte[] c = new byte[b.getInt()];
-      b.get(c);
-      st.in.add(c);
-      BloscHeader h = BloscHeader.parse(c, 0, c.length);
-      ByteBuffer cb = ByteBuffer.wrap(c).order(ByteOrder.LITTLE_ENDIAN);
-      for (int blk = 0; blk < h.nblocks(); blk++) {
-        int bsize = Math.min(h.blocksize(), h.nbytes() - blk * h.blocksize());
-        int ns = !h.isDontSplit() && bsize == h.blocksize() ? h.typesize() : 1;
-        int pos = cb.getInt(h.headerLength() + 4 * blk);
-        for (int k = 0; k < ns; k++) {
-          int csize = cb.getInt(pos);
-          pos += 4;
-          if (csize > 0 && csize != bsize / ns) {
-            st.s.add(new int[] {st.in.size() - 1, pos, csize, bsize / ns});
-          }
-          st.total += bsize / ns;
-          pos += Math.max(csize, 0);
-        }
-      }
-    }
+    st.in.addAll(cs.chunks);
+    st.s.addAll(cs.streams);
+    st.total = cs.total;
     return st;
   }
 
