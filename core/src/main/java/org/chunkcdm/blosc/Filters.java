@@ -194,7 +194,8 @@ final class Filters {
 
   /**
    * Item sizes 16, 24, ...: for every 8 items, each run of eight byte planes {@code 8h..8h+7} is one 8x8 byte
-   * transpose (as in {@link #unshuffle8}) giving bytes {@code 8h..8h+7} of the eight items.
+   * transpose (as in {@link #unshuffle8}) giving bytes {@code 8h..8h+7} of the eight items. (Typesize 8 keeps
+   * its own copy with constant strides: through this method it ran 11.3 → 8.8 GB/s, FilterPathBench 131072 8.)
    */
   private static int unshuffleBy8(int ts, byte[][] pa, int[] po, byte[] dst, int dp, int n) {
     int n8 = n & ~7;
