@@ -55,6 +55,17 @@ class InflateEdgeTest {
         put(0, 8 - n);
       }
     }
+
+    /** The zlib trailer: the Adler-32 of {@code d}, most significant byte first (at a byte boundary). */
+    void adler32(byte[] d) {
+      Adler32 a = new Adler32();
+      a.update(d);
+      int v = (int) a.getValue();
+      put(v >>> 24, 8);
+      put(v >>> 16, 8);
+      put(v >>> 8, 8);
+      put(v, 8);
+    }
   }
 
   static void fixedSymbol(Bits b, int s) {
@@ -161,13 +172,7 @@ class InflateEdgeTest {
       }
     }
     b.align();
-    Adler32 a = new Adler32();
-    a.update(d);
-    int v = (int) a.getValue();
-    b.put(v >>> 24, 8);
-    b.put(v >>> 16, 8);
-    b.put(v >>> 8, 8);
-    b.put(v, 8);
+    b.adler32(d);
     data[0] = d;
     return b.out.toByteArray();
   }
@@ -252,13 +257,7 @@ class InflateEdgeTest {
             b.put(0, 16);
             b.put(0xffff, 16);
           }
-          Adler32 a = new Adler32();
-          a.update(d);
-          int v = (int) a.getValue();
-          b.put(v >>> 24, 8);
-          b.put(v >>> 16, 8);
-          b.put(v >>> 8, 8);
-          b.put(v, 8);
+          b.adler32(d);
           byte[] c = b.out.toByteArray();
           assertArrayEquals(d, InflateTest.zlib(c, d.length, new int[1]));
           assertArrayEquals(d, decodeGuarded(inf, c, d.length), "dist " + dist + " k " + k + " lits " + lits);
