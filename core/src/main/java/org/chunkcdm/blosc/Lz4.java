@@ -225,9 +225,10 @@ public final class Lz4 {
   /**
    * An LZ match of {@code len >= 1} bytes at distance {@code offset >= 1} ({@code out[op - offset]} already
    * written) copied with 8-byte reads and writes; may write up to 15 bytes past the match, which the caller
-   * guarantees lie inside the output. Every read lies in bytes already final. Also used by BloscLZ.
+   * guarantees lie inside the output. Every read lies in bytes already final. Also used by BloscLZ, Inflate and
+   * the zstd decoder (public for that package only; not an API for callers outside core).
    */
-  static void wideMatch(byte[] out, int op, int offset, int len) {
+  public static void wideMatch(byte[] out, int op, int offset, int len) {
     int ref = op - offset;
     if (offset >= 8) {
       // 16 bytes a round: with offset >= 8 the second read ends in the bytes the first write made

@@ -1,5 +1,6 @@
 package org.chunkcdm.blosc.zstd;
 
+import org.chunkcdm.blosc.Lz4;
 import org.chunkcdm.io.FormatException;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -733,7 +734,7 @@ public final class ZstdDecoder {
     int from = o - offset;
     if (offset >= 8) {
       if (ml <= 64) {
-        copy16(out, from, o, ml);
+        Lz4.wideMatch(out, o, offset, ml);
       } else if (offset >= ml) {
         System.arraycopy(out, from, out, o, ml);
       } else {
@@ -771,19 +772,6 @@ public final class ZstdDecoder {
 
   /** For offsets 1..7: the smallest multiple of the offset that is at least 8. */
   private static final int[] STEP = {0, 8, 8, 9, 8, 10, 12, 14};
-
-  /**
-   * Copies {@code n} bytes from {@code from} to {@code to} (to - from at least 8) in 16-byte rounds of two 8-byte
-   * steps (the second read ends in bytes the first write made, or earlier); may write 15 more.
-   */
-  private static void copy16(byte[] a, int from, int to, int n) {
-    int i = 0;
-    do {
-      LONG.set(a, to + i, (long) LONG.get(a, from + i));
-      LONG.set(a, to + i + 8, (long) LONG.get(a, from + i + 8));
-      i += 16;
-    } while (i < n);
-  }
 
   /** Copies {@code n} bytes from {@code from} to {@code to} (to - from at least 8) in 8-byte steps; may write 7 more. */
   private static void copy8(byte[] a, int from, int to, int n) {
