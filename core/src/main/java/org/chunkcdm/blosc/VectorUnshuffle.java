@@ -166,7 +166,45 @@ final class VectorUnshuffle {
    * lane-wise byte swaps (register with byte) and three lane swaps (register with lane).
    */
   static int bitRows(byte[] src, int s0, int rowBytes, byte[] dst, int o) {
-    return bitRows(src, s0, rowBytes, dst, o, false);
+    return BYTE_PERMUTE ? bitRowsPermuted(src, s0, rowBytes, dst, o) : bitRows(src, s0, rowBytes, dst, o, false);
+  }
+
+  /**
+   * Whether {@link #bitRows(byte[], int, int, byte[], int)} takes {@link #bitRowsPermuted}: the CPU must permute
+   * the 64 bytes of a 512-bit register in one instruction (AVX-512 VBMI, {@code avx512vbmi} in the flags of
+   * {@code /proc/cpuinfo}; the JDK has no portable way to ask). {@code -Dchunkcdm.blosc.vbmi=true|false} overrides
+   * the detection; anywhere else (no such file, no flag) the lane-swap kernel is kept.
+   */
+  static final boolean BYTE_PERMUTE = bytePermute();
+
+  private static boolean bytePermute() {
+    String p = System.getProperty("chunkcdm.blosc.vbmi");
+    if (p != null) {
+      return Boolean.parseBoolean(p);
+    }
+    if (!WIDE) {
+      return false;
+    }
+    try (java.io.BufferedReader r = java.nio.file.Files.newBufferedReader(java.nio.file.Path.of("/proc/cpuinfo"),
+        java.nio.charset.StandardCharsets.ISO_8859_1)) {
+      for (String line = r.readLine(); line != null; line = r.readLine()) {
+        if (line.startsWith("flags")) {
+          return vbmiFlag(line);
+        }
+      }
+      return false;
+    } catch (java.io.IOException | RuntimeException e) { // not Linux, or not readable here
+      return false;
+    }
+  }
+
+  /** True when {@code line} is a {@code /proc/cpuinfo} flags line listing {@code avx512vbmi}. */
+  static boolean vbmiFlag(String line) {
+    int colon = line.indexOf(':');
+    if (!line.startsWith("flags") || colon < 0) {
+      return false;
+    }
+    return java.util.Arrays.asList(line.substring(colon + 1).trim().split("\\s+")).contains("avx512vbmi");
   }
 
   /**
@@ -297,6 +335,116 @@ final class VectorUnshuffle {
       r3 = r3.blend(r7.rearrange(X4), HI4);
       r7 = r7.blend(t.rearrange(X4), HI4.not());
       }
+      int d = o + 8 * g;
+      r0.intoByteArray(dst, d + 0, LE);
+      r1.intoByteArray(dst, d + 64, LE);
+      r2.intoByteArray(dst, d + 128, LE);
+      r3.intoByteArray(dst, d + 192, LE);
+      r4.intoByteArray(dst, d + 256, LE);
+      r5.intoByteArray(dst, d + 320, LE);
+      r6.intoByteArray(dst, d + 384, LE);
+      r7.intoByteArray(dst, d + 448, LE);
+    }
+    return m;
+  }
+
+  private static final VectorSpecies<Byte> B512 = ByteVector.SPECIES_512;
+  /** Byte p of a 512-bit register takes byte 8 * (p % 8) + p / 8: lane index swapped with byte-in-lane index. */
+  private static final VectorShuffle<Byte> T88 = VectorShuffle.fromOp(B512, p -> 8 * (p % 8) + p / 8);
+
+  /**
+   * As {@link #bitRows(byte[], int, int, byte[], int, boolean)} without units, in plain item order, but without
+   * the three lane swaps: every loaded row register first has its lane index swapped with its byte-in-lane index
+   * (one byte permute per row, {@code vpermb} where the CPU has AVX-512 VBMI). The bit swaps act within bytes, so
+   * they do not care; the three byte swaps then exchange the register index with the byte-in-lane index, which
+   * leaves item {@code 64 * register + 8 * lane + byte} in place. Measured 21.7 -> 32.5 GB/s (8192 row bytes).
+   * Only taken where {@link #BYTE_PERMUTE}: without VBMI the JDK runs the 512-bit byte permute as plain Java.
+   */
+  static int bitRowsPermuted(byte[] src, int s0, int rowBytes, byte[] dst, int o) {
+    int m = rowBytes & ~63;
+    for (int g = 0; g < m; g += 64) {
+      int s = s0 + g;
+      LongVector r0 = ByteVector.fromArray(B512, src, s + 0 * rowBytes).rearrange(T88).reinterpretAsLongs();
+      LongVector r1 = ByteVector.fromArray(B512, src, s + 1 * rowBytes).rearrange(T88).reinterpretAsLongs();
+      LongVector r2 = ByteVector.fromArray(B512, src, s + 2 * rowBytes).rearrange(T88).reinterpretAsLongs();
+      LongVector r3 = ByteVector.fromArray(B512, src, s + 3 * rowBytes).rearrange(T88).reinterpretAsLongs();
+      LongVector r4 = ByteVector.fromArray(B512, src, s + 4 * rowBytes).rearrange(T88).reinterpretAsLongs();
+      LongVector r5 = ByteVector.fromArray(B512, src, s + 5 * rowBytes).rearrange(T88).reinterpretAsLongs();
+      LongVector r6 = ByteVector.fromArray(B512, src, s + 6 * rowBytes).rearrange(T88).reinterpretAsLongs();
+      LongVector r7 = ByteVector.fromArray(B512, src, s + 7 * rowBytes).rearrange(T88).reinterpretAsLongs();
+      LongVector t;
+      t = r0.lanewise(LSHR, 1).lanewise(XOR, r1).and(0x5555555555555555L);
+      r1 = r1.lanewise(XOR, t);
+      r0 = r0.lanewise(XOR, t.lanewise(LSHL, 1));
+      t = r2.lanewise(LSHR, 1).lanewise(XOR, r3).and(0x5555555555555555L);
+      r3 = r3.lanewise(XOR, t);
+      r2 = r2.lanewise(XOR, t.lanewise(LSHL, 1));
+      t = r4.lanewise(LSHR, 1).lanewise(XOR, r5).and(0x5555555555555555L);
+      r5 = r5.lanewise(XOR, t);
+      r4 = r4.lanewise(XOR, t.lanewise(LSHL, 1));
+      t = r6.lanewise(LSHR, 1).lanewise(XOR, r7).and(0x5555555555555555L);
+      r7 = r7.lanewise(XOR, t);
+      r6 = r6.lanewise(XOR, t.lanewise(LSHL, 1));
+      t = r0.lanewise(LSHR, 2).lanewise(XOR, r2).and(0x3333333333333333L);
+      r2 = r2.lanewise(XOR, t);
+      r0 = r0.lanewise(XOR, t.lanewise(LSHL, 2));
+      t = r1.lanewise(LSHR, 2).lanewise(XOR, r3).and(0x3333333333333333L);
+      r3 = r3.lanewise(XOR, t);
+      r1 = r1.lanewise(XOR, t.lanewise(LSHL, 2));
+      t = r4.lanewise(LSHR, 2).lanewise(XOR, r6).and(0x3333333333333333L);
+      r6 = r6.lanewise(XOR, t);
+      r4 = r4.lanewise(XOR, t.lanewise(LSHL, 2));
+      t = r5.lanewise(LSHR, 2).lanewise(XOR, r7).and(0x3333333333333333L);
+      r7 = r7.lanewise(XOR, t);
+      r5 = r5.lanewise(XOR, t.lanewise(LSHL, 2));
+      t = r0.lanewise(LSHR, 4).lanewise(XOR, r4).and(0x0F0F0F0F0F0F0F0FL);
+      r4 = r4.lanewise(XOR, t);
+      r0 = r0.lanewise(XOR, t.lanewise(LSHL, 4));
+      t = r1.lanewise(LSHR, 4).lanewise(XOR, r5).and(0x0F0F0F0F0F0F0F0FL);
+      r5 = r5.lanewise(XOR, t);
+      r1 = r1.lanewise(XOR, t.lanewise(LSHL, 4));
+      t = r2.lanewise(LSHR, 4).lanewise(XOR, r6).and(0x0F0F0F0F0F0F0F0FL);
+      r6 = r6.lanewise(XOR, t);
+      r2 = r2.lanewise(XOR, t.lanewise(LSHL, 4));
+      t = r3.lanewise(LSHR, 4).lanewise(XOR, r7).and(0x0F0F0F0F0F0F0F0FL);
+      r7 = r7.lanewise(XOR, t);
+      r3 = r3.lanewise(XOR, t.lanewise(LSHL, 4));
+      t = r0.lanewise(LSHR, 8).lanewise(XOR, r1).and(0x00FF00FF00FF00FFL);
+      r1 = r1.lanewise(XOR, t);
+      r0 = r0.lanewise(XOR, t.lanewise(LSHL, 8));
+      t = r2.lanewise(LSHR, 8).lanewise(XOR, r3).and(0x00FF00FF00FF00FFL);
+      r3 = r3.lanewise(XOR, t);
+      r2 = r2.lanewise(XOR, t.lanewise(LSHL, 8));
+      t = r4.lanewise(LSHR, 8).lanewise(XOR, r5).and(0x00FF00FF00FF00FFL);
+      r5 = r5.lanewise(XOR, t);
+      r4 = r4.lanewise(XOR, t.lanewise(LSHL, 8));
+      t = r6.lanewise(LSHR, 8).lanewise(XOR, r7).and(0x00FF00FF00FF00FFL);
+      r7 = r7.lanewise(XOR, t);
+      r6 = r6.lanewise(XOR, t.lanewise(LSHL, 8));
+      t = r0.lanewise(LSHR, 16).lanewise(XOR, r2).and(0x0000FFFF0000FFFFL);
+      r2 = r2.lanewise(XOR, t);
+      r0 = r0.lanewise(XOR, t.lanewise(LSHL, 16));
+      t = r1.lanewise(LSHR, 16).lanewise(XOR, r3).and(0x0000FFFF0000FFFFL);
+      r3 = r3.lanewise(XOR, t);
+      r1 = r1.lanewise(XOR, t.lanewise(LSHL, 16));
+      t = r4.lanewise(LSHR, 16).lanewise(XOR, r6).and(0x0000FFFF0000FFFFL);
+      r6 = r6.lanewise(XOR, t);
+      r4 = r4.lanewise(XOR, t.lanewise(LSHL, 16));
+      t = r5.lanewise(LSHR, 16).lanewise(XOR, r7).and(0x0000FFFF0000FFFFL);
+      r7 = r7.lanewise(XOR, t);
+      r5 = r5.lanewise(XOR, t.lanewise(LSHL, 16));
+      t = r0.lanewise(LSHR, 32).lanewise(XOR, r4).and(0x00000000FFFFFFFFL);
+      r4 = r4.lanewise(XOR, t);
+      r0 = r0.lanewise(XOR, t.lanewise(LSHL, 32));
+      t = r1.lanewise(LSHR, 32).lanewise(XOR, r5).and(0x00000000FFFFFFFFL);
+      r5 = r5.lanewise(XOR, t);
+      r1 = r1.lanewise(XOR, t.lanewise(LSHL, 32));
+      t = r2.lanewise(LSHR, 32).lanewise(XOR, r6).and(0x00000000FFFFFFFFL);
+      r6 = r6.lanewise(XOR, t);
+      r2 = r2.lanewise(XOR, t.lanewise(LSHL, 32));
+      t = r3.lanewise(LSHR, 32).lanewise(XOR, r7).and(0x00000000FFFFFFFFL);
+      r7 = r7.lanewise(XOR, t);
+      r3 = r3.lanewise(XOR, t.lanewise(LSHL, 32));
       int d = o + 8 * g;
       r0.intoByteArray(dst, d + 0, LE);
       r1.intoByteArray(dst, d + 64, LE);

@@ -123,6 +123,44 @@ class BitUnshuffleTest {
     }
   }
 
+  /**
+   * Both 512-bit row kernels, the one with lane swaps and the one that permutes the bytes of every loaded row
+   * ({@link VectorUnshuffle#bitRowsPermuted}, taken where the CPU has AVX-512 VBMI), against the 64-bit register
+   * path on random rows: row byte counts below, at and above whole 64-byte groups, odd offsets, bytes around the
+   * output untouched. Runs on any machine with the vector module (without VBMI the JDK permutes in plain Java).
+   */
+  @Test
+  void permutedAndLaneSwapRowKernelsAgreeWithTheRegisterPath() {
+    Random rnd = new Random(23);
+    for (int rowBytes : new int[] {0, 8, 63, 64, 65, 71, 128, 191, 200, 512 + 8, 1000, 4096, 4096 + 24, 16384 + 56}) {
+      int sp = rnd.nextInt(13);
+      int dp = rnd.nextInt(13);
+      byte[] src = new byte[sp + 8 * rowBytes + 5];
+      rnd.nextBytes(src);
+      byte[] want = new byte[dp + 8 * rowBytes + 7];
+      rnd.nextBytes(want);
+      byte[] permuted = want.clone();
+      byte[] swaps = want.clone();
+      Filters.bitRows(src, sp, rowBytes, want, dp, 0);
+      int done = VectorUnshuffle.bitRowsPermuted(src, sp, rowBytes, permuted, dp);
+      assertEquals(rowBytes & ~63, done, "row bytes " + rowBytes);
+      Filters.bitRows(src, sp, rowBytes, permuted, dp, done);
+      assertArrayEquals(want, permuted, "byte-permute kernel, row bytes " + rowBytes);
+      done = VectorUnshuffle.bitRows(src, sp, rowBytes, swaps, dp, false);
+      assertEquals(rowBytes & ~63, done, "row bytes " + rowBytes);
+      Filters.bitRows(src, sp, rowBytes, swaps, dp, done);
+      assertArrayEquals(want, swaps, "lane-swap kernel, row bytes " + rowBytes);
+    }
+  }
+
+  @Test
+  void vbmiIsReadFromTheCpuFlagsLineOnly() {
+    assertEquals(true, VectorUnshuffle.vbmiFlag("flags\t\t: fpu sse2 avx512f avx512bw avx512vbmi avx512_vbmi2"));
+    assertEquals(false, VectorUnshuffle.vbmiFlag("flags\t\t: fpu sse2 avx512f avx512bw avx512_vbmi2"));
+    assertEquals(false, VectorUnshuffle.vbmiFlag("model name\t: avx512vbmi"));
+    assertEquals(false, VectorUnshuffle.vbmiFlag("flags"));
+  }
+
   @Test
   void planesHoldOneByteOfEveryItem() {
     Random rnd = new Random(3);
