@@ -71,4 +71,44 @@ class UnshuffleTest {
       }
     }
   }
+
+  /**
+   * Both 512-bit kernels for 8-byte items, the byte-permute one (taken where the CPU has AVX-512 VBMI) and the
+   * widening one, on planes that lie in different arrays at odd offsets, item counts below, at and above multiples
+   * of 64; runs on any machine with the vector module (without VBMI the JDK permutes in plain Java).
+   */
+  @Test
+  void bothTypesize8VectorKernelsAgreeWithTheDefinition() {
+    Random rnd = new Random(41);
+    for (int n : new int[] {0, 8, 63, 64, 65, 127, 128, 200, 1000, 4096, 4096 + 57, 16384 + 8}) {
+      byte[][] pa = new byte[8][];
+      int[] po = new int[8];
+      for (int j = 0; j < 8; j++) {
+        po[j] = rnd.nextInt(11);
+        pa[j] = new byte[po[j] + n + rnd.nextInt(5)];
+        rnd.nextBytes(pa[j]);
+      }
+      int dp = rnd.nextInt(7);
+      byte[] want = new byte[dp + 8 * n + 6];
+      rnd.nextBytes(want);
+      byte[] permuted = want.clone();
+      byte[] widened = want.clone();
+      int vp = VectorUnshuffle.unshuffle8Permuted(pa, po, permuted, dp, n);
+      int vw = VectorUnshuffle.unshuffle8(pa, po, widened, dp, n);
+      assertEquals(n & ~63, vp, "byte-permute kernel items, n " + n);
+      assertTrue(vw <= n && n - vw < 8, "widening kernel left " + (n - vw) + " of " + n);
+      for (int i = 0; i < vp; i++) {
+        for (int j = 0; j < 8; j++) {
+          want[dp + 8 * i + j] = pa[j][po[j] + i];
+        }
+      }
+      assertArrayEquals(want, permuted, "byte-permute kernel (incl. bytes around), n " + n);
+      for (int i = vp; i < vw; i++) { // the widening kernel also did items past the last 64
+        for (int j = 0; j < 8; j++) {
+          want[dp + 8 * i + j] = pa[j][po[j] + i];
+        }
+      }
+      assertArrayEquals(want, widened, "widening kernel (incl. bytes around), n " + n);
+    }
+  }
 }
