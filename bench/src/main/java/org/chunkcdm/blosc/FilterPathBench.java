@@ -22,8 +22,9 @@ public final class FilterPathBench {
         sizes[i - 1] = Integer.parseInt(args[i]);
       }
     }
-    System.out.printf("block %d bytes, vector unshuffle %b, vector bit rows %b (GB/s of CPU time)%n", len,
-        Filters.VECTOR, Filters.VECTOR_BITS);
+    System.out.printf("block %d bytes, vector unshuffle %b, vector bit rows %b, byte permute (VBMI) %b"
+        + " (GB/s of CPU time)%n", len, Filters.VECTOR, Filters.VECTOR_BITS,
+        Filters.VECTOR && VectorUnshuffle.BYTE_PERMUTE);
     for (int ts : sizes) {
       byte[] src = new byte[len];
       new Random(ts).nextBytes(src);
