@@ -21,7 +21,9 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * Byte unshuffle for item sizes 2, 4 and 8 on the JDK's incubating Vector API (SIMD from plain Java: no native
  * library). Each byte plane is widened to the item's lane type, shifted to its byte position and OR-ed in; the
- * lanes are stored as little-endian bytes. Used only when the JVM runs with
+ * lanes are stored as little-endian bytes (item size 8 where the CPU has AVX-512 VBMI: a byte permute per plane
+ * register and an 8x8 byte transpose per lane instead, {@link #unshuffle8Permuted}). Also the 512-bit bit-rows
+ * kernels of the bit unshuffle ({@link #bitRows(byte[], int, int, byte[], int)}). Used only when the JVM runs with
  * {@code --add-modules jdk.incubator.vector} and {@link #selfCheck()} agrees with the scalar code (see
  * {@link Filters}); otherwise this class is never loaded.
  */
