@@ -145,6 +145,35 @@ public final class BloscChunkData implements ChunkData {
     return all;
   }
 
+  /**
+   * True when the pure-Java decoder serves this chunk (always for a chunk stored raw, whose pieces are its
+   * stored bytes; not when native c-blosc would decode it, which decodes whole chunks only).
+   */
+  @Override
+  public boolean readsInPieces() {
+    return header.isMemcpyed() || Blosc.decodesInJava(header, Blosc.configured());
+  }
+
+  /**
+   * The decoded chunk in pieces ({@link JavaBlosc#decodePieces}): a chunk stored raw straight from its stored
+   * bytes, others block by block through a small per-thread buffer; a chunk decoded whole before comes from
+   * that array. Errors name the chunk as those of the other reads.
+   */
+  @Override
+  public synchronized void readPieces(int unit, Pieces sink) throws IOException {
+    if (all == null && readsInPieces()) {
+      try {
+        if (JavaBlosc.decodePieces(header, src(), off, dict, unit, sink)) {
+          return;
+        }
+      } catch (IOException e) {
+        throw named(e);
+      }
+    }
+    byte[] out = readAll(); // as one piece; names its errors
+    sink.accept(out, 0, 0, out.length);
+  }
+
   @Override
   public synchronized void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
     try {
