@@ -130,7 +130,10 @@ public final class Blosc {
     if (use == Impl.JAVA) {
       return true;
     }
-    if (use == Impl.NATIVE || !Filters.VECTOR) {
+    if (use == Impl.NATIVE) {
+      return false; // native or an IOException saying why not
+    }
+    if (!Filters.VECTOR) {
       NativeBlosc n = nativeBlosc();
       return n == null || !n.canDecode(h);
     }

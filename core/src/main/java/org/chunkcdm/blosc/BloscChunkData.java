@@ -146,12 +146,13 @@ public final class BloscChunkData implements ChunkData {
   }
 
   /**
-   * True when the pure-Java decoder serves this chunk (always for a chunk stored raw, whose pieces are its
-   * stored bytes; not when native c-blosc would decode it, which decodes whole chunks only).
+   * True when the pure-Java decoder serves this chunk, and for a chunk stored raw (its pieces are its stored bytes)
+   * unless native decoding was asked for; false when native c-blosc decodes it (whole chunks only).
    */
   @Override
   public boolean readsInPieces() {
-    return header.isMemcpyed() || Blosc.decodesInJava(header, Blosc.configured());
+    Blosc.Impl impl = Blosc.configured();
+    return impl != Blosc.Impl.NATIVE && (header.isMemcpyed() || Blosc.decodesInJava(header, impl));
   }
 
   /**

@@ -103,8 +103,8 @@ final class JavaBlosc {
       return true;
     }
     boolean raw = h.special() == BloscHeader.SPECIAL_NONE && h.isMemcpyed();
-    if (!raw && (unit <= 0 || PIECE_BYTES % unit != 0 || h.nblocks() > 0 && h.blocksize() % unit != 0)) {
-      return false;
+    if (!raw && (unit <= 0 || h.nblocks() > 0 && h.blocksize() % unit != 0)) {
+      return false; // pieces of whole blocks would split units
     }
     if (raw) { // the parse checked cbytes = header + n
       sink.accept(src, off + h.headerLength(), 0, n);
@@ -113,10 +113,11 @@ final class JavaBlosc {
       return true;
     }
     if (h.special() != BloscHeader.SPECIAL_NONE || h.nblocks() == 0) { // runs of one value: written piece by piece
-      byte[] buf = takePiece(Math.min(n, PIECE_BYTES));
+      int step = Math.max(unit, PIECE_BYTES / unit * unit); // pieces of whole units
+      byte[] buf = takePiece(Math.min(n, step));
       try {
-        for (int at = 0; at < n; at += PIECE_BYTES) {
-          int len = Math.min(PIECE_BYTES, n - at);
+        for (int at = 0; at < n; at += step) {
+          int len = Math.min(step, n - at);
           if (!fillSpecialOrCopy(h, src, off, buf, 0, at, len)) {
             throw new FormatException("Blosc chunk: " + n + " bytes but no blocks");
           }

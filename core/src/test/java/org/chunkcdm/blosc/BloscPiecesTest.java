@@ -68,7 +68,7 @@ class BloscPiecesTest {
     byte[] chunk = Files.readAllBytes(d.file());
     BloscHeader h = BloscHeader.parse(chunk, 0, chunk.length);
     byte[] expected = BloscFixtureTest.maskUndefined(d.json(), d.variables().get(0).expected());
-    for (int unit : new int[] {1, Math.max(1, h.typesize()), 8}) {
+    for (int unit : new int[] {1, Math.max(1, h.typesize()), 8, 24}) { // 24: not a power of two
       byte[] got = assemble(BloscChunkData.of(chunk, 0, chunk.length), unit);
       assertArrayEquals(expected, BloscFixtureTest.maskUndefined(d.json(), got), d.path() + " unit " + unit);
     }
@@ -88,7 +88,7 @@ class BloscPiecesTest {
               continue;
             }
             byte[] c = RawStreamTest.chunk(d, ts, blockBytes, bit, s -> s % 3 == 1);
-            for (int unit : new int[] {1, ts, 8}) {
+            for (int unit : new int[] {1, ts, 8, 3 * ts}) {
               assertArrayEquals(d, assemble(BloscChunkData.of(c, 0, c.length), unit),
                   "ts " + ts + " items " + items + " bs " + blockBytes + " bit " + bit + " unit " + unit);
             }
