@@ -3,6 +3,9 @@
   write DIR MIB            chunk sets DIR/<codec>-<filter>-ts<T>-c<L>.chunks: 1 MiB Blosc2 chunks of a MIB MiB series
                            (each chunk as a little-endian uint32 length + the chunk's bytes)
   time DIR SECONDS NAME..  c-blosc2 decode speed (one thread) of each set: best GB/s of decoded data
+  memcpy DIR SECONDS NAME.. for sets of chunks stored raw ("memcpyed"): best GB/s of ctypes.memmove (glibc) of each
+                           chunk's data into the same 1 MiB buffer, beside c-blosc2's decode of them (which copies
+                           such a chunk block by block; bench/blosc2/memcpy.c times that in C)
   writeb2nd DIR NAME..     1 GiB 1-D float64 b2nd arrays DIR/<name>.b2nd (blosc2's automatic chunks and blocks)
   read DIR ROUNDS NAME..   seconds of blosc2.open(p)[:] on 2 threads, best of ROUNDS
 """
@@ -96,6 +99,42 @@ def time_sets(d, seconds, names):
         sys.stdout.flush()
 
 
+def memcpy_sets(d, seconds, names):
+    """The C floor of sets whose chunks are stored raw: glibc memmove of the same bytes (thread CPU time with B2CPU=1)."""
+    import ctypes
+    clock = time.thread_time if os.environ.get("B2CPU") == "1" else time.perf_counter
+    blosc2.set_nthreads(1)
+    for name in names:
+        chunks = load(d, name)
+        dst = bytearray(1 << 20)
+        dp = ctypes.addressof((ctypes.c_char * len(dst)).from_buffer(dst))
+        srcs = []
+        for c in chunks:
+            flags, hl = c[2], 32 if c[2] & 0x10 else 16  # extended (Blosc2) header: 32 bytes
+            nbytes, bs = struct.unpack_from("<ii", c, 4)
+            assert flags & 0x02, name + ": a chunk is not stored raw"
+            srcs.append((ctypes.c_char_p(c), hl, nbytes, bs))
+        total = sum(s[2] for s in srcs)
+        out = []
+        for mode in ("memmove", "c-blosc2"):
+            best = 0.0
+            end = time.perf_counter() + seconds
+            while True:
+                t = clock()
+                if mode == "memmove":
+                    for p, hl, n, bs in srcs:
+                        ctypes.memmove(dp, ctypes.cast(p, ctypes.c_void_p).value + hl, n)
+                else:
+                    for c in chunks:
+                        blosc2.decompress2(c, dst=dst)
+                best = max(best, total / (clock() - t) / 1e9)
+                if time.perf_counter() > end:
+                    break
+            out.append(f"{mode} {best:.3f}")
+        print(f"{name} " + " ".join(out))
+        sys.stdout.flush()
+
+
 def write_b2nd(d, names):
     os.makedirs(d, exist_ok=True)
     data = series(1 << 30, 8)
@@ -133,6 +172,8 @@ if __name__ == "__main__":
         write(d, int(sys.argv[3]), sys.argv[4:])
     elif cmd == "time":
         time_sets(d, float(sys.argv[3]), sys.argv[4:])
+    elif cmd == "memcpy":
+        memcpy_sets(d, float(sys.argv[3]), sys.argv[4:])
     elif cmd == "writeb2nd":
         write_b2nd(d, sys.argv[3:])
     elif cmd == "read":

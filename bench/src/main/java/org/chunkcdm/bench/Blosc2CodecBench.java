@@ -26,6 +26,9 @@ import ucar.nc2.Variable;
  *   <li>{@code streams DIR SECONDS NAME...}: the codec alone on the compressed streams inside the chunks
  *       (aircompressor's, the system liblz4's (JNA) and our LZ4 for lz4 sets, java.util.zip's and our
  *       {@code Inflate} for the others).
+ *   <li>{@code copy DIR SECONDS NAME...}: the floor of a set whose chunks c-blosc2 stored raw ("memcpyed"):
+ *       {@code System.arraycopy} of each chunk's data bytes into the same 1 MiB destination, nothing else (GB/s;
+ *       b2bench.py's {@code memcpy} is the C side of it).
  *   <li>{@code read DIR ROUNDS NAME...}: seconds of {@code Variable.read()} of DIR/NAME.b2nd, best of ROUNDS.
  * </ul>
  */
@@ -50,6 +53,12 @@ public final class Blosc2CodecBench {
         }
         System.out.flush();
       }
+    } else if (args[0].equals("copy")) {
+      double seconds = Double.parseDouble(args[2]);
+      for (String name : names) {
+        System.out.printf("%s %.3f%n", name, copyOnly(dir.resolve(name + ".chunks"), seconds));
+        System.out.flush();
+      }
     } else if (args[0].equals("read")) {
       int rounds = Integer.parseInt(args[2]);
       for (String name : names) {
@@ -57,7 +66,8 @@ public final class Blosc2CodecBench {
         System.out.flush();
       }
     } else {
-      throw new IllegalArgumentException("usage: time DIR SECONDS NAME... | streams DIR SECONDS NAME... | read DIR ROUNDS NAME...");
+      throw new IllegalArgumentException(
+          "usage: time DIR SECONDS NAME... | streams DIR SECONDS NAME... | copy DIR SECONDS NAME... | read DIR ROUNDS NAME...");
     }
   }
 
@@ -100,6 +110,44 @@ public final class Blosc2CodecBench {
     return best;
   }
 
+  /** GB/s of {@code System.arraycopy} of each chunk's bytes after its header (its data, when stored raw). */
+  static double copyOnly(Path file, double seconds) throws IOException {
+    ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+    List<byte[]> chunks = new ArrayList<>();
+    List<BloscHeader> headers = new ArrayList<>();
+    long total = 0;
+    while (b.hasRemaining()) {
+      byte[] c = new byte[b.getInt()];
+      b.get(c);
+      BloscHeader h = BloscHeader.parse(c, 0, c.length);
+      if (!h.isMemcpyed()) {
+        throw new IllegalArgumentException(file + ": chunk " + chunks.size() + " is not stored raw");
+      }
+      chunks.add(c);
+      headers.add(h);
+      total += h.nbytes();
+    }
+    byte[] dst = new byte[1 << 20];
+    Runnable pass = () -> {
+      for (int i = 0; i < chunks.size(); i++) {
+        BloscHeader h = headers.get(i);
+        System.arraycopy(chunks.get(i), h.headerLength(), dst, 0, h.nbytes());
+      }
+    };
+    long warm = System.nanoTime() + 1_000_000_000L;
+    while (System.nanoTime() < warm) {
+      pass.run();
+    }
+    double best = 0;
+    long end = System.nanoTime() + (long) (seconds * 1e9);
+    do {
+      long t = clock();
+      pass.run();
+      best = Math.max(best, total / ((clock() - t) / 1e9) / 1e9);
+    } while (System.nanoTime() < end);
+    return best;
+  }
+
   /** Wall-clock nanoseconds; with {@code -Dchunkcdm.bench.cpu=true} this thread's CPU time. */
   private static long clock() {
     return CPU ? java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() : System.nanoTime();
@@ -107,9 +155,14 @@ public final class Blosc2CodecBench {
 
   private static final boolean CPU = Boolean.getBoolean("chunkcdm.bench.cpu");
 
+  /**
+   * One decode of every chunk, header parse included: c-blosc2's {@code blosc2_decompress} reads and checks the
+   * header on every call too (until 2026-11-26 the headers were parsed once before the timed passes).
+   */
   private static void pass(List<byte[]> chunks, List<BloscHeader> headers, byte[] dst) throws IOException {
     for (int i = 0; i < chunks.size(); i++) {
-      Blosc.decompress(headers.get(i), chunks.get(i), 0, dst, 0, Blosc.Impl.JAVA);
+      byte[] c = chunks.get(i);
+      Blosc.decompress(c, 0, c.length, dst, 0, Blosc.Impl.JAVA);
     }
   }
 

@@ -121,6 +121,25 @@ public final class Blosc {
     decompress(BloscHeader.parse(src, off, len), src, off, dst, dstOff, impl);
   }
 
+  /**
+   * Whether {@link #decompress(BloscHeader, byte[], int, byte[], int, Impl)} with {@code impl} decodes this
+   * chunk in pure Java (false when it goes to native c-blosc).
+   */
+  static boolean decodesInJava(BloscHeader h, Impl impl) {
+    Impl use = impl == null ? Impl.AUTO : impl;
+    if (use == Impl.JAVA) {
+      return true;
+    }
+    if (use == Impl.NATIVE) {
+      return false; // native or an IOException saying why not
+    }
+    if (!Filters.VECTOR) {
+      NativeBlosc n = nativeBlosc();
+      return n == null || !n.canDecode(h);
+    }
+    return true;
+  }
+
   /** Decodes a whole, already validated chunk. */
   public static void decompress(BloscHeader h, byte[] src, int off, byte[] dst, int dstOff, Impl impl) throws IOException {
     if (dst == null || dstOff < 0 || dstOff > dst.length - h.nbytes()) {

@@ -145,6 +145,36 @@ public final class BloscChunkData implements ChunkData {
     return all;
   }
 
+  /**
+   * True when the pure-Java decoder serves this chunk, and for a chunk stored raw (its pieces are its stored bytes)
+   * unless native decoding was asked for; false when native c-blosc decodes it (whole chunks only).
+   */
+  @Override
+  public boolean readsInPieces() {
+    Blosc.Impl impl = Blosc.configured();
+    return impl != Blosc.Impl.NATIVE && (header.isMemcpyed() || Blosc.decodesInJava(header, impl));
+  }
+
+  /**
+   * The decoded chunk in pieces ({@link JavaBlosc#decodePieces}): a chunk stored raw straight from its stored
+   * bytes, others block by block through a small per-thread buffer; a chunk decoded whole before comes from
+   * that array. Errors name the chunk as those of the other reads.
+   */
+  @Override
+  public synchronized void readPieces(int unit, Pieces sink) throws IOException {
+    if (all == null && readsInPieces()) {
+      try {
+        if (JavaBlosc.decodePieces(header, src(), off, dict, unit, sink)) {
+          return;
+        }
+      } catch (IOException e) {
+        throw named(e);
+      }
+    }
+    byte[] out = readAll(); // as one piece; names its errors
+    sink.accept(out, 0, 0, out.length);
+  }
+
   @Override
   public synchronized void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
     try {

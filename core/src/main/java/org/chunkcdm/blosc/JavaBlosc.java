@@ -64,6 +64,123 @@ final class JavaBlosc {
     BloscStats.CHUNKS.increment(); // the blocks counted their bytes
   }
 
+  /** Decoded bytes per piece handed over by {@link #decodePieces} (several blocks when blocks are small). */
+  static final int PIECE_BYTES = 256 << 10;
+
+  /** Per-thread buffers for {@link #decodePieces}, taken out while in use (a nested decode gets its own). */
+  private static final ThreadLocal<byte[][]> PIECE = ThreadLocal.withInitial(() -> new byte[1][]);
+
+  private static byte[] takePiece(int size) {
+    byte[][] s = PIECE.get();
+    byte[] b = s[0];
+    if (b == null || b.length < size) {
+      return new byte[Math.max(size, PIECE_BYTES)];
+    }
+    s[0] = null;
+    return b;
+  }
+
+  private static void givePiece(byte[] b) {
+    byte[][] s = PIECE.get();
+    if (b.length <= 4 * PIECE_BYTES && (s[0] == null || s[0].length < b.length)) {
+      s[0] = b;
+    }
+  }
+
+  /**
+   * Hands the whole decoded chunk to {@code sink} in pieces, in the manner of {@link #decodeAll} but without a
+   * chunk-sized destination: a chunk stored raw ("memcpyed") as its stored bytes, in place (no copy at all);
+   * other chunks block by block (grouped up to {@link #PIECE_BYTES}), each decoded into a per-thread buffer that
+   * stays in the CPU cache while the sink copies it. Blocks of large chunks decode in parallel as in
+   * {@link #decodeAll} (the sink gets disjoint pieces from several threads then). Every piece starts at a
+   * multiple of {@code unit}; false (nothing handed over) when the block size does not allow that.
+   */
+  static boolean decodePieces(BloscHeader h, byte[] src, int off, ChunkDictionary dict, int unit,
+      org.chunkcdm.chunk.ChunkData.Pieces sink) throws IOException {
+    final int n = h.nbytes();
+    if (n == 0) {
+      BloscStats.CHUNKS.increment();
+      return true;
+    }
+    boolean raw = h.special() == BloscHeader.SPECIAL_NONE && h.isMemcpyed();
+    if (!raw && (unit <= 0 || h.nblocks() > 0 && h.blocksize() % unit != 0)) {
+      return false; // pieces of whole blocks would split units
+    }
+    if (raw) { // the parse checked cbytes = header + n
+      sink.accept(src, off + h.headerLength(), 0, n);
+      BloscStats.CHUNKS.increment();
+      BloscStats.BYTES.add(n);
+      return true;
+    }
+    if (h.special() != BloscHeader.SPECIAL_NONE || h.nblocks() == 0) { // runs of one value: written piece by piece
+      int step = Math.max(unit, PIECE_BYTES / unit * unit); // pieces of whole units
+      byte[] buf = takePiece(Math.min(n, step));
+      try {
+        for (int at = 0; at < n; at += step) {
+          int len = Math.min(step, n - at);
+          if (!fillSpecialOrCopy(h, src, off, buf, 0, at, len)) {
+            throw new FormatException("Blosc chunk: " + n + " bytes but no blocks");
+          }
+          sink.accept(buf, 0, at, len);
+        }
+      } finally {
+        givePiece(buf);
+      }
+      BloscStats.CHUNKS.increment();
+      BloscStats.BYTES.add(n);
+      return true;
+    }
+    final int bs = h.blocksize();
+    final int nb = h.nblocks();
+    final int per = Math.max(1, PIECE_BYTES / bs); // blocks per piece
+    org.chunkcdm.io.Bounds.checkAllocation((long) Math.min(bs, n) * per, "Blosc chunk block"); // a header may claim 2 GiB
+    int first = 0;
+    byte[] ref = null;
+    if (h.hasDelta() && nb > 1) { // every other block refers to the decoded block 0: kept apart while they decode
+      ref = new byte[Math.min(bs, n)];
+      decodeBlock(h, src, off, 0, ref, 0, ref, 0, dict);
+      sink.accept(ref, 0, 0, ref.length);
+      first = 1;
+    }
+    final int from = first;
+    final byte[] delta = ref;
+    final int pieces = (nb - from + per - 1) / per;
+    class Run {
+      void pieces(int lo, int hi) throws IOException {
+        for (int q = lo; q < hi; q++) {
+          int b0 = from + q * per;
+          int b1 = Math.min(nb, b0 + per);
+          int start = b0 * bs;
+          int len = (int) Math.min((long) n, (long) b1 * bs) - start;
+          byte[] buf = takePiece(len);
+          try {
+            for (int b = b0; b < b1; b++) {
+              decodeBlock(h, src, off, b, buf, (b - b0) * bs, delta, 0, dict);
+            }
+            sink.accept(buf, 0, start, len);
+          } finally {
+            givePiece(buf);
+          }
+        }
+      }
+    }
+    Run run = new Run();
+    if (pieces >= 2 && n >= PARALLEL_BYTES && DecodePool.threadsForCaller() > 1) {
+      int jobs = Math.min(pieces, 4 * DecodePool.threadsForCaller());
+      List<DecodePool.Job> work = new ArrayList<>(jobs);
+      for (int j = 0; j < jobs; j++) {
+        int lo = (int) ((long) pieces * j / jobs);
+        int hi = (int) ((long) pieces * (j + 1) / jobs);
+        work.add(() -> run.pieces(lo, hi));
+      }
+      DecodePool.runAll(work);
+    } else {
+      run.pieces(0, pieces);
+    }
+    BloscStats.CHUNKS.increment(); // the blocks counted their bytes
+    return true;
+  }
+
   /**
    * Decodes bytes {@code [start, start+count)} of the chunk into {@code dst[dp..]}, decoding only the
    * blocks covering them (plus block 0 when DELTA needs it).

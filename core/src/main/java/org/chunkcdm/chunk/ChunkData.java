@@ -32,6 +32,37 @@ public interface ChunkData {
    */
   default void release() {}
 
+  /**
+   * Receives decoded bytes of a chunk: {@code len} bytes at {@code a[off..]} are the chunk's bytes from byte
+   * {@code at} on. The array is valid only during the call (it may be a reused buffer or the stored bytes
+   * themselves): copy from it, never keep or modify it. Calls for disjoint pieces may come from several threads
+   * at once.
+   */
+  interface Pieces {
+    void accept(byte[] a, int off, long at, int len) throws IOException;
+  }
+
+  /**
+   * Whether {@link #readPieces} hands the content over without first decoding all of it into one array: in
+   * pieces small enough to stay in the CPU cache while the receiver copies them (a Blosc chunk block by block),
+   * or straight from the stored bytes (a Blosc chunk stored raw). A typed read (which converts bytes into a
+   * {@code double[]} etc. and cannot decode into its destination) then saves a pass over a chunk-sized scratch
+   * array. Wrappers that present the inner content unchanged forward it. Default false.
+   */
+  default boolean readsInPieces() {
+    return false;
+  }
+
+  /**
+   * Hands the whole decoded content to {@code sink}, every byte exactly once, in pieces (see {@link Pieces}) that
+   * start at multiples of {@code unit} bytes (e.g. the item size of a typed read, so that no item is split).
+   * Default: {@link #readAll()} as one piece.
+   */
+  default void readPieces(int unit, Pieces sink) throws IOException {
+    byte[] all = readAll();
+    sink.accept(all, 0, 0, (int) Math.min(all.length, size()));
+  }
+
   /** The whole decoded content (may return an internal array: do not modify). */
   default byte[] readAll() throws IOException {
     long n = size();

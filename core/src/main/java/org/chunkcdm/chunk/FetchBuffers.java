@@ -10,17 +10,23 @@ import org.chunkcdm.io.Bounds;
  * {@link ChunkData#release() releases} it. A cold point read of a large chunk then neither allocates (and
  * zeroes) a new array of the chunk's compressed size nor leaves it to the garbage collector.
  *
- * <p>At most {@link #SLOTS} arrays of at most {@link #KEEP_MAX} bytes each are kept (arrays given back beyond
- * that are dropped to the garbage collector), so the pool holds at most {@code SLOTS * KEEP_MAX} bytes and
- * usually a few chunks' worth. An array is never in the pool and in use at once: {@link #take} removes it,
+ * <p>At most {@link #SLOTS} arrays of at most {@link #KEEP_MAX} bytes each, and at most {@link #KEEP_TOTAL}
+ * bytes in all, are kept (arrays given back beyond that are dropped to the garbage collector), so the pool
+ * usually holds a few chunks' worth. {@code KEEP_MAX} is as large as the decode scratch a thread keeps, so that a
+ * whole read of a b2nd array of 8 MiB chunks (python-blosc2's default for a 1 GiB float64 array) reuses its
+ * fetch arrays instead of allocating (and zeroing) a humongous array per chunk: with 4 MiB that read allocated
+ * 1 GiB of fetch arrays and ran a young GC every ~35 ms. An array is never in the pool and in use at once: {@link #take} removes it,
  * {@link #give} must only be called by the one holder once nothing reads it any more.
  */
 public final class FetchBuffers {
   /** Arrays larger than this are not kept. */
-  public static final int KEEP_MAX = 4 << 20;
+  public static final int KEEP_MAX = 16 << 20;
+  /** The pool holds at most this many bytes in all. */
+  public static final long KEEP_TOTAL = 64L << 20;
   /** How many arrays are kept at most. */
   public static final int SLOTS = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
   private static final byte[][] POOL = new byte[SLOTS][];
+  private static long pooledBytes; // sum of the lengths in POOL, guarded by POOL
 
   /** Arrays {@link #take} handed out from the pool (for tests and benchmarks). */
   public static final LongAdder REUSED = new LongAdder();
@@ -49,6 +55,7 @@ public final class FetchBuffers {
         if (best >= 0) {
           byte[] b = POOL[best];
           POOL[best] = null;
+          pooledBytes -= b.length;
           REUSED.increment();
           return b;
         }
@@ -79,14 +86,18 @@ public final class FetchBuffers {
       }
       for (int i = 0; i < SLOTS; i++) {
         if (POOL[i] == null) {
-          POOL[i] = b;
-          return;
-        }
-        if (smallest < 0 || POOL[i].length < POOL[smallest].length) {
+          if (pooledBytes + b.length <= KEEP_TOTAL) {
+            POOL[i] = b;
+            pooledBytes += b.length;
+            return;
+          }
+        } else if (smallest < 0 || POOL[i].length < POOL[smallest].length) {
           smallest = i;
         }
       }
-      if (POOL[smallest].length < b.length) {
+      // full (slots or bytes): the new array replaces the smallest kept one when larger and the total allows it
+      if (smallest >= 0 && POOL[smallest].length < b.length && pooledBytes - POOL[smallest].length + b.length <= KEEP_TOTAL) {
+        pooledBytes += b.length - POOL[smallest].length;
         POOL[smallest] = b;
       }
     }
@@ -96,6 +107,7 @@ public final class FetchBuffers {
   static void clear() {
     synchronized (POOL) {
       java.util.Arrays.fill(POOL, null);
+      pooledBytes = 0;
     }
   }
 }

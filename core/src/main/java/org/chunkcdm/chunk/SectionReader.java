@@ -361,6 +361,8 @@ public final class SectionReader {
       byte[] direct = out.bytes();
       if (direct != null) {
         data.read(0, direct, out.bytesOffset(), (int) bytes);
+      } else if (data.readsInPieces()) { // converted piece by piece while each is in the CPU cache
+        data.readPieces(item, (arr, off, at, len) -> out.put(arr, off, (int) at, len));
       } else {
         byte[] tmp = takeScratch((int) bytes);
         try {
@@ -482,6 +484,11 @@ public final class SectionReader {
         byte[] direct = o.bytes();
         if (direct != null) {
           data.read(0, direct, o.bytesOffset() + (int) single[1], (int) single[2]);
+        } else if (data.readsInPieces()) {
+          // a typed read: each piece (a few decoded blocks in a per-thread buffer, or a chunk stored raw in place)
+          // is converted into the output while it is in the CPU cache; no chunk-sized scratch pass
+          int base = (int) single[1];
+          data.readPieces(a.dtype().itemSize(), (arr, off, at, len) -> o.put(arr, off, base + (int) at, len));
         } else {
           byte[] tmp = takeScratch((int) single[2]);
           try {

@@ -238,12 +238,79 @@ final class B2nd {
       if (offset < 0 || len < 0 || offset > size - len) {
         throw new FormatException("b2nd chunk: read of " + len + " bytes at " + offset + " outside its " + size + " bytes");
       }
+      if (len == size && stored.readsInPieces() && blockBytes <= Integer.MAX_VALUE) {
+        // the whole chunk: its blocks arrive in pieces (decoded in parallel where allowed, each piece still in the
+        // CPU cache) and their rows are placed straight into dst; no chunk-sized array in between
+        stored.readPieces((int) blockBytes, (a, off, at, n) -> placeBlocks(a, off, at, n, dst, dstOff));
+        return;
+      }
       if (len == size) { // the whole chunk: decode it in one piece (in parallel where allowed), then place the rows
         byte[] all = stored.readAll();
         runs(0, len, (src, d, n) -> System.arraycopy(all, (int) src, dst, dstOff + d, n));
         return;
       }
       runs(offset, len, (src, d, n) -> stored.read(src, dst, dstOff + d, n));
+    }
+
+    /**
+     * Places stored bytes {@code [at, at+n)} of the padded block layout (whole blocks: {@code at} and, but for the
+     * end of the chunk, {@code n} are multiples of the block size) at their C-order places over chunkshape in
+     * {@code dst[dstOff..]}, dropping the padding.
+     */
+    private void placeBlocks(byte[] a, int off, long at, int n, byte[] dst, int dstOff) throws IOException {
+      int rank = chunkshape.length;
+      int last = rank - 1;
+      if (at % blockBytes != 0) {
+        throw new FormatException("b2nd chunk: a piece of decoded blocks starts at byte " + at + ", inside a block of "
+            + blockBytes + " bytes");
+      }
+      long rowItems = blockshape[last];
+      long rows = blockItems() / Math.max(1, rowItems);
+      int[] bc = new int[rank]; // block coordinates
+      int[] w = new int[rank]; // row coordinates inside the block (last dimension 0)
+      for (long blk = at / blockBytes; blk * blockBytes < at + n; blk++) {
+        long rem = blk;
+        for (int d = last; d >= 0; d--) {
+          bc[d] = (int) (rem % nblocks[d]);
+          rem /= nblocks[d];
+        }
+        if (rem != 0) {
+          throw new FormatException("b2nd chunk: decoded block " + blk + " lies outside the chunk's "
+              + java.util.Arrays.toString(nblocks) + " blocks");
+        }
+        long base = off + (blk * blockBytes - at);
+        long c0 = (long) bc[last] * blockshape[last];
+        int runItems = (int) Math.min(rowItems, chunkshape[last] - c0);
+        if (runItems <= 0) {
+          continue; // a block of padding only
+        }
+        for (long r = 0; r < rows; r++) {
+          long rr = r;
+          boolean inside = true;
+          long dstItem = 0;
+          for (int d = last - 1; d >= 0; d--) {
+            w[d] = (int) (rr % blockshape[d]);
+            rr /= blockshape[d];
+          }
+          for (int d = 0; d < last; d++) {
+            long c = (long) bc[d] * blockshape[d] + w[d];
+            if (c >= chunkshape[d]) {
+              inside = false;
+              break;
+            }
+            dstItem = dstItem * chunkshape[d] + c;
+          }
+          if (!inside) {
+            continue;
+          }
+          dstItem = dstItem * chunkshape[last] + c0;
+          long from = base + r * rowItems * item;
+          if (from + (long) runItems * item > (long) off + n) {
+            throw new FormatException("b2nd chunk: a piece of " + n + " decoded bytes ends inside block " + blk);
+          }
+          System.arraycopy(a, (int) from, dst, dstOff + (int) (dstItem * item), runItems * item);
+        }
+      }
     }
 
     @Override

@@ -574,6 +574,20 @@ final class Frame {
     }
 
     @Override
+    public boolean readsInPieces() {
+      return data.readsInPieces();
+    }
+
+    @Override
+    public void readPieces(int unit, Pieces sink) throws IOException {
+      try {
+        data.readPieces(unit, sink);
+      } catch (IOException e) {
+        throw f.chunkError(k, e);
+      }
+    }
+
+    @Override
     public void release() {
       data.release();
     }
