@@ -20,26 +20,19 @@ public final class Lz4 {
   /** Literal runs and matches up to this length are copied 8 bytes at a time, longer ones by arraycopy. */
   private static final int WILD = 64;
 
-  /** For offsets 1..7: the smallest multiple of the offset that is at least 8. */
-  private static final int[] PERIOD = {0, 8, 8, 9, 8, 10, 12, 14};
+  /** For offsets 1..7: the smallest multiple of the offset that is at least 8; [8] = 8 (any offset from 8 up). */
+  private static final int[] PERIOD = {0, 8, 8, 9, 8, 10, 12, 14, 8};
 
-  /** For periods 1..7: the low {@code period} bytes of a little-endian word. */
+  /** For periods 1..7: the low {@code period} bytes of a little-endian word; [8]: all of it. */
   private static final long[] MASK = {0, 0xffL, 0xffffL, 0xffffffL, 0xffffffffL, 0xffffffffffL, 0xffffffffffffL,
-      0xffffffffffffffL};
-
-  /** For periods 1..7: a 1 at every multiple of the period's bits, so that masked bytes times it repeat. */
-  private static final long[] REPEAT = {0, 0x0101010101010101L, 0x0001000100010001L, 0x0001000001000001L,
-      0x0000000100000001L, 0x0000010000000001L, 0x0001000000000001L, 0x0100000000000001L};
+      0xffffffffffffffL, -1L};
 
   /**
-   * For periods 1..7: the word of a pattern 8 bytes on is {@code (w >>> ROT_RIGHT) | (w << ROT_LEFT)}: with
-   * {@code s = 8 mod period}, byte j becomes byte {@code j + s} (from the right shift) or, equal by periodicity,
-   * byte {@code j + s - period} (from the left shift by {@code period - s} bytes); where both give a byte they give
-   * the same one.
+   * For periods 1..7: a 1 at every multiple of the period's bits, so that the masked bytes times it repeat;
+   * [8] = 1 (the word as read).
    */
-  private static final int[] ROT_RIGHT = {0, 0, 0, 16, 0, 24, 16, 8};
-
-  private static final int[] ROT_LEFT = {0, 8, 16, 8, 32, 16, 32, 48};
+  private static final long[] REPEAT = {0, 0x0101010101010101L, 0x0001000100010001L, 0x0001000001000001L,
+      0x0000000100000001L, 0x0000010000000001L, 0x0001000000000001L, 0x0100000000000001L, 1L};
 
   private Lz4() {}
 
@@ -96,43 +89,22 @@ public final class Lz4 {
         LONG.set(out, op, (long) LONG.get(in, ip + 1));
         LONG.set(out, op + 8, (long) LONG.get(in, ip + 9));
         ip = np;
-        if (offset >= 8) {
-          // each 8-byte read ends at or before the write it feeds: every byte read is final
-          int ref = nop - offset;
-          LONG.set(out, nop, (long) LONG.get(out, ref));
-          LONG.set(out, nop + 8, (long) LONG.get(out, ref + 8));
-          LONG.set(out, nop + 16, (long) LONG.get(out, ref + 16));
-          for (int i = 24; i < len; i += 8) {
-            LONG.set(out, nop + i, (long) LONG.get(out, ref + i));
-          }
-        } else if (offset == 2) {
-          // period 2 (a quarter to a third of the sequences of byte-shuffled typesize-8 and -2 data): the two bytes
-          // by one 16-bit read repeated by one multiplication, every next word the same. Measured 0-8% faster per
-          // stream than the masked 8-byte read of the general case (docs/BENCHMARKS.md, fifth pass); likely because
-          // the 16-bit read mostly lies inside one earlier 8-byte write, so the store can forward to it, while the
-          // 8-byte read spans two writes and waits for both to reach the cache
-          long w = ((short) SHORT.get(out, nop - 2) & 0xffffL) * 0x0001000100010001L;
-          LONG.set(out, nop, w);
-          LONG.set(out, nop + 8, w);
-          LONG.set(out, nop + 16, w);
-          for (int i = 24; i < len; i += 8) {
-            LONG.set(out, nop + i, w);
-          }
-        } else {
-          // period 1, 3..7: the first 8 bytes from the period's bytes (the rest of the read is masked off), each
-          // next 8 bytes by a rotation in a register, so no write waits for a read of the bytes just written
-          long w = ((long) LONG.get(out, nop - offset) & MASK[offset]) * REPEAT[offset];
-          int r = ROT_RIGHT[offset];
-          int l = ROT_LEFT[offset];
-          LONG.set(out, nop, w);
-          w = (w >>> r) | (w << l);
-          LONG.set(out, nop + 8, w);
-          w = (w >>> r) | (w << l);
-          LONG.set(out, nop + 16, w);
-          for (int i = 24; i < len; i += 8) {
-            w = (w >>> r) | (w << l);
-            LONG.set(out, nop + i, w);
-          }
+        // The match, one code for every offset, without a branch on it: at typesize 8 a quarter of the sequences
+        // have period 2 and most others a far offset, and removing the branch between them made the typesize-8
+        // streams 8-18% faster (docs/BENCHMARKS.md, fifth pass). With m = min(offset, 8): the first word is the
+        // 8-byte read at the match start, of which the low m bytes are kept and repeated (MASK[8] keeps all 8,
+        // REPEAT[8] = 1); word k >= 1 is read p = max(PERIOD[m], offset) bytes before it, which is the match
+        // source itself for offset >= 8 and, for a period below 8, the smallest multiple of it that is at least 8,
+        // so the read ends before the write it feeds and starts at or after the match source
+        // (nop + 8 - p >= nop - offset): every byte read is final and repeats with the period.
+        int m = Math.min(offset, 8);
+        long w = ((long) LONG.get(out, nop - offset) & MASK[m]) * REPEAT[m];
+        int src = nop - Math.max(PERIOD[m], offset);
+        LONG.set(out, nop, w);
+        LONG.set(out, nop + 8, (long) LONG.get(out, src + 8));
+        LONG.set(out, nop + 16, (long) LONG.get(out, src + 16));
+        for (int i = 24; i < len; i += 8) {
+          LONG.set(out, nop + i, (long) LONG.get(out, src + i));
         }
         op = nop + len;
       }

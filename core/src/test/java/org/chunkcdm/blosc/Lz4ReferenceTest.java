@@ -257,8 +257,9 @@ class Lz4ReferenceTest {
   }
 
   /**
-   * The fast loop's match copies at short offsets (1-18: the period-2 path, the rotated periods 1 and 3-7, the
-   * word copies that read bytes written by the same match) at every margin to the end of the output and the input:
+   * The fast loop's match copy at short offsets (1-18: periods below 8 as a repeated first word and then words read
+   * from the smallest multiple of the period that is at least 8 back, offsets 8-18 whose reads take bytes written by
+   * the same match) at every margin to the end of the output and the input:
    * a history long enough for the offset, then the tested sequence (0, 3 or 14 literals in turn, match lengths 4-300:
    * around the 8-byte rounds, extended lengths included), then a last sequence of 0-70 literals, so that the match
    * ends anywhere from right at the output's end to past the fast loop's 64-byte room, and the stream ends 1-73
