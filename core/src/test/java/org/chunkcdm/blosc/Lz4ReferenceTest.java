@@ -261,9 +261,9 @@ class Lz4ReferenceTest {
    * from the smallest multiple of the period that is at least 8 back, offsets 8-18 whose reads take bytes written by
    * the same match) at every margin to the end of the output and the input:
    * a history long enough for the offset, then the tested sequence (0, 3 or 14 literals in turn, match lengths 4-300:
-   * around the 8-byte rounds, extended lengths included), then a last sequence of 0-70 literals, so that the match
-   * ends anywhere from right at the output's end to past the fast loop's 64-byte room, and the stream ends 1-73
-   * bytes after the match's fields. Each stream also decoded into one byte less and one byte more output (both
+   * around the 8-byte rounds, the unconditional 64-byte copy and the extended lengths), then a last sequence of
+   * 0-120 literals, so that the match ends anywhere from right at the output's end to past the fast loop's 96-byte
+   * room, and the stream ends 1-123 bytes after the match's fields. Each stream also decoded into one byte less and one byte more output (both
    * refuse), truncated at each of its last 24 bytes and with the match offset set to 0 and past the start of the
    * output (refused like the reference, nothing written outside the output).
    */
@@ -271,11 +271,11 @@ class Lz4ReferenceTest {
   void shortOffsetsAtEveryMarginOfTheOutputAndInput() {
     Random r = new Random(18);
     int[] lens = {4, 5, 6, 7, 8, 9, 10, 11, 12, 15, 16, 17, 18, 19, 20, 23, 24, 25, 26, 31, 32, 33, 40, 47, 48, 49, 63,
-        64, 65, 71, 90, 270, 300};
+        64, 65, 66, 71, 72, 73, 90, 270, 300};
     int cases = 0;
     for (int offset = 1; offset <= 18; offset++) {
       for (int len : lens) {
-        for (int tail = 0; tail <= 70; tail += tail < 20 ? 1 : 5) {
+        for (int tail = 0; tail <= 120; tail += tail < 20 ? 1 : 5) {
           {
             int lit = new int[] {0, 3, 14}[(tail + len + offset) % 3];
             Writer w = new Writer();
