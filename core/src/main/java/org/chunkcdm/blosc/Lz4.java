@@ -20,26 +20,19 @@ public final class Lz4 {
   /** Literal runs and matches up to this length are copied 8 bytes at a time, longer ones by arraycopy. */
   private static final int WILD = 64;
 
-  /** For offsets 1..7: the smallest multiple of the offset that is at least 8. */
-  private static final int[] PERIOD = {0, 8, 8, 9, 8, 10, 12, 14};
+  /** For offsets 1..7: the smallest multiple of the offset that is at least 8; [8] = 8 (any offset from 8 up). */
+  private static final int[] PERIOD = {0, 8, 8, 9, 8, 10, 12, 14, 8};
 
-  /** For periods 1..7: the low {@code period} bytes of a little-endian word. */
+  /** For periods 1..7: the low {@code period} bytes of a little-endian word; [8]: all of it. */
   private static final long[] MASK = {0, 0xffL, 0xffffL, 0xffffffL, 0xffffffffL, 0xffffffffffL, 0xffffffffffffL,
-      0xffffffffffffffL};
-
-  /** For periods 1..7: a 1 at every multiple of the period's bits, so that masked bytes times it repeat. */
-  private static final long[] REPEAT = {0, 0x0101010101010101L, 0x0001000100010001L, 0x0001000001000001L,
-      0x0000000100000001L, 0x0000010000000001L, 0x0001000000000001L, 0x0100000000000001L};
+      0xffffffffffffffL, -1L};
 
   /**
-   * For periods 1..7: the word of a pattern 8 bytes on is {@code (w >>> ROT_RIGHT) | (w << ROT_LEFT)}: with
-   * {@code s = 8 mod period}, byte j becomes byte {@code j + s} (from the right shift) or, equal by periodicity,
-   * byte {@code j + s - period} (from the left shift by {@code period - s} bytes); where both give a byte they give
-   * the same one.
+   * For periods 1..7: a 1 at every multiple of the period's bits, so that the masked bytes times it repeat;
+   * [8] = 1 (the word as read).
    */
-  private static final int[] ROT_RIGHT = {0, 0, 0, 16, 0, 24, 16, 8};
-
-  private static final int[] ROT_LEFT = {0, 8, 16, 8, 32, 16, 32, 48};
+  private static final long[] REPEAT = {0, 0x0101010101010101L, 0x0001000100010001L, 0x0001000001000001L,
+      0x0000000100000001L, 0x0000010000000001L, 0x0001000000000001L, 0x0100000000000001L, 1L};
 
   private Lz4() {}
 
@@ -47,9 +40,9 @@ public final class Lz4 {
    * Decodes {@code in[ip0..ip0+inLen)} into exactly {@code outLen} bytes at {@code out[op0..]}; {@code dict}
    * (may be null) is the history that precedes the output. Never writes outside {@code out[op0..op0+outLen)}.
    *
-   * <p>Two loops. The fast loop takes a sequence only while the input has 20 bytes and the output 64 bytes of room
+   * <p>Two loops. The fast loop takes a sequence only while the input has 20 bytes and the output 96 bytes of room
    * past its start, so that the literals can be copied as one 16-byte block and the match as three 8-byte words
-   * (more only for long matches) without a check per field; a sequence it cannot take (a literal run of 15 or
+   * (eight for matches past 24 bytes, more in a loop only past 64) without a check per field; a sequence it cannot take (a literal run of 15 or
    * more, a match reaching into the dictionary or before the output, a long match near the output's end) goes
    * to {@link #sequence}, which checks every field, and the fast loop resumes after it. The careful path is a
    * separate method so that the fast loop keeps its few values in registers (measured: with both in one method
@@ -62,7 +55,7 @@ public final class Lz4 {
     final int ipEnd = ip0 + inLen;
     final int opEnd = op0 + outLen;
     final int ipLimit = ipEnd - 20;
-    final int opLimit = opEnd - 64;
+    final int opLimit = opEnd - 96;
     while (true) {
       while (ip < ipLimit && op < opLimit) {
         int token = in[ip] & 0xff;
@@ -92,33 +85,35 @@ public final class Lz4 {
           }
         }
         len += 4;
-        // literals (at most 14) as one 16-byte block: reads end 3 bytes before ipEnd, writes 48 before opEnd
+        // literals (at most 14) as one 16-byte block: reads end 3 bytes before ipEnd, writes 80 before opEnd
         LONG.set(out, op, (long) LONG.get(in, ip + 1));
         LONG.set(out, op + 8, (long) LONG.get(in, ip + 9));
         ip = np;
-        if (offset >= 8) {
-          // each 8-byte read ends at or before the write it feeds: every byte read is final
-          int ref = nop - offset;
-          LONG.set(out, nop, (long) LONG.get(out, ref));
-          LONG.set(out, nop + 8, (long) LONG.get(out, ref + 8));
-          LONG.set(out, nop + 16, (long) LONG.get(out, ref + 16));
-          for (int i = 24; i < len; i += 8) {
-            LONG.set(out, nop + i, (long) LONG.get(out, ref + i));
-          }
-        } else {
-          // period 1..7: the first 8 bytes from the period's bytes (the rest of the read is masked off), each
-          // next 8 bytes by a rotation in a register, so no write waits for a read of the bytes just written
-          long w = ((long) LONG.get(out, nop - offset) & MASK[offset]) * REPEAT[offset];
-          int r = ROT_RIGHT[offset];
-          int l = ROT_LEFT[offset];
-          LONG.set(out, nop, w);
-          w = (w >>> r) | (w << l);
-          LONG.set(out, nop + 8, w);
-          w = (w >>> r) | (w << l);
-          LONG.set(out, nop + 16, w);
-          for (int i = 24; i < len; i += 8) {
-            w = (w >>> r) | (w << l);
-            LONG.set(out, nop + i, w);
+        // The match, one code for every offset, without a branch on it: at typesize 8 a quarter of the sequences
+        // have period 2 and most others a far offset, and removing the branch between them made the typesize-8
+        // streams 8-18% faster (docs/BENCHMARKS.md, fifth pass). With m = min(offset, 8): the first word is the
+        // 8-byte read at the match start, of which the low m bytes are kept and repeated (MASK[8] keeps all 8,
+        // REPEAT[8] = 1); word k >= 1 is read p = max(PERIOD[m], offset) bytes before it, which is the match
+        // source itself for offset >= 8 and, for a period below 8, the smallest multiple of it that is at least 8,
+        // so the read ends before the write it feeds and starts at or after the match source
+        // (nop + 8 - p >= nop - offset): every byte read is final and repeats with the period.
+        int m = Math.min(offset, 8);
+        long w = ((long) LONG.get(out, nop - offset) & MASK[m]) * REPEAT[m];
+        int src = nop - Math.max(PERIOD[m], offset);
+        LONG.set(out, nop, w);
+        LONG.set(out, nop + 8, (long) LONG.get(out, src + 8));
+        LONG.set(out, nop + 16, (long) LONG.get(out, src + 16));
+        if (len > 24) {
+          // a match past 24 bytes gets 40 more bytes unconditionally (the 96 bytes of room allow it) and only a
+          // longer one a loop: measured 2-9% faster on the typesize-8 and -2 streams than the loop from 24, whose
+          // exit at a varying round the branch predictor misses (docs/BENCHMARKS.md, fifth pass)
+          LONG.set(out, nop + 24, (long) LONG.get(out, src + 24));
+          LONG.set(out, nop + 32, (long) LONG.get(out, src + 32));
+          LONG.set(out, nop + 40, (long) LONG.get(out, src + 40));
+          LONG.set(out, nop + 48, (long) LONG.get(out, src + 48));
+          LONG.set(out, nop + 56, (long) LONG.get(out, src + 56));
+          for (int i = 64; i < len; i += 8) {
+            LONG.set(out, nop + i, (long) LONG.get(out, src + i));
           }
         }
         op = nop + len;

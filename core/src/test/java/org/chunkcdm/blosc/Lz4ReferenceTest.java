@@ -256,6 +256,73 @@ class Lz4ReferenceTest {
     }
   }
 
+  /**
+   * The fast loop's match copy at short offsets (1-18: periods below 8 as a repeated first word and then words read
+   * from the smallest multiple of the period that is at least 8 back, offsets 8-18 whose reads take bytes written by
+   * the same match) at every margin to the end of the output and the input:
+   * a history long enough for the offset, then the tested sequence (0, 3 or 14 literals in turn, match lengths 4-300:
+   * around the 8-byte rounds, the unconditional 64-byte copy and the extended lengths), then a last sequence of
+   * 0-120 literals, so that the match ends anywhere from right at the output's end to past the fast loop's 96-byte
+   * room, and the stream ends 1-123 bytes after the match's fields. Each stream also decoded into one byte less and one byte more output (both
+   * refuse), truncated at each of its last 24 bytes and with the match offset set to 0 and past the start of the
+   * output (refused like the reference, nothing written outside the output).
+   */
+  @Test
+  void shortOffsetsAtEveryMarginOfTheOutputAndInput() {
+    Random r = new Random(18);
+    int[] lens = {4, 5, 6, 7, 8, 9, 10, 11, 12, 15, 16, 17, 18, 19, 20, 23, 24, 25, 26, 31, 32, 33, 40, 47, 48, 49, 63,
+        64, 65, 66, 71, 72, 73, 90, 270, 300};
+    int cases = 0;
+    for (int offset = 1; offset <= 18; offset++) {
+      for (int len : lens) {
+        for (int tail = 0; tail <= 120; tail += tail < 20 ? 1 : 5) {
+          {
+            int lit = new int[] {0, 3, 14}[(tail + len + offset) % 3];
+            Writer w = new Writer();
+            byte[] history = new byte[offset + r.nextInt(3) + (r.nextBoolean() ? 0 : 40)];
+            for (int i = 0; i < history.length; i++) { // a few distinct values, as in shuffled planes
+              history[i] = (byte) r.nextInt(r.nextBoolean() ? 3 : 256);
+            }
+            w.sequence(history, 1 + r.nextInt(Math.min(offset, history.length)), 4);
+            byte[] lits = new byte[lit];
+            r.nextBytes(lits);
+            w.sequence(lits, offset, len);
+            byte[] last = new byte[tail];
+            r.nextBytes(last);
+            w.sequence(last, 0, -1);
+            byte[] stream = w.s.toByteArray();
+            int outLen = history.length + 4 + lit + len + tail;
+            byte[] want = reference(stream, 0, stream.length, outLen, null);
+            assertTrue(want != null, "a valid stream");
+            String what = "offset " + offset + " length " + len + " literals " + lit + " tail " + tail;
+            assertArrayEquals(want, ours(stream, outLen, null, r), what);
+            assertEquals(null, ours(stream, outLen - 1, null, r), what + ", one byte less output");
+            assertEquals(null, ours(stream, outLen + 1, null, r), what + ", one byte more output");
+            for (int cut = Math.max(0, stream.length - 24); cut < stream.length; cut++) {
+              byte[] t = Arrays.copyOf(stream, cut);
+              assertEquals(null, reference(t, 0, t.length, outLen, null));
+              assertEquals(null, ours(t, outLen, null, r), what + ", truncated to " + cut + " bytes");
+            }
+            // the tested sequence's offset field: 0, and one byte further back than the output's start
+            int ext = history.length >= 15 ? (history.length - 15) / 255 + 1 : 0; // literal length bytes
+            int at = 1 + ext + history.length + 2 + 1 + lit; // first sequence (match length 4: no bytes), token, lits
+            assertEquals(offset, (stream[at] & 0xff) | (stream[at + 1] & 0xff) << 8, what + ": offset field found");
+            int back = history.length + 4 + lit;
+            for (int bad : new int[] {0, back + 1}) {
+              byte[] c = stream.clone();
+              c[at] = (byte) bad;
+              c[at + 1] = (byte) (bad >>> 8);
+              assertEquals(null, reference(c, 0, c.length, outLen, null));
+              assertEquals(null, ours(c, outLen, null, r), what + ", offset " + bad);
+            }
+            cases++;
+          }
+        }
+      }
+    }
+    assertTrue(cases > 15_000, "cases: " + cases);
+  }
+
   @Test
   void mutatedAndTruncatedStreamsAgreeWithTheReference() {
     Random r = new Random(99);
