@@ -519,8 +519,9 @@ public final class Inflate {
     long bb = this.bb;
     int bl = this.bl;
     // The fast loop: each round refills at most twice (up to 7 bytes each, 8 read), and once more on entry, so
-    // 24 input bytes are at hand; the output has room for two literals, a whole match (at most 258 bytes) and the 15 bytes
-    // Lz4.wideMatch may write past it. Only the low 6 bits of bl count here: the whole entry is subtracted.
+    // 24 input bytes are at hand; the output has room for two literals, a whole match (at most 258 bytes) and the
+    // up to 14 bytes its copy may write past it (whole 16-byte rounds; a match of < 40 bytes at a distance >= 8
+    // writes 40). Only the low 6 bits of bl count here: the whole entry is subtracted.
     final int inFast = inEnd - 24;
     final int opFast = opEnd - 258 - 2 - 16;
     if (ip <= inFast && op <= opFast) {
@@ -591,10 +592,12 @@ public final class Inflate {
         int len = (e >>> 16) + ((int) bb & ((1 << x) - 1));
         bb >>>= x;
         bl -= x;
+        // the distance's main-table entry before the refill, off its dependency chain: at most 2 * 11 + 15 + 5 bits
+        // were consumed since the last refill to >= 56, so >= 14 >= DIST_BITS remain
+        e = dt[(int) bb & DIST_MASK];
         bb |= (long) LONG.get(in, ip) << bl;
         ip += 7 - ((bl >>> 3) & 7);
         bl |= 56;
-        e = dt[(int) bb & DIST_MASK];
         if ((e & EXC) != 0) {
           if ((e & SUB) == 0) {
             throw corrupt("has an invalid distance code", op - op0, opEnd - op0);
@@ -618,13 +621,68 @@ public final class Inflate {
         bb |= (long) LONG.get(in, ip) << bl;
         ip += 7 - ((bl >>> 3) & 7);
         bl |= 56;
-        Lz4.wideMatch(out, op, d, len);
+        int ref = op - d;
+        if (d >= 8) {
+          // 40 bytes unconditionally (most matches here are shorter, so the loop below is rarely entered and its
+          // exit rarely mispredicted); with d >= 8 each 8-byte read ends in bytes already written
+          LONG.set(out, op, (long) LONG.get(out, ref));
+          LONG.set(out, op + 8, (long) LONG.get(out, ref + 8));
+          LONG.set(out, op + 16, (long) LONG.get(out, ref + 16));
+          LONG.set(out, op + 24, (long) LONG.get(out, ref + 24));
+          LONG.set(out, op + 32, (long) LONG.get(out, ref + 32));
+          for (int i = 40; i < len; i += 16) {
+            LONG.set(out, op + i, (long) LONG.get(out, ref + i));
+            LONG.set(out, op + i + 8, (long) LONG.get(out, ref + i + 8));
+          }
+        } else if (d == 1) {
+          long v = (out[ref] & 0xffL) * 0x0101010101010101L;
+          int i = 0;
+          do {
+            LONG.set(out, op + i, v);
+            LONG.set(out, op + i + 8, v);
+            i += 16;
+          } while (i < len);
+        } else {
+          shortPeriod(out, op, d, len);
+        }
         op += len;
       } while (ip <= inFast && op <= opFast);
       bl &= 63;
     }
-    // the careful tail: every symbol after a refill to >= 56 bits (enough for a length, a distance and their
-    // extra bits), input past its end read as zeros and refused once consumed, every write checked
+    this.ip = ip;
+    this.bb = bb;
+    this.bl = bl;
+    return careful(lt, dt, out, op0, op, opEnd);
+  }
+
+  /**
+   * A match at distance 2..7: the first 8 bytes one by one, then 8 bytes at a time from a whole multiple of the
+   * distance (>= 8) back, which lies in bytes already final. Writes up to 15 bytes past the match (rounded up to
+   * whole 8-byte moves after the first 8). Out of the decode loop: rare in Blosc streams.
+   */
+  private static void shortPeriod(byte[] out, int op, int d, int len) {
+    int ref = op - d;
+    for (int i = 0; i < 8; i++) {
+      out[op + i] = out[ref + i];
+    }
+    int p = (d + 7) / d * d;
+    for (int i = 8; i < len; i += 8) {
+      LONG.set(out, op + i, (long) LONG.get(out, op + i - p));
+    }
+  }
+
+  /**
+   * The careful tail of a Huffman block, from the bit reader in {@link #ip}, {@link #bb}, {@link #bl}: every
+   * symbol after a refill to >= 56 bits (enough for a length, a distance and their extra bits), input past its
+   * end read as zeros and refused once consumed, every write checked. Its own method, so that the fast loop is
+   * compiled alone.
+   */
+  private int careful(int[] lt, int[] dt, byte[] out, final int op0, int op, final int opEnd) throws FormatException {
+    final byte[] in = this.in;
+    final int inEnd = this.inEnd;
+    int ip = this.ip;
+    long bb = this.bb;
+    int bl = this.bl;
     try {
       while (true) {
         if (ip <= inEnd - 8) {
