@@ -520,8 +520,8 @@ public final class Inflate {
     int bl = this.bl;
     // The fast loop: each round refills at most twice (up to 7 bytes each, 8 read), and once more on entry, so
     // 24 input bytes are at hand; the output has room for two literals, a whole match (at most 258 bytes) and the
-    // up to 14 bytes its copy may write past it (whole 16-byte rounds; a match of < 40 bytes at a distance >= 8
-    // writes 40). Only the low 6 bits of bl count here: the whole entry is subtracted.
+    // up to 15 bytes its copy may write past it (Lz4.wideMatch's whole rounds; a match of < 40 bytes at a distance
+    // >= 8 writes 40). Only the low 6 bits of bl count here: the whole entry is subtracted.
     final int inFast = inEnd - 24;
     final int opFast = opEnd - 258 - 2 - 16;
     if (ip <= inFast && op <= opFast) {
@@ -530,31 +530,38 @@ public final class Inflate {
       bl |= 56;
       // the next literal/length entry is looked up before the current symbol is finished (here: >= 56 bits)
       int e = lt[(int) bb & LIT_MASK];
+      fast:
       do {
-        bb >>>= e;
-        bl -= e;
-        if (e < 0) {
-          // a literal (<= 11 bits), and up to two more without a refill: 56 - 3 * 11 = 23 bits remain for the
-          // next lookup; a length instead (<= 15 + 5 bits) leaves at least 14
-          out[op++] = (byte) (e >>> 16);
-          e = lt[(int) bb & LIT_MASK];
+        // literals, up to three per refill: 56 - 3 * 11 = 23 bits remain for the next lookup; a length after at
+        // most two (<= 15 + 5 bits) leaves at least 14
+        while (e < 0) {
           bb >>>= e;
           bl -= e;
-          if (e < 0) {
-            out[op++] = (byte) (e >>> 16);
-            e = lt[(int) bb & LIT_MASK];
-            bb >>>= e;
-            bl -= e;
-            if (e < 0) {
-              out[op++] = (byte) (e >>> 16);
-              e = lt[(int) bb & LIT_MASK];
-              bb |= (long) LONG.get(in, ip) << bl;
-              ip += 7 - ((bl >>> 3) & 7);
-              bl |= 56;
-              continue;
-            }
+          out[op++] = (byte) (e >>> 16);
+          e = lt[(int) bb & LIT_MASK];
+          if (e >= 0) {
+            break;
+          }
+          bb >>>= e;
+          bl -= e;
+          out[op++] = (byte) (e >>> 16);
+          e = lt[(int) bb & LIT_MASK];
+          if (e >= 0) {
+            break;
+          }
+          bb >>>= e;
+          bl -= e;
+          out[op++] = (byte) (e >>> 16);
+          e = lt[(int) bb & LIT_MASK];
+          bb |= (long) LONG.get(in, ip) << bl;
+          ip += 7 - ((bl >>> 3) & 7);
+          bl |= 56;
+          if (ip > inFast || op > opFast) {
+            break fast;
           }
         }
+        bb >>>= e;
+        bl -= e;
         if ((e & EXC) != 0) {
           if ((e & SUB) == 0) {
             if ((e & EOB) != 0) {
@@ -621,29 +628,21 @@ public final class Inflate {
         bb |= (long) LONG.get(in, ip) << bl;
         ip += 7 - ((bl >>> 3) & 7);
         bl |= 56;
-        int ref = op - d;
+        // distance >= 8: 40 bytes unconditionally, so that most matches here need no loop (whose exit would often
+        // be mispredicted) and the rest, if any, in 16-byte rounds; with d >= 8 each 8-byte read ends in bytes
+        // already written. Distances 1..7 (patterns) go to Lz4.wideMatch whole.
+        int done = 0;
         if (d >= 8) {
-          // 40 bytes unconditionally (most matches here are shorter, so the loop below is rarely entered and its
-          // exit rarely mispredicted); with d >= 8 each 8-byte read ends in bytes already written
+          int ref = op - d;
           LONG.set(out, op, (long) LONG.get(out, ref));
           LONG.set(out, op + 8, (long) LONG.get(out, ref + 8));
           LONG.set(out, op + 16, (long) LONG.get(out, ref + 16));
           LONG.set(out, op + 24, (long) LONG.get(out, ref + 24));
           LONG.set(out, op + 32, (long) LONG.get(out, ref + 32));
-          for (int i = 40; i < len; i += 16) {
-            LONG.set(out, op + i, (long) LONG.get(out, ref + i));
-            LONG.set(out, op + i + 8, (long) LONG.get(out, ref + i + 8));
-          }
-        } else if (d == 1) {
-          long v = (out[ref] & 0xffL) * 0x0101010101010101L;
-          int i = 0;
-          do {
-            LONG.set(out, op + i, v);
-            LONG.set(out, op + i + 8, v);
-            i += 16;
-          } while (i < len);
-        } else {
-          shortPeriod(out, op, d, len);
+          done = 40;
+        }
+        if (len > done) {
+          Lz4.wideMatch(out, op + done, d, len - done);
         }
         op += len;
       } while (ip <= inFast && op <= opFast);
@@ -653,22 +652,6 @@ public final class Inflate {
     this.bb = bb;
     this.bl = bl;
     return careful(lt, dt, out, op0, op, opEnd);
-  }
-
-  /**
-   * A match at distance 2..7: the first 8 bytes one by one, then 8 bytes at a time from a whole multiple of the
-   * distance (>= 8) back, which lies in bytes already final. Writes up to 15 bytes past the match (rounded up to
-   * whole 8-byte moves after the first 8). Out of the decode loop: rare in Blosc streams.
-   */
-  private static void shortPeriod(byte[] out, int op, int d, int len) {
-    int ref = op - d;
-    for (int i = 0; i < 8; i++) {
-      out[op + i] = out[ref + i];
-    }
-    int p = (d + 7) / d * d;
-    for (int i = 8; i < len; i += 8) {
-      LONG.set(out, op + i, (long) LONG.get(out, op + i - p));
-    }
   }
 
   /**
