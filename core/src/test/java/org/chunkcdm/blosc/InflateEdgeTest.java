@@ -322,9 +322,10 @@ class InflateEdgeTest {
   }
 
   /**
-   * Every distance 1..48 with every length 3..48 and the lengths around the fast loop's copy rounds (40 bytes
-   * written at once for distances >= 8, then 16 a round; 16 a round for distance 1; 8 a round for 2..7), back to
-   * back or after one literal, inside the fast loop (a long run of literals follows) and at the output's end.
+   * Every distance 1..48 with every length 3..48 and the lengths around the match copy's rounds (16 bytes a round
+   * for distances >= 8, 8-byte patterns for 1, 2 and 4, a whole multiple of the period back for 3, 5, 6 and 7,
+   * and the 32/40-byte unconditional copies tried for distances >= 8), back to back or after one literal, inside
+   * the fast loop (a long run of literals follows) and at the output's end (the careful loop).
    */
   @Test
   void everyShortDistanceAndLength() throws IOException {
