@@ -12,6 +12,7 @@ import java.util.Random;
 import java.util.zip.Adler32;
 import java.util.zip.Deflater;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * {@link Inflate}'s fast and careful loops at their edges, against java.util.zip and against the data itself:
@@ -226,7 +227,7 @@ class InflateEdgeTest {
   void longMatchesNearTheOutputsEnd() throws IOException {
     Random r = new Random(1954);
     Inflate inf = new Inflate();
-    for (int dist : new int[] {1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 100}) {
+    for (int dist : new int[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 32, 33, 40, 41, 100}) {
       for (int k = 0; k <= 40; k++) {
         for (int lits = 0; lits <= 3; lits++) {
           Bits b = new Bits();
@@ -318,6 +319,115 @@ class InflateEdgeTest {
     byte[][] data = new byte[1][];
     byte[] c = encode(r, 5000, true, data);
     assertArrayEquals(data[0], decodeGuarded(inf, c, 5000));
+  }
+
+  /**
+   * Every distance 1..48 with every length 3..48 and the lengths around the match copy's rounds (16 bytes a round
+   * for distances >= 8, 8-byte patterns for 1, 2 and 4, a whole multiple of the period back for 3, 5, 6 and 7,
+   * and the 32/40-byte unconditional copies tried for distances >= 8), back to back or after one literal, inside
+   * the fast loop (a long run of literals follows) and at the output's end (the careful loop).
+   */
+  @Test
+  void everyShortDistanceAndLength() throws IOException {
+    Random r = new Random(1955);
+    Inflate inf = new Inflate();
+    int[] lens = new int[46 + 14];
+    for (int i = 0; i < 46; i++) {
+      lens[i] = 3 + i;
+    }
+    System.arraycopy(new int[] {55, 56, 57, 71, 72, 73, 88, 89, 100, 129, 255, 256, 257, 258}, 0, lens, 46, 14);
+    for (int dist = 1; dist <= 48; dist++) {
+      for (int tail : new int[] {0, 1, 15, 39, 300}) {
+        Bits b = new Bits();
+        b.put(0x78, 8);
+        b.put(0x01, 8);
+        b.put(1, 1);
+        b.put(1, 2);
+        ByteArrayOutputStream d = new ByteArrayOutputStream();
+        byte[] cur = new byte[0];
+        for (int i = 0; i < 48; i++) {
+          int v = r.nextInt(256);
+          d.write(v);
+          fixedSymbol(b, v);
+        }
+        for (int pass = 0; pass < 2; pass++) {
+          for (int len : lens) {
+            if (pass == 1 || r.nextBoolean()) { // pass 0: matches back to back or after a literal; pass 1: after one
+              int v = r.nextInt(256);
+              d.write(v);
+              fixedSymbol(b, v);
+            }
+            cur = d.toByteArray();
+            for (int i = 0; i < len; i++) {
+              d.write(cur[cur.length - dist + (i % dist)]);
+            }
+            fixedMatch(b, len, dist);
+          }
+        }
+        for (int i = 0; i < tail; i++) {
+          int v = r.nextInt(256);
+          d.write(v);
+          fixedSymbol(b, v);
+        }
+        fixedSymbol(b, 256);
+        b.align();
+        byte[] data = d.toByteArray();
+        b.adler32(data);
+        byte[] c = b.out.toByteArray();
+        assertArrayEquals(data, InflateTest.zlib(c, data.length, new int[1]), "java.util.zip, dist " + dist);
+        assertArrayEquals(data, decodeGuarded(inf, c, data.length), "dist " + dist + " tail " + tail);
+      }
+    }
+  }
+
+  /**
+   * Corrupt match-heavy streams (random bits flipped, bytes replaced, cut short or lengthened): each is refused
+   * with an IOException or decodes to java.util.zip's bytes; never another exception, a hang or a write outside
+   * the output.
+   */
+  @Test
+  @Timeout(120)
+  void corruptMatchHeavyStreams() throws IOException {
+    Random r = new Random(1956);
+    Inflate inf = new Inflate();
+    int refused = 0;
+    int same = 0;
+    for (int t = 0; t < 400; t++) {
+      int size = 300 + r.nextInt(t < 200 ? 2000 : 40_000);
+      byte[][] data = new byte[1][];
+      byte[] c = encode(r, size, r.nextBoolean(), data);
+      for (int m = 0; m < 12; m++) {
+        byte[] bad = c.clone();
+        int kind = r.nextInt(4);
+        if (kind == 0) {
+          for (int k = 1 + r.nextInt(3); k > 0; k--) {
+            int bit = 16 + r.nextInt(bad.length * 8 - 16);
+            bad[bit >>> 3] ^= (byte) (1 << (bit & 7));
+          }
+        } else if (kind == 1) {
+          bad[2 + r.nextInt(bad.length - 2)] = (byte) r.nextInt(256);
+        } else if (kind == 2) {
+          bad = Arrays.copyOf(bad, 2 + r.nextInt(bad.length - 2));
+        } else {
+          bad = Arrays.copyOf(bad, bad.length + 1 + r.nextInt(30));
+          for (int i = c.length; i < bad.length; i++) {
+            bad[i] = (byte) r.nextInt(256);
+          }
+        }
+        int outLen = r.nextInt(8) == 0 ? size + r.nextInt(600) - 300 : size;
+        outLen = Math.max(0, outLen);
+        byte[] want = InflateTest.zlib(bad, outLen, new int[1]);
+        try {
+          byte[] got = decodeGuarded(inf, bad, outLen);
+          assertArrayEquals(want, got, "decoded a stream that java.util.zip decodes otherwise");
+          same++;
+        } catch (IOException e) {
+          assertTrue(e.getMessage().startsWith("zlib stream"), e.getMessage());
+          refused++;
+        }
+      }
+    }
+    assertTrue(refused > 3000 && same > 0, refused + " refused, " + same + " decoded");
   }
 
   @Test
