@@ -134,18 +134,7 @@ public final class Blosc2CodecBench {
         System.arraycopy(chunks.get(i), h.headerLength(), dst, 0, h.nbytes());
       }
     };
-    long warm = System.nanoTime() + 1_000_000_000L;
-    while (System.nanoTime() < warm) {
-      pass.run();
-    }
-    double best = 0;
-    long end = System.nanoTime() + (long) (seconds * 1e9);
-    do {
-      long t = clock();
-      pass.run();
-      best = Math.max(best, total / ((clock() - t) / 1e9) / 1e9);
-    } while (System.nanoTime() < end);
-    return best;
+    return bestGBps(pass, total, seconds);
   }
 
   /** Wall-clock nanoseconds; with {@code -Dchunkcdm.bench.cpu=true} this thread's CPU time. */
@@ -221,6 +210,11 @@ public final class Blosc2CodecBench {
         throw new IllegalStateException(e);
       }
     };
+    return bestGBps(pass, total, seconds);
+  }
+
+  /** One second of warm-up, then the best GB/s ({@code total} bytes per pass) of the passes in {@code seconds}. */
+  private static double bestGBps(Runnable pass, long total, double seconds) {
     long warm = System.nanoTime() + 1_000_000_000L;
     while (System.nanoTime() < warm) {
       pass.run();
