@@ -123,7 +123,7 @@ public final class Blosc {
 
   /**
    * Whether {@link #decompress(BloscHeader, byte[], int, byte[], int, Impl)} with {@code impl} decodes this
-   * chunk in pure Java (false when it goes to native c-blosc).
+   * chunk in pure Java (false when it goes to native c-blosc); the one place that decides.
    */
   static boolean decodesInJava(BloscHeader h, Impl impl) {
     Impl use = impl == null ? Impl.AUTO : impl;
@@ -145,22 +145,18 @@ public final class Blosc {
     if (dst == null || dstOff < 0 || dstOff > dst.length - h.nbytes()) {
       throw new IOException("Blosc: destination too small for " + h.nbytes() + " bytes");
     }
-    Impl use = impl == null ? Impl.AUTO : impl;
-    if (use == Impl.NATIVE || (use == Impl.AUTO && !Filters.VECTOR)) {
+    if (!decodesInJava(h, impl)) { // native c-blosc can decode it, or NATIVE was asked for
       NativeBlosc n = nativeBlosc();
-      boolean can = n != null && n.canDecode(h);
-      if (can) {
-        n.decompress(h, src, off, dst, dstOff);
-        BloscStats.CHUNKS.increment();
-        BloscStats.NATIVE_CHUNKS.increment();
-        BloscStats.BLOCKS.add(Math.max(1, h.nblocks()));
-        BloscStats.BYTES.add(h.nbytes());
-        return;
-      }
-      if (use == Impl.NATIVE) {
+      if (n == null || !n.canDecode(h)) { // only when NATIVE was asked for
         throw new IOException(n == null ? "native Blosc requested but unavailable: " + nativeProblem
             : "native " + n.version() + " cannot decode this chunk (" + h + ")");
       }
+      n.decompress(h, src, off, dst, dstOff);
+      BloscStats.CHUNKS.increment();
+      BloscStats.NATIVE_CHUNKS.increment();
+      BloscStats.BLOCKS.add(Math.max(1, h.nblocks()));
+      BloscStats.BYTES.add(h.nbytes());
+      return;
     }
     JavaBlosc.decodeAll(h, src, off, dst, dstOff);
   }
