@@ -71,19 +71,30 @@ public final class Blosc2CodecBench {
     }
   }
 
-  static double time(Path file, double seconds) throws IOException {
-    ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
-    List<byte[]> chunks = new ArrayList<>();
-    List<BloscHeader> headers = new ArrayList<>();
-    long total = 0;
-    while (b.hasRemaining()) {
-      byte[] c = new byte[b.getInt()];
-      b.get(c);
-      chunks.add(c);
-      BloscHeader h = BloscHeader.parse(c, 0, c.length);
-      headers.add(h);
-      total += h.nbytes();
+  /** The chunks of a set file (each a 4-byte little-endian length, then the chunk), their headers, decoded bytes. */
+  private record ChunkSet(List<byte[]> chunks, List<BloscHeader> headers, long total) {
+    static ChunkSet load(Path file) throws IOException {
+      ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+      List<byte[]> chunks = new ArrayList<>();
+      List<BloscHeader> headers = new ArrayList<>();
+      long total = 0;
+      while (b.hasRemaining()) {
+        byte[] c = new byte[b.getInt()];
+        b.get(c);
+        chunks.add(c);
+        BloscHeader h = BloscHeader.parse(c, 0, c.length);
+        headers.add(h);
+        total += h.nbytes();
+      }
+      return new ChunkSet(chunks, headers, total);
     }
+  }
+
+  static double time(Path file, double seconds) throws IOException {
+    ChunkSet set = ChunkSet.load(file);
+    List<byte[]> chunks = set.chunks();
+    List<BloscHeader> headers = set.headers();
+    long total = set.total();
     byte[][] want = new byte[chunks.size()][];
     for (int i = 0; i < chunks.size(); i++) {
       want[i] = new byte[headers.get(i).nbytes()];
@@ -112,20 +123,14 @@ public final class Blosc2CodecBench {
 
   /** GB/s of {@code System.arraycopy} of each chunk's bytes after its header (its data, when stored raw). */
   static double copyOnly(Path file, double seconds) throws IOException {
-    ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
-    List<byte[]> chunks = new ArrayList<>();
-    List<BloscHeader> headers = new ArrayList<>();
-    long total = 0;
-    while (b.hasRemaining()) {
-      byte[] c = new byte[b.getInt()];
-      b.get(c);
-      BloscHeader h = BloscHeader.parse(c, 0, c.length);
-      if (!h.isMemcpyed()) {
-        throw new IllegalArgumentException(file + ": chunk " + chunks.size() + " is not stored raw");
+    ChunkSet set = ChunkSet.load(file);
+    List<byte[]> chunks = set.chunks();
+    List<BloscHeader> headers = set.headers();
+    long total = set.total();
+    for (int i = 0; i < headers.size(); i++) {
+      if (!headers.get(i).isMemcpyed()) {
+        throw new IllegalArgumentException(file + ": chunk " + i + " is not stored raw");
       }
-      chunks.add(c);
-      headers.add(h);
-      total += h.nbytes();
     }
     byte[] dst = new byte[1 << 20];
     Runnable pass = () -> {
