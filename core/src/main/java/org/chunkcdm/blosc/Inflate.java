@@ -123,7 +123,6 @@ public final class Inflate {
   private final Adler32 adler = new Adler32();
   /** Whether the current dynamic block's code predicts literals for less than half of its symbols. */
   private boolean matchHeavy;
-  static final int MATCH_HEAVY = Integer.getInteger("chunkcdm.inflate.mh", 16384);
 
   // the bit reader while a block header is read (the Huffman loop keeps its own copies in locals)
   private byte[] in;
@@ -415,7 +414,7 @@ public final class Inflate {
         kraft += 1 << (15 - l[s]);
       }
     }
-    matchHeavy = kraft < MATCH_HEAVY;
+    matchHeavy = kraft < 1 << 14;
     if (!build(lit, LIT_BITS, l, 0, nlen, LIT_SYM, false, count, next, sorted)) {
       throw corrupt("has an invalid literal/length code set", decoded, outLen);
     }
