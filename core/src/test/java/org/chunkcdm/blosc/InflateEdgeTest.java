@@ -101,7 +101,133 @@ class InflateEdgeTest {
     b.put(dist - DIST_BASE[j], DIST_EXTRA[j]);
   }
 
-  /** A zlib stream of fixed-Huffman and stored blocks for random data with chosen matches; the data to data[0]. */
+  /**
+   * The code set of a dynamic block: code lengths and canonical codes of the 286 literal/length and 30 distance
+   * symbols. {@code null} stands for the fixed code in {@link #symbol} and {@link #match}.
+   */
+  static final class Code {
+    final int[] litLen = new int[286];
+    final int[] distLen = new int[30];
+    int[] litCode;
+    int[] distCode;
+  }
+
+  /**
+   * A match-heavy code: every literal {@code litBits} (10 or 12, the latter longer than the main table) bits long,
+   * so that literals take at most a quarter of the code space and Inflate decodes the block in its match loop;
+   * lengths and distances 4 to 6 bits.
+   */
+  static Code matchHeavyCode(int litBits) {
+    Code c = new Code();
+    Arrays.fill(c.litLen, 0, 256, litBits);
+    if (litBits == 10) { // 256/1024 + 18/32 + 12/64 = 1
+      Arrays.fill(c.litLen, 256, 274, 5);
+      Arrays.fill(c.litLen, 274, 286, 6);
+    } else if (litBits == 12) { // 256/4096 + 30/32 = 1
+      Arrays.fill(c.litLen, 256, 286, 5);
+    } else {
+      throw new IllegalArgumentException("litBits " + litBits);
+    }
+    Arrays.fill(c.distLen, 0, 2, 4); // 2/16 + 28/32 = 1
+    Arrays.fill(c.distLen, 2, 30, 5);
+    c.litCode = canonical(c.litLen);
+    c.distCode = canonical(c.distLen);
+    return c;
+  }
+
+  /** Canonical Huffman codes for code lengths (RFC 1951 3.2.2). */
+  static int[] canonical(int[] lens) {
+    int[] count = new int[16];
+    for (int l : lens) {
+      if (l > 0) {
+        count[l]++;
+      }
+    }
+    int[] next = new int[16];
+    int code = 0;
+    for (int bits = 1; bits < 16; bits++) {
+      code = (code + count[bits - 1]) << 1;
+      next[bits] = code;
+    }
+    int[] codes = new int[lens.length];
+    for (int s = 0; s < lens.length; s++) {
+      if (lens[s] > 0) {
+        codes[s] = next[lens[s]]++;
+      }
+    }
+    return codes;
+  }
+
+  private static final int[] CL_ORDER = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+
+  /** A block header: last flag, type (1 fixed for {@code c == null}, else 2 and the code lengths of {@code c}). */
+  static void blockHeader(Bits b, boolean last, Code c) {
+    b.put(last ? 1 : 0, 1);
+    b.put(c == null ? 1 : 2, 2);
+    if (c == null) {
+      return;
+    }
+    b.put(286 - 257, 5);
+    b.put(30 - 1, 5);
+    b.put(19 - 4, 4);
+    int[] clLen = new int[19]; // 13/16 + 6/32 = 1; every length written as itself (no repeat codes)
+    Arrays.fill(clLen, 0, 13, 4);
+    Arrays.fill(clLen, 13, 19, 5);
+    int[] clCode = canonical(clLen);
+    for (int i = 0; i < 19; i++) {
+      b.put(clLen[CL_ORDER[i]], 3);
+    }
+    for (int l : c.litLen) {
+      b.code(clCode[l], clLen[l]);
+    }
+    for (int l : c.distLen) {
+      b.code(clCode[l], clLen[l]);
+    }
+  }
+
+  static void symbol(Bits b, Code c, int s) {
+    if (c == null) {
+      fixedSymbol(b, s);
+    } else {
+      b.code(c.litCode[s], c.litLen[s]);
+    }
+  }
+
+  static void match(Bits b, Code c, int len, int dist) {
+    if (c == null) {
+      fixedMatch(b, len, dist);
+      return;
+    }
+    int i = LEN_BASE.length - 1;
+    while (LEN_BASE[i] > len) {
+      i--;
+    }
+    if (len == 258) {
+      i = 28;
+    } else if (i == 28) {
+      i = 27;
+    }
+    symbol(b, c, 257 + i);
+    b.put(len - LEN_BASE[i], LEN_EXTRA[i]);
+    int j = DIST_BASE.length - 1;
+    while (DIST_BASE[j] > dist) {
+      j--;
+    }
+    b.code(c.distCode[j], c.distLen[j]);
+    b.put(dist - DIST_BASE[j], DIST_EXTRA[j]);
+  }
+
+  static String name(Code c) {
+    return c == null ? "fixed" : "match-heavy, literals of " + c.litLen[0] + " bits";
+  }
+
+  /** The fixed code and the two match-heavy codes. */
+  static final Code[] CODES = {null, matchHeavyCode(10), matchHeavyCode(12)};
+
+  /**
+   * A zlib stream of stored, fixed-Huffman and match-heavy dynamic blocks for random data with chosen matches; the
+   * data to data[0].
+   */
   static byte[] encode(Random r, int size, boolean endWithMatch, byte[][] data) {
     byte[] d = new byte[size];
     Bits b = new Bits();
@@ -125,8 +251,8 @@ class InflateEdgeTest {
           b.put(d[op++], 8);
         }
       } else {
-        b.put(last ? 1 : 0, 1);
-        b.put(1, 2);
+        Code code = CODES[r.nextInt(CODES.length)];
+        blockHeader(b, last, code);
         while (op < blockEnd) {
           int room = blockEnd - op;
           boolean closing = last && endWithMatch;
@@ -134,7 +260,7 @@ class InflateEdgeTest {
           boolean match = op > 0 && room >= 3 && (r.nextInt(3) == 0 || (closing && room <= 258));
           if (!match) {
             d[op] = (byte) (alphabet == 256 ? r.nextInt(256) : 'a' + r.nextInt(alphabet));
-            fixedSymbol(b, d[op++] & 0xff);
+            symbol(b, code, d[op++] & 0xff);
             continue;
           }
           int maxDist = Math.min(op, 32768);
@@ -164,9 +290,9 @@ class InflateEdgeTest {
             d[op + i] = d[op + i - dist];
           }
           op += len;
-          fixedMatch(b, len, dist);
+          match(b, code, len, dist);
         }
-        fixedSymbol(b, 256);
+        symbol(b, code, 256);
       }
       if (last) {
         break;
@@ -227,41 +353,43 @@ class InflateEdgeTest {
   void longMatchesNearTheOutputsEnd() throws IOException {
     Random r = new Random(1954);
     Inflate inf = new Inflate();
-    for (int dist : new int[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 32, 33, 40, 41, 100}) {
-      for (int k = 0; k <= 40; k++) {
-        for (int lits = 0; lits <= 3; lits++) {
-          Bits b = new Bits();
-          b.put(0x78, 8);
-          b.put(0x01, 8);
-          b.put(0, 1);
-          b.put(1, 2);
-          int prefix = 300 + r.nextInt(50);
-          byte[] d = new byte[prefix + lits + 258 + k];
-          int op = 0;
-          for (int i = 0; i < prefix + lits; i++) {
-            d[op] = (byte) r.nextInt(256);
-            fixedSymbol(b, d[op++] & 0xff);
+    for (Code code : CODES) {
+      for (int dist : new int[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 32, 33, 40, 41, 100}) {
+        for (int k = 0; k <= 40; k++) {
+          for (int lits = 0; lits <= 3; lits++) {
+            Bits b = new Bits();
+            b.put(0x78, 8);
+            b.put(0x01, 8);
+            blockHeader(b, false, code);
+            int prefix = 300 + r.nextInt(50);
+            byte[] d = new byte[prefix + lits + 258 + k];
+            int op = 0;
+            for (int i = 0; i < prefix + lits; i++) {
+              d[op] = (byte) r.nextInt(256);
+              symbol(b, code, d[op++] & 0xff);
+            }
+            match(b, code, 258, dist);
+            for (int i = 0; i < 258; i++, op++) {
+              d[op] = d[op - dist];
+            }
+            for (int i = 0; i < k; i++) {
+              d[op] = (byte) r.nextInt(256);
+              symbol(b, code, d[op++] & 0xff);
+            }
+            symbol(b, code, 256);
+            for (int i = 0; i < 8; i++) { // empty stored blocks, the last one final
+              b.put(i == 7 ? 1 : 0, 1);
+              b.put(0, 2);
+              b.align();
+              b.put(0, 16);
+              b.put(0xffff, 16);
+            }
+            b.adler32(d);
+            byte[] c = b.out.toByteArray();
+            assertArrayEquals(d, InflateTest.zlib(c, d.length, new int[1]));
+            assertArrayEquals(d, decodeGuarded(inf, c, d.length),
+                "dist " + dist + " k " + k + " lits " + lits + " " + name(code));
           }
-          fixedMatch(b, 258, dist);
-          for (int i = 0; i < 258; i++, op++) {
-            d[op] = d[op - dist];
-          }
-          for (int i = 0; i < k; i++) {
-            d[op] = (byte) r.nextInt(256);
-            fixedSymbol(b, d[op++] & 0xff);
-          }
-          fixedSymbol(b, 256);
-          for (int i = 0; i < 8; i++) { // empty stored blocks, the last one final
-            b.put(i == 7 ? 1 : 0, 1);
-            b.put(0, 2);
-            b.align();
-            b.put(0, 16);
-            b.put(0xffff, 16);
-          }
-          b.adler32(d);
-          byte[] c = b.out.toByteArray();
-          assertArrayEquals(d, InflateTest.zlib(c, d.length, new int[1]));
-          assertArrayEquals(d, decodeGuarded(inf, c, d.length), "dist " + dist + " k " + k + " lits " + lits);
         }
       }
     }
@@ -288,30 +416,31 @@ class InflateEdgeTest {
     }
     // a distance one byte further back than the output's start: refused by both
     // (short outputs: the careful loop; followed by 2000 more bytes: the fast loop)
-    for (int first = 1; first < 1100; first += first < 40 ? 1 : 1000) {
-      for (int after : new int[] {0, 2000}) {
-        Bits b = new Bits();
-        b.put(0x78, 8);
-        b.put(0x01, 8);
-        b.put(1, 1);
-        b.put(1, 2);
-        for (int i = 0; i < first; i++) {
-          fixedSymbol(b, 'x');
-        }
-        fixedMatch(b, 258, first + 1);
-        for (int i = 0; i < after; i++) {
-          fixedSymbol(b, 'y');
-        }
-        fixedSymbol(b, 256);
-        b.align();
-        b.put(0, 32);
-        byte[] c = b.out.toByteArray();
-        assertEquals(null, InflateTest.zlib(c, first + 258 + after, new int[1]));
-        try {
-          decodeGuarded(inf, c, first + 258 + after);
-          fail("decodes a distance before the output's start");
-        } catch (IOException expected) {
-          assertTrue(expected.getMessage().contains("too far back"), expected.getMessage());
+    for (Code code : CODES) {
+      for (int first = 1; first < 1100; first += first < 40 ? 1 : 1000) {
+        for (int after : new int[] {0, 2000}) {
+          Bits b = new Bits();
+          b.put(0x78, 8);
+          b.put(0x01, 8);
+          blockHeader(b, true, code);
+          for (int i = 0; i < first; i++) {
+            symbol(b, code, 'x');
+          }
+          match(b, code, 258, first + 1);
+          for (int i = 0; i < after; i++) {
+            symbol(b, code, 'y');
+          }
+          symbol(b, code, 256);
+          b.align();
+          b.put(0, 32);
+          byte[] c = b.out.toByteArray();
+          assertEquals(null, InflateTest.zlib(c, first + 258 + after, new int[1]));
+          try {
+            decodeGuarded(inf, c, first + 258 + after);
+            fail("decodes a distance before the output's start");
+          } catch (IOException expected) {
+            assertTrue(expected.getMessage().contains("too far back"), expected.getMessage());
+          }
         }
       }
     }
@@ -336,46 +465,48 @@ class InflateEdgeTest {
       lens[i] = 3 + i;
     }
     System.arraycopy(new int[] {55, 56, 57, 71, 72, 73, 88, 89, 100, 129, 255, 256, 257, 258}, 0, lens, 46, 14);
-    for (int dist = 1; dist <= 48; dist++) {
-      for (int tail : new int[] {0, 1, 15, 39, 300}) {
-        Bits b = new Bits();
-        b.put(0x78, 8);
-        b.put(0x01, 8);
-        b.put(1, 1);
-        b.put(1, 2);
-        ByteArrayOutputStream d = new ByteArrayOutputStream();
-        byte[] cur = new byte[0];
-        for (int i = 0; i < 48; i++) {
-          int v = r.nextInt(256);
-          d.write(v);
-          fixedSymbol(b, v);
-        }
-        for (int pass = 0; pass < 2; pass++) {
-          for (int len : lens) {
-            if (pass == 1 || r.nextBoolean()) { // pass 0: matches back to back or after a literal; pass 1: after one
-              int v = r.nextInt(256);
-              d.write(v);
-              fixedSymbol(b, v);
-            }
-            cur = d.toByteArray();
-            for (int i = 0; i < len; i++) {
-              d.write(cur[cur.length - dist + (i % dist)]);
-            }
-            fixedMatch(b, len, dist);
+    for (Code code : CODES) {
+      for (int dist = 1; dist <= 48; dist++) {
+        for (int tail : new int[] {0, 1, 15, 39, 300}) {
+          Bits b = new Bits();
+          b.put(0x78, 8);
+          b.put(0x01, 8);
+          blockHeader(b, true, code);
+          ByteArrayOutputStream d = new ByteArrayOutputStream();
+          byte[] cur = new byte[0];
+          for (int i = 0; i < 48; i++) {
+            int v = r.nextInt(256);
+            d.write(v);
+            symbol(b, code, v);
           }
+          for (int pass = 0; pass < 2; pass++) {
+            for (int len : lens) {
+              if (pass == 1 || r.nextBoolean()) { // pass 0: matches back to back or after a literal; pass 1: after one
+                int v = r.nextInt(256);
+                d.write(v);
+                symbol(b, code, v);
+              }
+              cur = d.toByteArray();
+              for (int i = 0; i < len; i++) {
+                d.write(cur[cur.length - dist + (i % dist)]);
+              }
+              match(b, code, len, dist);
+            }
+          }
+          for (int i = 0; i < tail; i++) {
+            int v = r.nextInt(256);
+            d.write(v);
+            symbol(b, code, v);
+          }
+          symbol(b, code, 256);
+          b.align();
+          byte[] data = d.toByteArray();
+          b.adler32(data);
+          byte[] c = b.out.toByteArray();
+          assertArrayEquals(data, InflateTest.zlib(c, data.length, new int[1]), "java.util.zip, dist " + dist);
+          assertArrayEquals(data, decodeGuarded(inf, c, data.length),
+              "dist " + dist + " tail " + tail + " " + name(code));
         }
-        for (int i = 0; i < tail; i++) {
-          int v = r.nextInt(256);
-          d.write(v);
-          fixedSymbol(b, v);
-        }
-        fixedSymbol(b, 256);
-        b.align();
-        byte[] data = d.toByteArray();
-        b.adler32(data);
-        byte[] c = b.out.toByteArray();
-        assertArrayEquals(data, InflateTest.zlib(c, data.length, new int[1]), "java.util.zip, dist " + dist);
-        assertArrayEquals(data, decodeGuarded(inf, c, data.length), "dist " + dist + " tail " + tail);
       }
     }
   }
@@ -428,6 +559,58 @@ class InflateEdgeTest {
       }
     }
     assertTrue(refused > 3000 && same > 0, refused + " refused, " + same + " decoded");
+  }
+
+  /**
+   * Which Huffman loop a dynamic block gets: the test's match-heavy codes and Deflater's codes for data made of
+   * repeated phrases go to the match loop, Deflater's codes for skewed and random bytes to the literal loop; both
+   * decode to the data.
+   */
+  @Test
+  void matchHeavyBlocksTakeTheMatchLoop() throws IOException {
+    Random r = new Random(1957);
+    Inflate inf = new Inflate();
+    for (int litBits : new int[] {10, 12}) {
+      Bits b = new Bits();
+      b.put(0x78, 8);
+      b.put(0x01, 8);
+      blockHeader(b, true, matchHeavyCode(litBits));
+      symbol(b, matchHeavyCode(litBits), 256);
+      b.align();
+      b.adler32(new byte[0]);
+      assertTrue(Inflate.matchHeavy(b.out.toByteArray()), "match-heavy code, literals of " + litBits + " bits");
+    }
+    byte[] phrases = new byte[300_000];
+    byte[][] dict = new byte[40][];
+    for (int i = 0; i < dict.length; i++) {
+      dict[i] = new byte[8 + r.nextInt(60)];
+      r.nextBytes(dict[i]);
+    }
+    for (int p = 0; p < phrases.length; ) {
+      byte[] w = dict[r.nextInt(dict.length)];
+      int n = Math.min(w.length, phrases.length - p);
+      System.arraycopy(w, 0, phrases, p, n);
+      p += n;
+      if (p < phrases.length && r.nextInt(4) == 0) {
+        phrases[p++] = (byte) r.nextInt(256);
+      }
+    }
+    byte[] random = new byte[100_000];
+    r.nextBytes(random);
+    byte[] skewed = new byte[200_000]; // mostly literals: a few very common and many rare byte values
+    for (int i = 0; i < skewed.length; i++) {
+      skewed[i] = (byte) Math.min(255, (int) (-Math.log(1 - r.nextDouble()) * 12));
+    }
+    for (int level = 1; level <= 9; level++) {
+      byte[] c = InflateTest.deflate(phrases, level, Deflater.DEFAULT_STRATEGY);
+      assertTrue(Inflate.matchHeavy(c), "repeated phrases, level " + level);
+      assertArrayEquals(phrases, decodeGuarded(inf, c, phrases.length), "repeated phrases, level " + level);
+      c = InflateTest.deflate(skewed, level, Deflater.DEFAULT_STRATEGY);
+      assertTrue(!Inflate.matchHeavy(c), "skewed bytes, level " + level);
+      assertArrayEquals(skewed, decodeGuarded(inf, c, skewed.length), "skewed bytes, level " + level);
+      c = InflateTest.deflate(random, level, Deflater.HUFFMAN_ONLY);
+      assertTrue(!Inflate.matchHeavy(c), "random bytes, level " + level);
+    }
   }
 
   @Test

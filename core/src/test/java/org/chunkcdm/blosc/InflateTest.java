@@ -243,9 +243,9 @@ class InflateTest {
         assertEquals((int) ref.getValue(), VectorAdler.adler32(b, 2, len), "len " + len + " kind " + kind);
       }
     }
-    // every remainder of the four-steps-at-a-time loop and of its 16-byte steps, at segment (1000 steps) edges too
-    for (int base : new int[] {0, 16 * 996, 16 * 1996}) {
-      for (int len = base; len < base + 16 * 9; len++) {
+    // every remainder of the 512-byte blocks (8 steps of 64 bytes), at segment (16 KiB) edges too
+    for (int base : new int[] {0, 16_384 - 1024, 2 * 16_384 - 512}) {
+      for (int len = base; len < base + 1600; len++) {
         byte[] b = new byte[len + 3];
         if (len % 2 == 0) {
           r.nextBytes(b);
