@@ -40,6 +40,8 @@ final class Filters {
     int done; // items handled by the vector or 8-at-a-time paths
     if (VECTOR && n >= 64 && VectorUnshuffle.handles(ts)) {
       done = VectorUnshuffle.unshuffle(ts, pa, po, dst, dp, n);
+    } else if (!VECTOR && WORDS && WordTranspose.handles(ts)) {
+      done = WordTranspose.unshuffle(ts, pa, po, dst, dp, n);
     } else {
       done = unshuffleSwar(ts, pa, po, dst, dp, n);
     }
@@ -413,8 +415,9 @@ final class Filters {
   }
 
   /**
-   * Whether the bit unshuffle without 512-bit vectors takes {@link WordTranspose} (item sizes 1, 2, 4 and multiples
-   * of 8); {@code -Dchunkcdm.blosc.words=false} keeps the bit rows → byte planes → byte unshuffle path.
+   * Whether the bit unshuffle without 512-bit vectors, and the byte unshuffle without the Vector API, take
+   * {@link WordTranspose} (item sizes 1, 2, 4 and multiples of 8); {@code -Dchunkcdm.blosc.words=false} keeps the
+   * older plain-Java paths (bit rows → byte planes → byte unshuffle in 64-bit registers).
    */
   static final boolean WORDS = Boolean.parseBoolean(System.getProperty("chunkcdm.blosc.words", "true"));
 

@@ -140,7 +140,7 @@ final class WordTranspose {
         long m = MASK[rounds[1]];
         for (int x = 0; x < regs; x++) {
           if ((x & a) == 0) {
-            load(src, base + x * rowBytes, base + (x | a) * rowBytes, r[x], r[x | a], s, m, n);
+            load(src, base + x * rowBytes, src, base + (x | a) * rowBytes, r[x], r[x | a], s, m, n);
           }
         }
         // rounds 2+3, 4+5
@@ -180,11 +180,86 @@ final class WordTranspose {
     return 64 * lanes;
   }
 
-  /** One round on two rows loaded from the source: {@code a[i], b[i]} from the words at {@code pa, pb}. */
-  private static void load(byte[] src, int pa, int pb, long[] a, long[] b, int s, long m, int n) {
+  /**
+   * Byte unshuffle of the first {@code n - n % 8} of {@code n} items of {@code ts} bytes (1 < ts, ts = 2, 4 or a
+   * multiple of 8) from planes {@code pa[j][po[j]..]} into {@code dst[dp..]}; returns the items done. Word w of
+   * plane j holds byte j of items {@code 8w .. 8w + 7}: three rounds exchange the plane index with the byte index
+   * inside the word, as in {@link #bitunshuffle}.
+   */
+  static int unshuffle(int ts, byte[][] pa, int[] po, byte[] dst, int dp, int n) {
+    int lanes = n / 8;
+    if (lanes == 0 || ts < 2 || !handles(ts)) {
+      return 0;
+    }
+    long[][] r = SCRATCH.get();
+    for (int w0 = 0; w0 < lanes; w0 += TILE) {
+      int c = Math.min(TILE, lanes - w0);
+      int q = 8 * w0;
+      if (ts == 2) {
+        // [i2 i1 i0] -> [i1 i0 j], register i2
+        load(pa[0], po[0] + q, pa[1], po[1] + q, r[0], r[1], 8, MASK[3], c);
+        twoOnOnePair(r[0], r[1], 16, MASK[4], 32, MASK[5], c);
+        store2(r[0], r[1], dst, dp + 16 * w0, c);
+      } else if (ts == 4) {
+        // [i2 i1 i0] -> [i0 j1 j0], registers [i1 i2]
+        load(pa[0], po[0] + q, pa[1], po[1] + q, r[0], r[1], 8, MASK[3], c);
+        load(pa[2], po[2] + q, pa[3], po[3] + q, r[2], r[3], 8, MASK[3], c);
+        two(r[0], r[1], r[2], r[3], 32, MASK[5], 16, MASK[4], c);
+        store4(r[0], r[2], r[1], r[3], dst, dp + 32 * w0, c);
+      } else {
+        // each run of 8 planes: [i2 i1 i0] -> [j2 j1 j0], register x = item 8w + x
+        int groups = ts / 8;
+        for (int h = 0; h < groups; h++) {
+          int j = 8 * h;
+          for (int x = 0; x < 8; x += 2) {
+            load(pa[j + x], po[j + x] + q, pa[j + x + 1], po[j + x + 1] + q, r[x], r[x + 1], 8, MASK[3], c);
+          }
+          two(r[0], r[2], r[4], r[6], 16, MASK[4], 32, MASK[5], c);
+          two(r[1], r[3], r[5], r[7], 16, MASK[4], 32, MASK[5], c);
+          store8(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], dst, dp + 64 * groups * w0 + 8 * h, 8 * groups,
+              64 * groups, c);
+        }
+      }
+    }
+    return 8 * lanes;
+  }
+
+  /** Two rounds on one pair of registers: by {@code s1}, then by {@code s2}. */
+  private static void twoOnOnePair(long[] a, long[] b, int s1, long m1, int s2, long m2, int n) {
     for (int i = 0; i < n; i++) {
-      long x = (long) LONG.get(src, pa + 8 * i);
-      long y = (long) LONG.get(src, pb + 8 * i);
+      long x = a[i], y = b[i];
+      long t = ((x >>> s1) ^ y) & m1;
+      y ^= t;
+      x ^= t << s1;
+      t = ((x >>> s2) ^ y) & m2;
+      a[i] = x ^ (t << s2);
+      b[i] = y ^ t;
+    }
+  }
+
+  /** Lane i of a0, a1 to the two words at {@code d + 16 * i}. */
+  private static void store2(long[] a0, long[] a1, byte[] dst, int d, int n) {
+    for (int i = 0; i < n; i++, d += 16) {
+      LONG.set(dst, d, a0[i]);
+      LONG.set(dst, d + 8, a1[i]);
+    }
+  }
+
+  /** Lane i of a0..a3 to the four words at {@code d + 32 * i}. */
+  private static void store4(long[] a0, long[] a1, long[] a2, long[] a3, byte[] dst, int d, int n) {
+    for (int i = 0; i < n; i++, d += 32) {
+      LONG.set(dst, d, a0[i]);
+      LONG.set(dst, d + 8, a1[i]);
+      LONG.set(dst, d + 16, a2[i]);
+      LONG.set(dst, d + 24, a3[i]);
+    }
+  }
+
+  /** One round on two rows loaded from the source: {@code a[i], b[i]} from the words at {@code sa[pa..], sb[pb..]}. */
+  private static void load(byte[] sa, int pa, byte[] sb, int pb, long[] a, long[] b, int s, long m, int n) {
+    for (int i = 0; i < n; i++) {
+      long x = (long) LONG.get(sa, pa + 8 * i);
+      long y = (long) LONG.get(sb, pb + 8 * i);
       long t = ((x >>> s) ^ y) & m;
       a[i] = x ^ (t << s);
       b[i] = y ^ t;
