@@ -255,7 +255,7 @@ final class Filters {
     int items = len / ts;
     int n8 = items - items % 8;
     if (n8 > 0) {
-      if (ts == 1) {
+      if (ts == 1 && (VECTOR_BITS || !WORDS)) {
         bitsToPlanes(1, src, sp, dst, dp, n8);
       } else if (ts == 8 && VECTOR_BITS && !VectorUnshuffle.BYTE_PERMUTE && VectorUnshuffle.handles(8) && n8 >= 512) {
         // with the byte permute (VBMI) the plain planes are faster: 128 KiB block, 15.5 (units) vs 17.3 GB/s (plain)
