@@ -5,8 +5,8 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * Plain-Java bit unshuffle for the JVM without the Vector API (issue 17), in loops that C2's auto-vectorizer
- * (superword) turns into SIMD code on JDK 17.
+ * Plain-Java bit unshuffle (and byte unshuffle, {@link #unshuffle}) for the JVM without the Vector API (issue 17),
+ * in loops that C2's auto-vectorizer (superword) turns into SIMD code on JDK 17.
  *
  * <p>The bit rows of a block are 64-bit words: word {@code w} of row {@code r} holds bit {@code r % 8} of byte
  * {@code r / 8} of the items {@code 64w .. 64w + 63}, item {@code 64w + p} in bit {@code p}. Think of the rows as
@@ -166,7 +166,7 @@ final class WordTranspose {
             one(r[x], r[x | a], s, m, n);
           }
         }
-        // place the words: register x, lane w is output word (64w / itemsPerWord + place[x]) (times groups, + h)
+        // place the words: register source[o], lane w is output word wordsPerLane * w + o (times groups, + h)
         int wordsPerLane = regs; // output words per 64 items for ts <= 8: 8 * ts; for ts = 8 * groups: 64 per group
         int laneStep = 8 * wordsPerLane * groups; // bytes of output per lane
         int d0 = dp + w0 * laneStep + 8 * h;
