@@ -40,6 +40,10 @@ final class Filters {
     int done; // items handled by the vector or 8-at-a-time paths
     if (VECTOR && n >= 64 && VectorUnshuffle.handles(ts)) {
       done = VectorUnshuffle.unshuffle(ts, pa, po, dst, dp, n);
+    } else if (!VECTOR && WORDS && (ts == 2 || ts == 4)) {
+      // typesize 8 and its multiples keep the register path: the word kernel is faster on a block in cache
+      // (FilterPathBench 17.4 vs 11.8 GB/s) but not in whole chunks (lz4 + shuffle ts 8: 5.4-5.5 vs 5.6-5.7 GB/s)
+      done = WordTranspose.unshuffle(ts, pa, po, dst, dp, n);
     } else {
       done = unshuffleSwar(ts, pa, po, dst, dp, n);
     }
@@ -253,12 +257,16 @@ final class Filters {
     int items = len / ts;
     int n8 = items - items % 8;
     if (n8 > 0) {
-      if (ts == 1) {
+      if (ts == 1 && (VECTOR_BITS || !WORDS)) {
         bitsToPlanes(1, src, sp, dst, dp, n8);
       } else if (ts == 8 && VECTOR_BITS && !VectorUnshuffle.BYTE_PERMUTE && VectorUnshuffle.handles(8) && n8 >= 512) {
         // with the byte permute (VBMI) the plain planes are faster: 128 KiB block, 15.5 (units) vs 17.3 GB/s (plain)
         // with the lane-swap-free bitRowsPermuted alone, 22 GB/s with unshuffle8Permuted as well
         bitunshuffle8Units(src, sp, dst, dp, n8);
+      } else if (!VECTOR_BITS && WORDS && WordTranspose.handles(ts)) {
+        // no 512-bit vectors: the 64 x 64 transposes in loops C2 vectorizes, then the items after the last 64
+        int wide = WordTranspose.bitunshuffle(ts, src, sp, dst, dp, n8);
+        bitunshuffleRowTail(ts, src, sp, dst, dp, n8, wide / 8);
       } else {
         byte[] planes = planeScratch(n8 * ts);
         bitsToPlanes(ts, src, sp, planes, 0, n8);
@@ -401,10 +409,29 @@ final class Filters {
   static void bitunshuffleScalar(int ts, byte[] src, int sp, byte[] dst, int dp, int len) {
     int items = len / ts;
     int n8 = items - items % 8;
+    bitunshuffleRowTail(ts, src, sp, dst, dp, n8, 0);
+    int done = n8 * ts;
+    if (len > done) {
+      System.arraycopy(src, sp + done, dst, dp + done, len - done);
+    }
+  }
+
+  /**
+   * Whether the bit unshuffle without 512-bit vectors, and the byte unshuffle without the Vector API, take
+   * {@link WordTranspose} (item sizes 1, 2, 4 and multiples of 8); {@code -Dchunkcdm.blosc.words=false} keeps the
+   * older plain-Java paths (bit rows → byte planes → byte unshuffle in 64-bit registers).
+   */
+  static final boolean WORDS = Boolean.parseBoolean(System.getProperty("chunkcdm.blosc.words", "true"));
+
+  /**
+   * The items of row bytes {@code from .. n8 / 8} of a bit-shuffled block (the {@code 8 * ts} rows of
+   * {@code n8 / 8} bytes at {@code src[sp..]}), one 8x8 bit transpose per 8 items and byte position.
+   */
+  static void bitunshuffleRowTail(int ts, byte[] src, int sp, byte[] dst, int dp, int n8, int from) {
     int rowBytes = n8 / 8;
     for (int j = 0; j < ts; j++) {
       int rowBase = sp + 8 * j * rowBytes;
-      for (int g = 0; g < rowBytes; g++) {
+      for (int g = from; g < rowBytes; g++) {
         long x = 0;
         for (int k = 0; k < 8; k++) {
           x |= (long) (src[rowBase + k * rowBytes + g] & 0xff) << (8 * k);
@@ -415,10 +442,6 @@ final class Filters {
           dst[o + b * ts] = (byte) (x >>> (8 * b));
         }
       }
-    }
-    int done = n8 * ts;
-    if (len > done) {
-      System.arraycopy(src, sp + done, dst, dp + done, len - done);
     }
   }
 

@@ -1,0 +1,147 @@
+package org.chunkcdm.blosc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The superword-shaped plain-Java bit unshuffle ({@link WordTranspose}, the path without 512-bit vectors) against
+ * the byte-at-a-time path ({@link Filters#bitunshuffleScalar}) on random data: every item size 1-16 and 24, 32,
+ * 40, item counts below, at and above whole 64-item words and several tiles, rows not a multiple of 8 bytes, odd
+ * offsets, bytes around the output untouched. The tests call the kernels directly, so they run the same with and
+ * without the Vector API module.
+ */
+class WordTransposeTest {
+  private static final int[] ITEMS = {0, 8, 56, 64, 72, 120, 128, 192, 512, 520, 1000, 4096, 4096 + 64 + 24,
+      16384, 16384 + 8, 16384 + 448, 65536 + 200};
+
+  @Test
+  void wordKernelAgreesWithTheByteAtATimePath() {
+    Random rnd = new Random(61);
+    for (int ts = 1; ts <= 40; ts++) {
+      if (ts > 16 && ts % 8 != 0) {
+        continue;
+      }
+      for (int n8 : ITEMS) {
+        if ((long) n8 * ts > 1 << 20) {
+          continue;
+        }
+        int len = n8 * ts;
+        int sp = rnd.nextInt(13);
+        int dp = rnd.nextInt(13);
+        byte[] src = new byte[sp + len + 5];
+        rnd.nextBytes(src);
+        byte[] want = new byte[dp + len + 9];
+        rnd.nextBytes(want);
+        byte[] got = want.clone();
+        Filters.bitunshuffleScalar(ts, src, sp, want, dp, len);
+        String what = "ts " + ts + " items " + n8;
+        if (!WordTranspose.handles(ts)) {
+          continue;
+        }
+        int done = WordTranspose.bitunshuffle(ts, src, sp, got, dp, n8);
+        assertEquals(n8 / 64 * 64, done, what);
+        Filters.bitunshuffleRowTail(ts, src, sp, got, dp, n8, done / 8);
+        assertArrayEquals(want, got, what);
+      }
+    }
+  }
+
+  /**
+   * {@link Filters#bitunshuffle} as dispatched, on blocks with trailing bytes (items not a multiple of 8, bytes
+   * not a multiple of the item size), against the byte-at-a-time path: the word kernel where there are no 512-bit
+   * vectors, the vector path otherwise (both are held to the same bytes).
+   */
+  @Test
+  void dispatchedBitUnshuffleAgreesOnOddBlocks() {
+    Random rnd = new Random(67);
+    for (int ts = 1; ts <= 17; ts++) {
+      for (int items : new int[] {63, 64, 65, 129, 1000, 4099, 20001}) {
+        for (int extra : new int[] {0, ts - 1}) {
+          int len = items * ts + extra;
+          int sp = rnd.nextInt(9);
+          int dp = rnd.nextInt(9);
+          byte[] src = new byte[sp + len + 3];
+          rnd.nextBytes(src);
+          byte[] want = new byte[dp + len + 4];
+          rnd.nextBytes(want);
+          byte[] got = want.clone();
+          Filters.bitunshuffleScalar(ts, src, sp, want, dp, len);
+          Filters.bitunshuffle(ts, src, sp, got, dp, len);
+          assertArrayEquals(want, got, "ts " + ts + " len " + len);
+        }
+      }
+    }
+  }
+
+  /**
+   * The byte unshuffle from planes in separate arrays at odd offsets, against the definition: every item size
+   * 1-16, 24, 32, 40 (the sizes the kernel does not take must report 0 items done), item counts below, at and above
+   * multiples of 8 and of whole tiles, bytes around the output untouched.
+   */
+  @Test
+  void byteUnshuffleFromPlanesAgreesWithTheDefinition() {
+    Random rnd = new Random(71);
+    for (int ts = 1; ts <= 40; ts++) {
+      if (ts > 16 && ts % 8 != 0) {
+        continue;
+      }
+      for (int n : new int[] {0, 7, 8, 9, 63, 64, 65, 200, 2047, 2048, 2049, 4103, 16384 + 5, 65536 + 24}) {
+        byte[][] pa = new byte[ts][];
+        int[] po = new int[ts];
+        for (int j = 0; j < ts; j++) {
+          po[j] = rnd.nextInt(11);
+          pa[j] = new byte[po[j] + n + rnd.nextInt(5)];
+          rnd.nextBytes(pa[j]);
+        }
+        int dp = rnd.nextInt(7);
+        byte[] want = new byte[dp + ts * n + 6];
+        rnd.nextBytes(want);
+        byte[] got = want.clone();
+        int done = WordTranspose.unshuffle(ts, pa, po, got, dp, n);
+        String what = "ts " + ts + " n " + n;
+        assertEquals(ts >= 2 && WordTranspose.handles(ts) ? n - n % 8 : 0, done, what);
+        for (int i = 0; i < done; i++) {
+          for (int j = 0; j < ts; j++) {
+            want[dp + i * ts + j] = pa[j][po[j] + i];
+          }
+        }
+        assertArrayEquals(want, got, what);
+      }
+    }
+  }
+
+  /**
+   * {@link Filters#unshuffle} as dispatched (the word kernel where the Vector API is off, the vector kernels
+   * otherwise, then the items after the last 8 and the trailing bytes) against the definition on odd block sizes.
+   */
+  @Test
+  void dispatchedByteUnshuffleAgreesOnOddBlocks() {
+    Random rnd = new Random(73);
+    for (int ts = 1; ts <= 17; ts++) {
+      for (int len : new int[] {5, 64 * ts + 3, 1000 * ts + ts - 1, 4099 * ts + 1, 20001 * ts + 2}) {
+        int sp = rnd.nextInt(9);
+        int dp = rnd.nextInt(9);
+        byte[] src = new byte[sp + len + 3];
+        rnd.nextBytes(src);
+        byte[] want = new byte[dp + len + 4];
+        rnd.nextBytes(want);
+        byte[] got = want.clone();
+        System.arraycopy(UnshuffleTest.definition(ts, src, sp, len), 0, want, dp, len);
+        Filters.unshuffle(ts, src, sp, got, dp, len);
+        assertArrayEquals(want, got, "ts " + ts + " len " + len);
+      }
+    }
+  }
+
+  @Test
+  void handlesOnlyPowersOfTwoUpTo4AndMultiplesOf8() {
+    for (int ts = 1; ts <= 64; ts++) {
+      boolean want = ts == 1 || ts == 2 || ts == 4 || ts % 8 == 0;
+      assertEquals(want, WordTranspose.handles(ts), "ts " + ts);
+    }
+    assertEquals(false, WordTranspose.handles(0));
+  }
+}
