@@ -1,0 +1,70 @@
+package org.chunkcdm.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import ucar.ma2.Array;
+import ucar.nc2.NetcdfFile;
+import ucar.nc2.NetcdfFiles;
+import ucar.nc2.Variable;
+
+/**
+ * Whole reads of the 1 GiB float64 series of {@code bench/run-blosc2-whole.sh} (issue 17) through
+ * {@code NetcdfFiles.open} + {@code Variable.read()}: a b2nd array ({@code NAME.b2nd}), a plain Blosc2 frame
+ * ({@code NAME.b2frame}, read as the frame's 1-D typesize-8 variable) or a bcolz carray ({@code NAME.bcolz/}),
+ * NAME being the set name with '-' turned into '_' (as {@code bench/blosc2/b2bench.py} writes them). The time
+ * covers open, read and close, like the python-blosc2 side (which opens the file in its timed part too). A main
+ * class, never run by {@code mvn verify}.
+ *
+ * <p>Usage: {@code read KIND DIR ROUNDS NAME...} with KIND {@code b2nd}, {@code frame} or {@code bcolz}: one line
+ * per NAME, {@code NAME seconds}, the best of ROUNDS reads in this process (the first are JIT warm-up).
+ */
+public final class WholeReadBench {
+  private WholeReadBench() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length < 5 || !args[0].equals("read")) {
+      throw new IllegalArgumentException("usage: read b2nd|frame|bcolz DIR ROUNDS NAME...");
+    }
+    String suffix;
+    switch (args[1]) {
+      case "b2nd":
+        suffix = ".b2nd";
+        break;
+      case "frame":
+        suffix = ".b2frame";
+        break;
+      case "bcolz":
+        suffix = ".bcolz";
+        break;
+      default:
+        throw new IllegalArgumentException("kind " + args[1] + " is not b2nd, frame or bcolz");
+    }
+    Path dir = Paths.get(args[2]);
+    int rounds = Integer.parseInt(args[3]);
+    for (int i = 4; i < args.length; i++) {
+      String name = args[i];
+      System.out.printf("%s %.3f%n", name, read(dir.resolve(name.replace('-', '_') + suffix), rounds));
+      System.out.flush();
+    }
+  }
+
+  /** Best wall-clock seconds of {@code rounds} open + whole read + close of the dataset's one variable. */
+  static double read(Path file, int rounds) throws IOException {
+    double best = Double.MAX_VALUE;
+    for (int r = 0; r < rounds; r++) {
+      long t = System.nanoTime();
+      Array a;
+      try (NetcdfFile nc = NetcdfFiles.open(file.toString())) {
+        Variable v = nc.getVariables().get(0);
+        v.setCaching(false);
+        a = v.read();
+      }
+      best = Math.min(best, (System.nanoTime() - t) / 1e9);
+      if (a.getSize() * 8 != 1L << 30) {
+        throw new IllegalStateException(file + ": read " + a.getSize() + " values");
+      }
+    }
+    return best;
+  }
+}
