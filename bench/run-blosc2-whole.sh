@@ -12,7 +12,7 @@
 #
 # usage: bench/run-blosc2-whole.sh [DIR [SET...]]
 #   DIR default /tmp/chunkcdm-bench-whole (~13 GiB for the 8 sets); SET default the 8 sets of typesize 8, clevel 5.
-#   Env: ROUNDS (default 3), READ_ROUNDS (default 5), KINDS (default "frame bcolz"), JAR (default
+#   Env: ROUNDS (default 3), READ_ROUNDS (default 10: a fresh JVM still compiles in its first ~5 reads), KINDS (default "frame bcolz"), JAR (default
 #   bench/target/benchmarks.jar, built when missing), B2PY (python with blosc2 and numpy; default
 #   /tmp/venv-codec2/bin/python), OUT (result directory; default a mktemp).
 #   e.g. flock /tmp/chunkcdm-bench.lock bench/run-blosc2-whole.sh /tmp/chunkcdm-bench-whole6
@@ -26,7 +26,7 @@ if [ ${#SETS[@]} -eq 0 ]; then
 fi
 PY=${B2PY:-/tmp/venv-codec2/bin/python}
 ROUNDS=${ROUNDS:-3}
-RR=${READ_ROUNDS:-5}
+RR=${READ_ROUNDS:-10}
 KINDS=${KINDS:-frame bcolz}
 JAR=${JAR:-bench/target/benchmarks.jar}
 O=${OUT:-$(mktemp -d)}

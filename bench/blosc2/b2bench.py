@@ -18,6 +18,8 @@
   readbcolz DIR ROUNDS NAME..  seconds of reading every data/__i.blp and blosc2.decompress2 of its chunk into one
                            preallocated float64 array (c-blosc2 reads c-blosc1 chunks), best of ROUNDS and of two
                            ways: chunk by chunk with 2 c-blosc2 threads, or 2 Python threads over the chunks
+  framechunks DIR NAME..   the first 8 chunks of each frame as DIR/frame-chunks/<name>.chunks (for the codec alone)
+  timeframechunks DIR SECONDS NAME..  c-blosc2 (one thread, thread CPU time) on those chunks: best GB/s
 """
 import os
 import struct
@@ -318,6 +320,39 @@ def read_bcolz(d, rounds, names):
     pool.shutdown()
 
 
+def frame_chunks(d, names):
+    """The first 8 chunks (8 MiB each) of each frame DIR/<name>.b2frame as DIR/frame-chunks/<name>.chunks."""
+    os.makedirs(os.path.join(d, "frame-chunks"), exist_ok=True)
+    for name in names:
+        s = blosc2.open(os.path.join(d, name.replace("-", "_") + ".b2frame"))
+        out = bytearray()
+        for i in range(min(8, s.nchunks)):
+            c = s.get_chunk(i)
+            out += struct.pack("<I", len(c)) + c
+        with open(os.path.join(d, "frame-chunks", name + ".chunks"), "wb") as f:
+            f.write(out)
+
+
+def time_frame_chunks(d, seconds, names):
+    """c-blosc2 alone on DIR/frame-chunks/<name>.chunks, one thread, best GB/s by this thread's CPU time."""
+    blosc2.set_nthreads(1)
+    for name in names:
+        chunks = load(os.path.join(d, "frame-chunks"), name)
+        dst = bytearray(8 << 20)
+        total = sum(blosc2.decompress2(c, dst=dst) or len(dst) for c in chunks)
+        best = 0.0
+        end = time.perf_counter() + seconds
+        while True:
+            t = time.thread_time()
+            for c in chunks:
+                blosc2.decompress2(c, dst=dst)
+            best = max(best, total / (time.thread_time() - t) / 1e9)
+            if time.perf_counter() > end:
+                break
+        print(f"{name} {best:.3f}")
+        sys.stdout.flush()
+
+
 if __name__ == "__main__":
     cmd, d = sys.argv[1], sys.argv[2]
     if cmd == "write":
@@ -336,6 +371,10 @@ if __name__ == "__main__":
         write_bcolz(d, sys.argv[3:])
     elif cmd == "readframe":
         read_frame(d, int(sys.argv[3]), sys.argv[4:])
+    elif cmd == "framechunks":
+        frame_chunks(d, sys.argv[3:])
+    elif cmd == "timeframechunks":
+        time_frame_chunks(d, float(sys.argv[3]), sys.argv[4:])
     elif cmd == "readbcolz":
         read_bcolz(d, int(sys.argv[3]), sys.argv[4:])
     else:

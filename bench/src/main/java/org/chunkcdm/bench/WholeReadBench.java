@@ -3,6 +3,9 @@ package org.chunkcdm.bench;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Arrays;
+import org.chunkcdm.blosc.Blosc;
+import org.chunkcdm.blosc.BloscHeader;
 import ucar.ma2.Array;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFiles;
@@ -23,8 +26,12 @@ public final class WholeReadBench {
   private WholeReadBench() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length >= 4 && args[0].equals("decode")) {
+      decode(Paths.get(args[1]), Double.parseDouble(args[2]), Arrays.copyOfRange(args, 3, args.length));
+      return;
+    }
     if (args.length < 5 || !args[0].equals("read")) {
-      throw new IllegalArgumentException("usage: read b2nd|frame|bcolz DIR ROUNDS NAME...");
+      throw new IllegalArgumentException("usage: read b2nd|frame|bcolz DIR ROUNDS NAME... | decode DIR SECONDS NAME...");
     }
     String suffix;
     switch (args[1]) {
@@ -45,6 +52,43 @@ public final class WholeReadBench {
     for (int i = 4; i < args.length; i++) {
       String name = args[i];
       System.out.printf("%s %.3f%n", name, read(dir.resolve(name.replace('-', '_') + suffix), rounds));
+      System.out.flush();
+    }
+  }
+
+  /**
+   * The codec alone on the frames' own chunks: DIR/NAME.chunks (uint32 length + chunk, as {@code b2bench.py
+   * framechunks} writes the first 8 chunks of 8 MiB of each frame), decoded whole by the pure-Java codec on this
+   * thread (run with {@code -Dchunkcdm.blosc.parallelBytes=2147483647}), best GB/s by this thread's CPU time over
+   * SECONDS; prints {@code NAME GB/s}.
+   */
+  static void decode(Path dir, double seconds, String[] names) throws IOException {
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    for (String name : names) {
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(java.nio.file.Files.readAllBytes(dir.resolve(name + ".chunks")))
+          .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      java.util.List<byte[]> chunks = new java.util.ArrayList<>();
+      java.util.List<BloscHeader> heads = new java.util.ArrayList<>();
+      long total = 0;
+      while (b.hasRemaining()) {
+        byte[] c = new byte[b.getInt()];
+        b.get(c);
+        chunks.add(c);
+        BloscHeader h = BloscHeader.parse(c, 0, c.length);
+        heads.add(h);
+        total += h.nbytes();
+      }
+      byte[] out = new byte[heads.get(0).nbytes()];
+      double best = 0;
+      long end = System.nanoTime() + (long) (seconds * 1e9);
+      do {
+        long t = mx.getCurrentThreadCpuTime();
+        for (int i = 0; i < chunks.size(); i++) {
+          Blosc.decompress(heads.get(i), chunks.get(i), 0, out, 0, Blosc.Impl.JAVA);
+        }
+        best = Math.max(best, total / ((mx.getCurrentThreadCpuTime() - t) / 1e9) / 1e9);
+      } while (System.nanoTime() < end);
+      System.out.printf("%s %.3f%n", name, best);
       System.out.flush();
     }
   }
