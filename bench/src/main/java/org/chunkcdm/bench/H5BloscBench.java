@@ -29,7 +29,7 @@ import ucar.nc2.Variable;
  * same machine load (A B C D A B C D ...). Prints one line per read (seconds, MB/s, a checksum of the values so
  * all readers are seen to return the same data), then best and median per reader and the ratios.
  *
- * <p>Arguments: blosc file, deflate file, variable name, rounds (default 3), then optionally the reference
+ * <p>Arguments: blosc file, deflate file ({@code -}: none), variable name, rounds (default 3), then optionally the reference
  * command (e.g. {@code /usr/bin/python3 bench/hdf5blosc_bench.py read DIR 1}).
  */
 public final class H5BloscBench {
@@ -73,7 +73,9 @@ public final class H5BloscBench {
           }
         }
       }
-      mbs.computeIfAbsent("netcdf-java deflate-1", k -> new ArrayList<>()).add(read("netcdf-java-deflate1", deflate, var, STOCK, r));
+      if (!args[1].equals("-")) { // "-": no deflate file (e.g. an A/B of two chunkcdm builds)
+        mbs.computeIfAbsent("netcdf-java deflate-1", k -> new ArrayList<>()).add(read("netcdf-java-deflate1", deflate, var, STOCK, r));
+      }
     }
     System.out.println("# load average at the end " + loadavg());
     Map<String, Double> best = new LinkedHashMap<>();

@@ -407,5 +407,25 @@ final class H5BloscArray implements ChunkedArray {
         throw chunkError(k, "cannot decode: " + e.getMessage(), e);
       }
     }
+
+    /** A Blosc chunk's pieces (typed whole reads convert them without a chunk-sized scratch pass). */
+    @Override
+    public boolean readsInPieces() {
+      return d.readsInPieces();
+    }
+
+    @Override
+    public void readPieces(int unit, Pieces sink) throws IOException {
+      try {
+        d.readPieces(unit, sink);
+      } catch (IOException | RuntimeException e) {
+        throw chunkError(k, "cannot decode: " + e.getMessage(), e);
+      }
+    }
+
+    @Override
+    public void release() {
+      d.release();
+    }
   }
 }
