@@ -21,10 +21,38 @@ import org.chunkcdm.blosc.Lz4;
  * pass of each decoder per round, decoders interleaved round by round; every decoder's bytes are checked against
  * ours before timing. Issue 17 (docs/BENCHMARKS.md, "fourth pass: LZ4"); never run by {@code mvn verify}.
  *
- * <p>usage: {@code Lz4SequenceBench DIR SECONDS_PER_ROUND ROUNDS NAME...}
+ * <p>usage: {@code Lz4SequenceBench DIR SECONDS_PER_ROUND ROUNDS NAME...}; with {@code -Dlz4.onlyChunkcdm=true} it prints
+ * the shape and then only decodes with {@link Lz4} for SECONDS_PER_ROUND x ROUNDS (for a profiler:
+ * {@code bench/run-lz4-profile.sh}).
  */
 public final class Lz4SequenceBench {
   private Lz4SequenceBench() {}
+
+  /** Histogram buckets: each is the smallest value it holds. */
+  private static final int[] LIT_BUCKETS = {0, 1, 2, 3, 4, 8, 15, 32, 64, 128, 256};
+  private static final int[] LEN_BUCKETS = {4, 5, 6, 7, 8, 9, 13, 19, 25, 65, 256};
+  private static final int[] OFF_BUCKETS = {1, 2, 3, 8, 24, 256, 4096};
+  private static final int[] GAP_BUCKETS = {0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+
+  private static int bucket(int[] buckets, int v) {
+    int b = 0;
+    while (b + 1 < buckets.length && v >= buckets[b + 1]) {
+      b++;
+    }
+    return b;
+  }
+
+  /** One line: each bucket as "from-to: percent" of {@code total} (or counts when total < 0). */
+  private static String histogram(String title, int[] buckets, long[] counts, long total) {
+    StringBuilder sb = new StringBuilder(title).append(':');
+    for (int b = 0; b < buckets.length; b++) {
+      String range = b + 1 == buckets.length ? buckets[b] + "+"
+          : buckets[b + 1] - 1 == buckets[b] ? String.valueOf(buckets[b]) : buckets[b] + "-" + (buckets[b + 1] - 1);
+      sb.append(' ').append(range).append(": ");
+      sb.append(total < 0 ? String.valueOf(counts[b]) : String.format("%.1f%%", 100.0 * counts[b] / total));
+    }
+    return sb.toString();
+  }
 
   interface Decoder {
     void decode(byte[] in, byte[] out, int outLen) throws Exception;
@@ -60,6 +88,15 @@ public final class Lz4SequenceBench {
     long shortMatch = 0;
     long offset2 = 0;
     long offset16 = 0;
+    // histograms (issue 17, sixth pass): literal runs, match lengths, offsets, and the number of sequences between two
+    // with 15 or more literals (the ones the fast loop of Lz4.decode hands to its careful path)
+    long[] litH = new long[LIT_BUCKETS.length];
+    long[] lenH = new long[LEN_BUCKETS.length];
+    long[] offH = new long[OFF_BUCKETS.length];
+    long[] gapH = new long[GAP_BUCKETS.length];
+    long literalBytes = 0;
+    long longLiteralBytes = 0;
+    int gap = 0;
     for (int i = 0; i < in.length; i++) {
       bytes += size[i];
       int ip = 0;
@@ -75,6 +112,7 @@ public final class Lz4SequenceBench {
           } while (b == 255);
         }
         ip += lit;
+        literalBytes += lit;
         if (ip == s.length) {
           break;
         }
@@ -94,12 +132,38 @@ public final class Lz4SequenceBench {
         shortMatch += len <= 7 ? 1 : 0;
         offset2 += offset == 2 ? 1 : 0;
         offset16 += offset >= 16 ? 1 : 0;
+        litH[bucket(LIT_BUCKETS, lit)]++;
+        lenH[bucket(LEN_BUCKETS, len)]++;
+        offH[bucket(OFF_BUCKETS, offset)]++;
+        if (lit >= 15) {
+          longLiteralBytes += lit;
+          gapH[bucket(GAP_BUCKETS, gap)]++;
+          gap = 0;
+        } else {
+          gap++;
+        }
       }
     }
     System.out.printf("%s: %d streams, %d sequences, %.1f decoded bytes per sequence; literals 0-3: %.0f%%, "
             + "match 4-7 bytes: %.0f%%, offset 2: %.0f%%, offset >= 16: %.0f%%%n", name, in.length, seqs,
         (double) bytes / seqs, 100.0 * smallLit / seqs, 100.0 * shortMatch / seqs, 100.0 * offset2 / seqs,
         100.0 * offset16 / seqs);
+    System.out.printf("  literal bytes %.1f%% of the output, %.1f%% in runs of 15 or more%n", 100.0 * literalBytes / bytes,
+        100.0 * longLiteralBytes / bytes);
+    System.out.println(histogram("  literal run", LIT_BUCKETS, litH, seqs));
+    System.out.println(histogram("  match length", LEN_BUCKETS, lenH, seqs));
+    System.out.println(histogram("  offset", OFF_BUCKETS, offH, seqs));
+    System.out.println(histogram("  sequences between two with 15+ literals", GAP_BUCKETS, gapH, -1));
+    if (Boolean.getBoolean("lz4.onlyChunkcdm")) { // for a profiler (bench/run-lz4-profile.sh): our decoder alone
+      byte[] o = new byte[1 << 20];
+      long end = System.nanoTime() + (long) (seconds * rounds * 1e9);
+      do {
+        for (int i = 0; i < in.length; i++) {
+          Lz4.decode(in[i], 0, in[i].length, o, 0, size[i], null);
+        }
+      } while (System.nanoTime() < end);
+      return;
+    }
 
     io.airlift.compress.lz4.Lz4Decompressor air = new io.airlift.compress.lz4.Lz4Decompressor();
     com.sun.jna.Function lib = com.sun.jna.NativeLibrary.getInstance("lz4").getFunction("LZ4_decompress_safe");

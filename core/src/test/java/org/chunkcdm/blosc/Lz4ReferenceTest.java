@@ -323,6 +323,60 @@ class Lz4ReferenceTest {
     assertTrue(cases > 15_000, "cases: " + cases);
   }
 
+  /**
+   * The careful path's literal runs of 15 or more (copied 32 bytes a round up to 128 literals when 32 bytes of room
+   * follow them in the input and the output, else 8 bytes a round or by arraycopy): every run length 15-140 and a few
+   * past 255, each followed by a match (offset 2, 9 or far, length 4 or 20) and a last run of 0-40 literals, so that
+   * the run ends at every distance from the 32-byte room in the output and the input; also the run as the stream's
+   * last sequence. Each stream decoded exactly, into 1-40 bytes less and one byte more output (all refuse), and
+   * truncated at each of its last 8 bytes; nothing written outside the output.
+   */
+  @Test
+  void longLiteralRunsAtEveryMarginOfTheOutputAndInput() {
+    Random r = new Random(15);
+    int cases = 0;
+    for (int lit = 15; lit <= 300; lit += lit < 140 ? 1 : 29) {
+      for (int tail = 0; tail <= 40; tail++) {
+        int offset = new int[] {2, 9, 40 + r.nextInt(60)}[(lit + tail) % 3];
+        int len = (lit + tail) % 2 == 0 ? 4 : 20;
+        boolean lastRun = tail == 40; // the long run as the last sequence, after a short history
+        Writer w = new Writer();
+        byte[] history = new byte[100];
+        r.nextBytes(history);
+        w.sequence(history, 1 + r.nextInt(100), 4);
+        byte[] lits = new byte[lit];
+        r.nextBytes(lits);
+        byte[] last = new byte[lastRun ? 0 : tail];
+        r.nextBytes(last);
+        if (lastRun) {
+          w.sequence(lits, 0, -1);
+        } else {
+          w.sequence(lits, offset, len);
+          w.sequence(last, 0, -1);
+        }
+        byte[] stream = w.s.toByteArray();
+        int outLen = history.length + 4 + lit + (lastRun ? 0 : len + tail);
+        byte[] want = reference(stream, 0, stream.length, outLen, null);
+        assertTrue(want != null, "a valid stream");
+        String what = lit + " literals, offset " + offset + " length " + len + (lastRun ? ", last" : ", tail " + tail);
+        assertArrayEquals(want, ours(stream, outLen, null, r), what);
+        assertEquals(null, ours(stream, outLen + 1, null, r), what + ", one byte more output");
+        // 1 to 40 bytes less output: the run then ends at every distance from the output's end (in a valid stream
+        // the input's end is always nearer), and the decoder refuses without writing past the smaller output
+        for (int less = 1; less <= 40 && less <= outLen; less++) {
+          assertEquals(null, ours(stream, outLen - less, null, r), what + ", " + less + " bytes less output");
+        }
+        for (int cut = Math.max(0, stream.length - 8); cut < stream.length; cut++) {
+          byte[] t = Arrays.copyOf(stream, cut);
+          assertEquals(null, reference(t, 0, t.length, outLen, null));
+          assertEquals(null, ours(t, outLen, null, r), what + ", truncated to " + cut + " bytes");
+        }
+        cases++;
+      }
+    }
+    assertTrue(cases > 5_000, "cases: " + cases);
+  }
+
   @Test
   void mutatedAndTruncatedStreamsAgreeWithTheReference() {
     Random r = new Random(99);
