@@ -71,8 +71,11 @@ public final class Blosc2CodecBench {
     }
   }
 
-  /** The chunks of a set file (each a 4-byte little-endian length, then the chunk), their headers, decoded bytes. */
-  private record ChunkSet(List<byte[]> chunks, List<BloscHeader> headers, long total) {
+  /**
+   * The chunks of a set file (each a 4-byte little-endian length, then the chunk), their headers, decoded bytes
+   * (also WholeReadBench's decode mode).
+   */
+  record ChunkSet(List<byte[]> chunks, List<BloscHeader> headers, long total) {
     static ChunkSet load(Path file) throws IOException {
       ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
       List<byte[]> chunks = new ArrayList<>();

@@ -65,19 +65,10 @@ public final class WholeReadBench {
   static void decode(Path dir, double seconds, String[] names) throws IOException {
     java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
     for (String name : names) {
-      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(java.nio.file.Files.readAllBytes(dir.resolve(name + ".chunks")))
-          .order(java.nio.ByteOrder.LITTLE_ENDIAN);
-      java.util.List<byte[]> chunks = new java.util.ArrayList<>();
-      java.util.List<BloscHeader> heads = new java.util.ArrayList<>();
-      long total = 0;
-      while (b.hasRemaining()) {
-        byte[] c = new byte[b.getInt()];
-        b.get(c);
-        chunks.add(c);
-        BloscHeader h = BloscHeader.parse(c, 0, c.length);
-        heads.add(h);
-        total += h.nbytes();
-      }
+      Blosc2CodecBench.ChunkSet set = Blosc2CodecBench.ChunkSet.load(dir.resolve(name + ".chunks"));
+      java.util.List<byte[]> chunks = set.chunks();
+      java.util.List<BloscHeader> heads = set.headers();
+      long total = set.total();
       byte[] out = new byte[heads.get(0).nbytes()];
       double best = 0;
       long end = System.nanoTime() + (long) (seconds * 1e9);

@@ -782,7 +782,7 @@ public final class Inflate {
           done = 40;
         }
         if (len > done) {
-          rest(out, op + done, d, len - done);
+          Lz4.wideMatch(out, op + done, d, len - done);
         }
         op += len;
       } while (ip <= inFast && op <= opFast);
@@ -792,44 +792,6 @@ public final class Inflate {
     this.bb = bb;
     this.bl = bl;
     return careful(lt, dt, out, op0, op, opEnd);
-  }
-
-  /**
-   * A match at distance 2..7: the first 8 bytes one by one, then 8 bytes at a time from a whole multiple of the
-   * distance (>= 8) back, which lies in bytes already final. Writes up to 15 bytes past the match (rounded up to
-   * whole 8-byte moves after the first 8). Out of the decode loop: rare in Blosc streams.
-   */
-  private static void rest(byte[] out, int op, int d, int len) {
-    int ref = op - d;
-    if (d >= 8) {
-      int i = 0;
-      do {
-        LONG.set(out, op + i, (long) LONG.get(out, ref + i));
-        LONG.set(out, op + i + 8, (long) LONG.get(out, ref + i + 8));
-        i += 16;
-      } while (i < len);
-    } else if (d == 1) {
-      long v = (out[ref] & 0xffL) * 0x0101010101010101L;
-      int i = 0;
-      do {
-        LONG.set(out, op + i, v);
-        LONG.set(out, op + i + 8, v);
-        i += 16;
-      } while (i < len);
-    } else {
-      shortPeriod(out, op, d, len);
-    }
-  }
-
-  private static void shortPeriod(byte[] out, int op, int d, int len) {
-    int ref = op - d;
-    for (int i = 0; i < 8; i++) {
-      out[op + i] = out[ref + i];
-    }
-    int p = (d + 7) / d * d;
-    for (int i = 8; i < len; i += 8) {
-      LONG.set(out, op + i, (long) LONG.get(out, op + i - p));
-    }
   }
 
   /**

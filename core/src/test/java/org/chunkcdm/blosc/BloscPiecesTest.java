@@ -30,9 +30,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * chunks), special chunks piece by piece, DELTA against a kept block 0. Every piece must start at a multiple of the
  * unit asked for, the pieces must cover the chunk exactly once, and together equal the whole decode.
  */
-class BloscPiecesTest {
-  /** The pieces of one readPieces call, assembled and checked. */
-  static byte[] assemble(ChunkData d, int unit) throws IOException {
+public class BloscPiecesTest {
+  /** The pieces of one readPieces call, assembled and checked (also used by other modules' piece tests). */
+  public static byte[] assemble(ChunkData d, int unit) throws IOException {
     int n = (int) d.size();
     byte[] out = new byte[n];
     int[] covered = new int[n];

@@ -8,9 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
+import org.chunkcdm.blosc.BloscPiecesTest;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.testkit.CdmArrays;
@@ -57,33 +56,6 @@ class H5BloscPiecesTest {
     }
   }
 
-  /** The pieces of one readPieces call, assembled; every byte exactly once, pieces at multiples of unit. */
-  static byte[] assemble(ChunkData d, int unit) throws IOException {
-    int n = (int) d.size();
-    byte[] out = new byte[n];
-    int[] covered = new int[n];
-    List<String> bad = new ArrayList<>();
-    d.readPieces(unit, (a, off, at, len) -> {
-      synchronized (out) {
-        if (at % unit != 0 || at < 0 || len < 0 || at + len > n || off < 0 || off + len > a.length) {
-          bad.add("piece of " + len + " at " + at + " (array offset " + off + ")");
-          return;
-        }
-        System.arraycopy(a, off, out, (int) at, len);
-        for (int i = 0; i < len; i++) {
-          covered[(int) at + i]++;
-        }
-      }
-    });
-    assertTrue(bad.isEmpty(), bad.toString());
-    for (int i = 0; i < n; i++) {
-      if (covered[i] != 1) {
-        throw new AssertionError("byte " + i + " handed over " + covered[i] + " times");
-      }
-    }
-    return out;
-  }
-
   @Test
   void everyFixtureChunkInPiecesEqualsItsWholeDecode() throws Exception {
     int inPieces = 0;
@@ -108,7 +80,7 @@ class H5BloscPiecesTest {
           for (int unit : new int[] {1, item, 24}) {
             ChunkData d = a.chunk(k);
             inPieces += d.readsInPieces() ? 1 : 0;
-            assertArrayEquals(want, assemble(d, unit), fv.dataset().path() + "#" + fv.name() + " chunk " + k + " unit " + unit);
+            assertArrayEquals(want, BloscPiecesTest.assemble(d, unit), fv.dataset().path() + "#" + fv.name() + " chunk " + k + " unit " + unit);
             d.release();
           }
           chunks++;
@@ -161,7 +133,7 @@ class H5BloscPiecesTest {
         ChunkData d = a.chunk(k);
         assertTrue(d.readsInPieces(), "chunk " + k);
         try {
-          assemble(d, 4);
+          BloscPiecesTest.assemble(d, 4);
         } catch (IOException e) {
           NetcdfChecks.assertMentions(e, "damaged_pieces.h5", "f32_1d_lz4_shuffle", "chunk " + k);
           failed++;
