@@ -50,9 +50,18 @@ def parse(name):
     return codec, filt, int(ts[2:]), int(cl[1:])
 
 
-def cparams(codec, filt, ts, cl):
-    return blosc2.CParams(codec=CODECS[codec], clevel=cl, typesize=ts, nthreads=1,
+def cparams(codec, filt, ts, cl, nthreads=1):
+    return blosc2.CParams(codec=CODECS[codec], clevel=cl, typesize=ts, nthreads=nthreads,
                           filters=[FILTERS[filt]], filters_meta=[0])
+
+
+def fresh_target(d, name, ext):
+    """The file DIR/<name with _>.<ext> and the temporary name it is written under (a stale one removed)."""
+    p = os.path.join(d, name.replace("-", "_") + ext)
+    tmp = p + ".tmp" + ext
+    if os.path.exists(tmp):
+        os.remove(tmp)
+    return p, tmp
 
 
 def write(d, mib, names):
@@ -152,12 +161,8 @@ def write_b2nd(d, names):
     data = series(1 << 30, 8)
     for name in names:
         codec, filt, ts, cl = parse(name)
-        p = os.path.join(d, name.replace("-", "_") + ".b2nd")
-        tmp = p + ".tmp.b2nd"
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        a = blosc2.asarray(data, urlpath=tmp, mode="w", cparams=blosc2.CParams(
-            codec=CODECS[codec], clevel=cl, typesize=8, nthreads=2, filters=[FILTERS[filt]], filters_meta=[0]))
+        p, tmp = fresh_target(d, name, ".b2nd")
+        a = blosc2.asarray(data, urlpath=tmp, mode="w", cparams=cparams(codec, filt, 8, cl, nthreads=2))
         print(f"{p}: chunks {a.chunks} blocks {a.blocks} cratio {a.schunk.cratio:.2f}", file=sys.stderr)
         del a
         os.replace(tmp, p)
@@ -187,13 +192,9 @@ def write_frame(d, names):
     data = series(1 << 30, 8)
     for name in names:
         codec, filt, ts, cl = parse(name)
-        p = os.path.join(d, name.replace("-", "_") + ".b2frame")
-        tmp = p + ".tmp.b2frame"
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        cp = blosc2.CParams(codec=CODECS[codec], clevel=cl, typesize=8, nthreads=2, filters=[FILTERS[filt]],
-                            filters_meta=[0])
-        s = blosc2.SChunk(chunksize=8 << 20, urlpath=tmp, contiguous=True, mode="w", cparams=cp)
+        p, tmp = fresh_target(d, name, ".b2frame")
+        s = blosc2.SChunk(chunksize=8 << 20, urlpath=tmp, contiguous=True, mode="w",
+                          cparams=cparams(codec, filt, 8, cl, nthreads=2))
         step = (8 << 20) // 8
         for i in range(0, data.size, step):
             s.append_data(data[i:i + step])
