@@ -45,7 +45,9 @@ public final class Lz4 {
    *
    * <p>Two loops. The fast loop takes a sequence only while the input has 20 bytes and the output 96 bytes of room
    * past its start, so that the literals can be copied as one 16-byte block and the match as three 8-byte words
-   * (eight for matches past 24 bytes, more in a loop only past 64) without a check per field; a sequence it cannot take (a literal run of 15 or
+   * (eight for matches past 24 bytes, more in a loop only past 64: rounds of 64 bytes of a period-1/2/4 pattern
+   * word, of 32 bytes otherwise, so a match of 19 or more bytes needs its length + 64 bytes of room) without a check
+   * per field; a sequence it cannot take (a literal run of 15 or
    * more, a match reaching into the dictionary or before the output, a long match near the output's end) goes
    * to {@link #sequence}, which checks every field, and the fast loop resumes after it. The careful path is a
    * separate method so that the fast loop keeps its few values in registers (measured: with both in one method
@@ -83,7 +85,7 @@ public final class Lz4 {
             b = in[np++] & 0xff;
             len += b;
           } while (b == 255 && len <= outLen);
-          if (len + 4 + 8 > opEnd - nop) { // the 8-byte rounds below must stay inside the output
+          if (len + 4 + 64 > opEnd - nop) { // the rounds below write up to 63 bytes past the match
             break;
           }
         }
@@ -110,13 +112,39 @@ public final class Lz4 {
           // a match past 24 bytes gets 40 more bytes unconditionally (the 96 bytes of room allow it) and only a
           // longer one a loop: measured 2-9% faster on the typesize-8 and -2 streams than the loop from 24, whose
           // exit at a varying round the branch predictor misses (docs/BENCHMARKS.md, fifth pass)
-          LONG.set(out, nop + 24, (long) LONG.get(out, src + 24));
-          LONG.set(out, nop + 32, (long) LONG.get(out, src + 32));
-          LONG.set(out, nop + 40, (long) LONG.get(out, src + 40));
-          LONG.set(out, nop + 48, (long) LONG.get(out, src + 48));
-          LONG.set(out, nop + 56, (long) LONG.get(out, src + 56));
-          for (int i = 64; i < len; i += 8) {
-            LONG.set(out, nop + i, (long) LONG.get(out, src + i));
+          if ((0x16 >>> m & 1) != 0) {
+            // period 1, 2 or 4: every word is w, written from the register. Read back from the word just written,
+            // as for the other offsets, each round waited for the store before it; these long pattern runs hold a
+            // third of the typesize-4 streams' bytes (avg. ~1,000-byte runs of period 2). Measured 2-20% faster on
+            // the lz4 streams, with the 32-byte rounds below (docs/BENCHMARKS.md, seventh pass)
+            LONG.set(out, nop + 24, w);
+            LONG.set(out, nop + 32, w);
+            LONG.set(out, nop + 40, w);
+            LONG.set(out, nop + 48, w);
+            LONG.set(out, nop + 56, w);
+            for (int i = 64; i < len; i += 64) { // up to 63 bytes past the match: room checked above
+              LONG.set(out, nop + i, w);
+              LONG.set(out, nop + i + 8, w);
+              LONG.set(out, nop + i + 16, w);
+              LONG.set(out, nop + i + 24, w);
+              LONG.set(out, nop + i + 32, w);
+              LONG.set(out, nop + i + 40, w);
+              LONG.set(out, nop + i + 48, w);
+              LONG.set(out, nop + i + 56, w);
+            }
+          } else {
+            LONG.set(out, nop + 24, (long) LONG.get(out, src + 24));
+            LONG.set(out, nop + 32, (long) LONG.get(out, src + 32));
+            LONG.set(out, nop + 40, (long) LONG.get(out, src + 40));
+            LONG.set(out, nop + 48, (long) LONG.get(out, src + 48));
+            LONG.set(out, nop + 56, (long) LONG.get(out, src + 56));
+            // 32 bytes a round (up to 31 past the match): each read ends in bytes written before it, as above
+            for (int i = 64; i < len; i += 32) {
+              LONG.set(out, nop + i, (long) LONG.get(out, src + i));
+              LONG.set(out, nop + i + 8, (long) LONG.get(out, src + i + 8));
+              LONG.set(out, nop + i + 16, (long) LONG.get(out, src + i + 16));
+              LONG.set(out, nop + i + 24, (long) LONG.get(out, src + i + 24));
+            }
           }
         }
         op = nop + len;

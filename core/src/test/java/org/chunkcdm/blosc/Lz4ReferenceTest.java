@@ -324,6 +324,66 @@ class Lz4ReferenceTest {
   }
 
   /**
+   * The fast loop's matches past 24 bytes (five more words, then rounds of 64 bytes of the pattern word for periods 1,
+   * 2 and 4 and rounds of 32 bytes read back for every other offset, which need the match length + 64 bytes of
+   * output room): offsets 1-40 and a few far ones, every match length 19-140 and longer ones past the round
+   * boundaries, 0, 3 or 14 literals before, and a last run of 0-100 literals, so that the match ends at every
+   * distance from the output's end around the 64-byte room (and the careful path takes the match when the room is
+   * short). Each stream decoded exactly, into 1-6 bytes less and one byte more output (all refuse) and truncated at
+   * each of its last 4 bytes, against the byte-at-a-time reference; nothing written outside the output.
+   */
+  @Test
+  void longMatchesAtEveryMarginOfTheOutputAndInput() {
+    Random r = new Random(64);
+    int[] offsets = new int[48];
+    for (int i = 0; i < 40; i++) {
+      offsets[i] = i + 1;
+    }
+    System.arraycopy(new int[] {63, 64, 65, 96, 127, 128, 300, 5000}, 0, offsets, 40, 8);
+    int[] more = {159, 160, 161, 191, 192, 193, 255, 256, 257, 270, 271, 300, 525, 1000, 1031};
+    int cases = 0;
+    int fast = 0;
+    for (int offset : offsets) {
+      for (int k = 0; k < 122 + more.length; k++) {
+        int len = k < 122 ? 19 + k : more[k - 122];
+        for (int j = 0; j < 3; j++) {
+          int tail = (len * 7 + offset * 5 + j * 34) % 101;
+          int lit = new int[] {0, 3, 14}[(len + offset + j) % 3];
+          Writer w = new Writer();
+          byte[] history = new byte[offset + r.nextInt(3) + (r.nextBoolean() ? 0 : 40)];
+          for (int i = 0; i < history.length; i++) { // a few distinct values, as in shuffled planes
+            history[i] = (byte) r.nextInt(r.nextBoolean() ? 3 : 256);
+          }
+          w.sequence(history, 1 + r.nextInt(Math.min(offset, history.length)), 4);
+          byte[] lits = new byte[lit];
+          r.nextBytes(lits);
+          w.sequence(lits, offset, len);
+          byte[] last = new byte[tail];
+          r.nextBytes(last);
+          w.sequence(last, 0, -1);
+          byte[] stream = w.s.toByteArray();
+          int outLen = history.length + 4 + lit + len + tail;
+          byte[] want = reference(stream, 0, stream.length, outLen, null);
+          assertTrue(want != null, "a valid stream");
+          String what = "offset " + offset + " length " + len + " literals " + lit + " tail " + tail;
+          assertArrayEquals(want, ours(stream, outLen, null, r), what);
+          assertEquals(null, ours(stream, outLen + 1, null, r), what + ", one byte more output");
+          for (int less = 1; less <= 6; less++) {
+            assertEquals(null, ours(stream, outLen - less, null, r), what + ", " + less + " bytes less output");
+          }
+          for (int cut = Math.max(0, stream.length - 4); cut < stream.length; cut++) {
+            byte[] t = Arrays.copyOf(stream, cut);
+            assertEquals(null, ours(t, outLen, null, r), what + ", truncated to " + cut + " bytes");
+          }
+          cases++;
+          fast += tail >= 64 ? 1 : 0;
+        }
+      }
+    }
+    assertTrue(cases > 19_000 && fast > 6_000, "cases: " + cases + ", with room for the fast loop: " + fast);
+  }
+
+  /**
    * The careful path's literal runs of 15 or more (copied 32 bytes a round up to 128 literals when 32 bytes of room
    * follow them in the input and the output, else 8 bytes a round or by arraycopy): every run length 15-140 and a few
    * past 255, each followed by a match (offset 2, 9 or far, length 4 or 20) and a last run of 0-40 literals, so that
