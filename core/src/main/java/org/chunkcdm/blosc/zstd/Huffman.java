@@ -8,7 +8,8 @@ import java.util.Arrays;
 /**
  * Huffman-coded literals (RFC 8878, 4.2): the tree description (FSE-compressed or direct 4-bit weights),
  * the decoding table and the 1- and 4-stream decoders. A table is an {@code int[1 << maxBits]} indexed by
- * the next {@code maxBits} bits of the stream: symbol | code length << 8. Instances hold per-decoder
+ * the next {@code maxBits} bits of the stream: code length | symbol << 8 (the length in the low bits, so that a
+ * container can be shifted by the entry itself). Instances hold per-decoder
  * scratch (not thread-safe); the stream decoders are static.
  */
 final class Huffman {
@@ -175,7 +176,7 @@ final class Huffman {
       if (w > 0) {
         int len = 1 << (w - 1);
         int at = rankStart[w];
-        Arrays.fill(t, at, at + len, i | ((mb + 1 - w) << 8));
+        Arrays.fill(t, at, at + len, (mb + 1 - w) | i << 8);
         rankStart[w] = at + len;
       }
     }
@@ -228,21 +229,27 @@ final class Huffman {
         k &= 7;
         c = (long) LONG.get(in, p);
         int q = o + 5 * it;
-        int v = t[(int) ((c << k) >>> sh)];
-        out[q] = (byte) v;
-        k += v >>> 8;
-        v = t[(int) ((c << k) >>> sh)];
-        out[q + 1] = (byte) v;
-        k += v >>> 8;
-        v = t[(int) ((c << k) >>> sh)];
-        out[q + 2] = (byte) v;
-        k += v >>> 8;
-        v = t[(int) ((c << k) >>> sh)];
-        out[q + 3] = (byte) v;
-        k += v >>> 8;
-        v = t[(int) ((c << k) >>> sh)];
-        out[q + 4] = (byte) v;
-        k += v >>> 8;
+        // the container shifted by each code length as it is used (the entry's low 6 bits are the shift count)
+        long b = c << k;
+        int v = t[(int) (b >>> sh)];
+        out[q] = (byte) (v >>> 8);
+        b <<= v;
+        k += v;
+        v = t[(int) (b >>> sh)];
+        out[q + 1] = (byte) (v >>> 8);
+        b <<= v;
+        k += v;
+        v = t[(int) (b >>> sh)];
+        out[q + 2] = (byte) (v >>> 8);
+        b <<= v;
+        k += v;
+        v = t[(int) (b >>> sh)];
+        out[q + 3] = (byte) (v >>> 8);
+        b <<= v;
+        k += v;
+        v = t[(int) (b >>> sh)];
+        out[q + 4] = (byte) (v >>> 8);
+        k = (k + v) & 0xFF; // the symbols added above 8 bits
       }
       o += 5 * iters;
     }
@@ -262,8 +269,8 @@ final class Huffman {
             + " symbols");
       }
       int v = t[(int) ((c << k) >>> sh)];
-      out[o++] = (byte) v;
-      k += v >>> 8;
+      out[o++] = (byte) (v >>> 8);
+      k += v & 0xFF;
     }
     long left = 8L * (p - s) + 64 - k;
     if (left != 0) {
@@ -343,29 +350,73 @@ final class Huffman {
         k2 &= 7;
         k3 &= 7;
         k4 &= 7;
-        long c1 = (long) LONG.get(in, p1);
-        long c2 = (long) LONG.get(in, p2);
-        long c3 = (long) LONG.get(in, p3);
-        long c4 = (long) LONG.get(in, p4);
+        // each container shifted left by the bits already used, then by each code length as it is used (the
+        // entry's low 6 bits are the shift count); the bit counts gain the symbols above bit 8, masked off below
+        long b1 = (long) LONG.get(in, p1) << k1;
+        long b2 = (long) LONG.get(in, p2) << k2;
+        long b3 = (long) LONG.get(in, p3) << k3;
+        long b4 = (long) LONG.get(in, p4) << k4;
+        int v1 = t[(int) (b1 >>> sh)];
+        int v2 = t[(int) (b2 >>> sh)];
+        int v3 = t[(int) (b3 >>> sh)];
+        int v4 = t[(int) (b4 >>> sh)];
+        b1 <<= v1;
+        b2 <<= v2;
+        b3 <<= v3;
+        b4 <<= v4;
+        k1 += v1;
+        k2 += v2;
+        k3 += v3;
+        k4 += v4;
         // 4 symbols per stream, gathered into one int and written at once
-        int w1 = 0;
-        int w2 = 0;
-        int w3 = 0;
-        int w4 = 0;
-        for (int i = 0; i < 32; i += 8) {
-          int v1 = t[(int) ((c1 << k1) >>> sh)];
-          int v2 = t[(int) ((c2 << k2) >>> sh)];
-          int v3 = t[(int) ((c3 << k3) >>> sh)];
-          int v4 = t[(int) ((c4 << k4) >>> sh)];
-          w1 |= (v1 & 0xFF) << i;
-          w2 |= (v2 & 0xFF) << i;
-          w3 |= (v3 & 0xFF) << i;
-          w4 |= (v4 & 0xFF) << i;
-          k1 += v1 >>> 8;
-          k2 += v2 >>> 8;
-          k3 += v3 >>> 8;
-          k4 += v4 >>> 8;
-        }
+        int w1 = v1 >>> 8;
+        int w2 = v2 >>> 8;
+        int w3 = v3 >>> 8;
+        int w4 = v4 >>> 8;
+        v1 = t[(int) (b1 >>> sh)];
+        v2 = t[(int) (b2 >>> sh)];
+        v3 = t[(int) (b3 >>> sh)];
+        v4 = t[(int) (b4 >>> sh)];
+        b1 <<= v1;
+        b2 <<= v2;
+        b3 <<= v3;
+        b4 <<= v4;
+        k1 += v1;
+        k2 += v2;
+        k3 += v3;
+        k4 += v4;
+        w1 |= v1 & 0xFF00;
+        w2 |= v2 & 0xFF00;
+        w3 |= v3 & 0xFF00;
+        w4 |= v4 & 0xFF00;
+        v1 = t[(int) (b1 >>> sh)];
+        v2 = t[(int) (b2 >>> sh)];
+        v3 = t[(int) (b3 >>> sh)];
+        v4 = t[(int) (b4 >>> sh)];
+        b1 <<= v1;
+        b2 <<= v2;
+        b3 <<= v3;
+        b4 <<= v4;
+        k1 += v1;
+        k2 += v2;
+        k3 += v3;
+        k4 += v4;
+        w1 |= (v1 & 0xFF00) << 8;
+        w2 |= (v2 & 0xFF00) << 8;
+        w3 |= (v3 & 0xFF00) << 8;
+        w4 |= (v4 & 0xFF00) << 8;
+        v1 = t[(int) (b1 >>> sh)];
+        v2 = t[(int) (b2 >>> sh)];
+        v3 = t[(int) (b3 >>> sh)];
+        v4 = t[(int) (b4 >>> sh)];
+        k1 = (k1 + v1) & 0xFF;
+        k2 = (k2 + v2) & 0xFF;
+        k3 = (k3 + v3) & 0xFF;
+        k4 = (k4 + v4) & 0xFF;
+        w1 |= (v1 & 0xFF00) << 16;
+        w2 |= (v2 & 0xFF00) << 16;
+        w3 |= (v3 & 0xFF00) << 16;
+        w4 |= (v4 & 0xFF00) << 16;
         int q = 4 * it;
         INT.set(out, o1 + q, w1);
         INT.set(out, o2 + q, w2);
@@ -411,8 +462,8 @@ final class Huffman {
         throw new FormatException(what + ": Huffman stream " + stream + " of 4 ends before its " + n + " symbols");
       }
       int v = t[(int) ((c << k) >>> sh)];
-      out[o++] = (byte) v;
-      k += v >>> 8;
+      out[o++] = (byte) (v >>> 8);
+      k += v & 0xFF;
     }
     long left = 8L * (p - s) + 64 - k;
     if (left != 0) {

@@ -81,7 +81,7 @@ class ZstdHuffmanLengthsTest {
     h.readTable(f, p, f.length, t, "test");
     l.maxBits = h.maxBits;
     for (int i = 0; i < 1 << h.maxBits; i++) {
-      l.lengths[t[i] >>> 8] = true;
+      l.lengths[t[i] & 0xFF] = true;
     }
     return l;
   }
