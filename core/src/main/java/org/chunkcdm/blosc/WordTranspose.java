@@ -230,8 +230,8 @@ final class WordTranspose {
   }
 
   /**
-   * Whether {@link #unshuffle} first reads its planes once, a byte per 64-byte line, plane
-   * by plane ({@code -Dchunkcdm.blosc.touch=false} turns it off). The planes a codec has just decoded are largely out
+   * Whether {@link #unshuffle} first reads its planes once, a byte per 64-byte line, plane by plane
+   * ({@code -Dchunkcdm.blosc.touch=false} turns it off, and sends typesize 8 back to the register path). The planes a codec has just decoded are largely out
    * of L2 by the time the block is complete (the compressed input and the last block's output pushed them out), and
    * the kernels' first loops, which read two planes a tile at a time at vector speed, then wait on memory, where the
    * register kernel hid the misses behind its arithmetic. One sequential pass per plane lets the hardware prefetcher
