@@ -40,9 +40,9 @@ final class Filters {
     int done; // items handled by the vector or 8-at-a-time paths
     if (VECTOR && n >= 64 && VectorUnshuffle.handles(ts)) {
       done = VectorUnshuffle.unshuffle(ts, pa, po, dst, dp, n);
-    } else if (!VECTOR && WORDS && (ts == 2 || ts == 4)) {
-      // typesize 8 and its multiples keep the register path: the word kernel is faster on a block in cache
-      // (FilterPathBench 17.4 vs 11.8 GB/s) but not in whole chunks (lz4 + shuffle ts 8: 5.4-5.5 vs 5.6-5.7 GB/s)
+    } else if (!VECTOR && WORDS && (ts == 2 || ts == 4 || ts == 8 && WordTranspose.TOUCH)) {
+      // typesize 8 only with WordTranspose.TOUCH: without it the word kernel lost to the register path in whole
+      // chunks (it waits on planes the codec left out of cache; FilterPathBench, with planes in cache: 17 vs 12 GB/s)
       done = WordTranspose.unshuffle(ts, pa, po, dst, dp, n);
     } else {
       done = unshuffleSwar(ts, pa, po, dst, dp, n);

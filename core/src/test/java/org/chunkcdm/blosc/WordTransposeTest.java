@@ -136,6 +136,55 @@ class WordTransposeTest {
     }
   }
 
+  /**
+   * {@link Filters#unshufflePlanes} as dispatched (the word kernel for item sizes 2, 4 and 8 where the Vector API is
+   * off, the vector kernels otherwise), on planes in arrays of their own that end exactly where the plane ends (as
+   * raw streams read straight from a chunk may), at odd offsets, against the definition; with the pre-read of
+   * {@link WordTranspose#TOUCH} on, it must stay inside each plane.
+   */
+  @Test
+  void dispatchedUnshuffleOfSeparatePlanesEndingAtTheirArraysEnd() {
+    Random rnd = new Random(79);
+    for (int ts = 2; ts <= 17; ts++) {
+      for (int n : new int[] {1, 7, 8, 63, 64, 65, 127, 2049, 4096 + 7, 65536 + 9}) {
+        byte[][] pa = new byte[ts][];
+        int[] po = new int[ts];
+        for (int j = 0; j < ts; j++) {
+          po[j] = rnd.nextInt(17);
+          pa[j] = new byte[po[j] + n];
+          rnd.nextBytes(pa[j]);
+        }
+        int dp = rnd.nextInt(9);
+        byte[] want = new byte[dp + ts * n + 3];
+        rnd.nextBytes(want);
+        byte[] got = want.clone();
+        for (int i = 0; i < n; i++) {
+          for (int j = 0; j < ts; j++) {
+            want[dp + i * ts + j] = pa[j][po[j] + i];
+          }
+        }
+        Filters.unshufflePlanes(ts, pa, po, got, dp, n);
+        assertArrayEquals(want, got, "ts " + ts + " n " + n);
+      }
+    }
+  }
+
+  /** The pre-read stays inside its range at every alignment and length, and changes nothing. */
+  @Test
+  void touchReadsOnlyItsRange() {
+    Random rnd = new Random(83);
+    for (int len = 0; len < 300; len++) {
+      byte[] a = new byte[len];
+      rnd.nextBytes(a);
+      byte[] before = a.clone();
+      for (int from = 0; from <= len; from += 1 + from / 3) {
+        WordTranspose.touch(a, from, len);
+        WordTranspose.touch(a, from, from);
+      }
+      assertArrayEquals(before, a, "len " + len);
+    }
+  }
+
   @Test
   void handlesOnlyPowersOfTwoUpTo4AndMultiplesOf8() {
     for (int ts = 1; ts <= 64; ts++) {
