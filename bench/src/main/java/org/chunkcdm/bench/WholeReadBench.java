@@ -30,8 +30,9 @@ public final class WholeReadBench {
       decode(Paths.get(args[1]), Double.parseDouble(args[2]), Arrays.copyOfRange(args, 3, args.length));
       return;
     }
-    if (args.length < 5 || !args[0].equals("read")) {
-      throw new IllegalArgumentException("usage: read b2nd|frame|bcolz DIR ROUNDS NAME... | decode DIR SECONDS NAME...");
+    boolean ab = args.length >= 5 && args[0].equals("typedab");
+    if (args.length < 5 || !args[0].equals("read") && !ab) {
+      throw new IllegalArgumentException("usage: read|typedab b2nd|frame|bcolz DIR ROUNDS NAME... | decode DIR SECONDS NAME...");
     }
     String suffix;
     switch (args[1]) {
@@ -51,7 +52,12 @@ public final class WholeReadBench {
     int rounds = Integer.parseInt(args[3]);
     for (int i = 4; i < args.length; i++) {
       String name = args[i];
-      System.out.printf("%s %.3f%n", name, read(dir.resolve(name.replace('-', '_') + suffix), rounds));
+      Path p = dir.resolve(name.replace('-', '_') + suffix);
+      if (ab) {
+        typedAb(name, p, rounds);
+        continue;
+      }
+      System.out.printf("%s %.3f%n", name, read(p, rounds));
       System.out.flush();
     }
   }
@@ -82,6 +88,28 @@ public final class WholeReadBench {
       System.out.printf("%s %.3f%n", name, best);
       System.out.flush();
     }
+  }
+
+  /**
+   * The typed read's two ways in one JVM, alternated read by read (so that load and JIT state hit both alike):
+   * decoders storing straight into the result array ({@code SectionReader.setTypedPieces(true)}) and every
+   * decoded piece copied into it (false). Prints {@code NAME copy WALL CPU typed WALL CPU}: best wall-clock
+   * seconds and best process CPU seconds (all threads) per open + read + close, over {@code rounds} reads each.
+   */
+  static void typedAb(String name, Path file, int rounds) throws IOException {
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    double[] wall = {Double.MAX_VALUE, Double.MAX_VALUE};
+    double[] cpu = {Double.MAX_VALUE, Double.MAX_VALUE};
+    for (int r = 0; r < 2 * rounds; r++) {
+      int way = r % 2;
+      org.chunkcdm.chunk.SectionReader.setTypedPieces(way == 1);
+      long c = os.getProcessCpuTime();
+      wall[way] = Math.min(wall[way], read(file, 1));
+      cpu[way] = Math.min(cpu[way], (os.getProcessCpuTime() - c) / 1e9);
+    }
+    System.out.printf("%s copy %.3f %.3f typed %.3f %.3f%n", name, wall[0], cpu[0], wall[1], cpu[1]);
+    System.out.flush();
   }
 
   /** Best wall-clock seconds of {@code rounds} open + whole read + close of the dataset's one variable. */
