@@ -91,25 +91,64 @@ public final class WholeReadBench {
   }
 
   /**
-   * The typed read's two ways in one JVM, alternated read by read (so that load and JIT state hit both alike):
-   * decoders storing straight into the result array ({@code SectionReader.setTypedPieces(true)}) and every
-   * decoded piece copied into it (false). Prints {@code NAME copy WALL CPU typed WALL CPU}: best wall-clock
-   * seconds and best process CPU seconds (all threads) per open + read + close, over {@code rounds} reads each.
+   * The read path's four ways in one JVM, alternated read by read (so that load and JIT state hit them alike):
+   * {@code old}, every decoded piece copied into the result array, which is allocated before any chunk is fetched
+   * ({@code SectionReader.setTypedPieces(false)}, {@code setOverlapAlloc(false)}); {@code typed}, decoders storing
+   * straight into the array; {@code overlap}, the array allocated on a decode thread while the first chunks are
+   * fetched; {@code both}. Prints {@code NAME} and per way the best and the median wall-clock seconds of open +
+   * read + close over {@code rounds} reads each, then the chunks fetched during the allocation per read.
    */
   static void typedAb(String name, Path file, int rounds) throws IOException {
-    com.sun.management.OperatingSystemMXBean os =
-        (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
-    double[] wall = {Double.MAX_VALUE, Double.MAX_VALUE};
-    double[] cpu = {Double.MAX_VALUE, Double.MAX_VALUE};
-    for (int r = 0; r < 2 * rounds; r++) {
-      int way = r % 2;
-      org.chunkcdm.chunk.SectionReader.setTypedPieces(way == 1);
-      long c = os.getProcessCpuTime();
-      wall[way] = Math.min(wall[way], read(file, 1));
-      cpu[way] = Math.min(cpu[way], (os.getProcessCpuTime() - c) / 1e9);
+    String[] names = {"old", "typed", "overlap", "both"};
+    double[][] t = new double[4][rounds];
+    double[][] cpu = new double[4][rounds];
+    org.chunkcdm.chunk.SectionReader.PREFETCHED.reset();
+    for (int r = 0; r < rounds; r++) {
+      for (int k = 0; k < 4; k++) {
+        int way = (k + r) % 4; // a different way first in every round
+        org.chunkcdm.chunk.SectionReader.setTypedPieces(way == 1 || way == 3);
+        org.chunkcdm.chunk.SectionReader.setOverlapAlloc(way >= 2);
+        java.util.Map<Long, Long> before = threadCpu();
+        t[way][r] = read(file, 1);
+        long sum = 0;
+        for (java.util.Map.Entry<Long, Long> e : threadCpu().entrySet()) {
+          sum += e.getValue() - before.getOrDefault(e.getKey(), 0L);
+        }
+        cpu[way][r] = sum / 1e9;
+      }
     }
-    System.out.printf("%s copy %.3f %.3f typed %.3f %.3f%n", name, wall[0], cpu[0], wall[1], cpu[1]);
+    StringBuilder cs = new StringBuilder("  cpu");
+    for (int w = 0; w < 4; w++) {
+      double[] x = cpu[w].clone();
+      Arrays.sort(x);
+      cs.append(String.format(" %s %.3f %.3f", names[w], x[0], x[x.length / 2]));
+    }
+    System.out.println(name + cs);
+    org.chunkcdm.chunk.SectionReader.setTypedPieces(true);
+    org.chunkcdm.chunk.SectionReader.setOverlapAlloc(true);
+    StringBuilder sb = new StringBuilder(name);
+    for (int w = 0; w < 4; w++) {
+      double[] x = t[w].clone();
+      Arrays.sort(x);
+      sb.append(String.format(" %s %.3f %.3f", names[w], x[0], x[x.length / 2]));
+    }
+    sb.append(String.format(" (%.1f chunks fetched during allocation)",
+        org.chunkcdm.chunk.SectionReader.PREFETCHED.sumThenReset() / (2.0 * rounds)));
+    System.out.println(sb);
     System.out.flush();
+  }
+
+  /** CPU nanoseconds of every live Java thread (the JIT's compiler threads are not among them). */
+  static java.util.Map<Long, Long> threadCpu() {
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    java.util.Map<Long, Long> m = new java.util.HashMap<>();
+    for (long id : mx.getAllThreadIds()) {
+      long c = mx.getThreadCpuTime(id);
+      if (c >= 0) {
+        m.put(id, c);
+      }
+    }
+    return m;
   }
 
   /** Best wall-clock seconds of {@code rounds} open + whole read + close of the dataset's one variable. */
@@ -124,6 +163,9 @@ public final class WholeReadBench {
         a = v.read();
       }
       best = Math.min(best, (System.nanoTime() - t) / 1e9);
+      if (Boolean.getBoolean("wholeread.verbose")) { // every read's time, to see the JIT warm up
+        System.err.printf("%s read %d: %.3f s%n", file.getFileName(), r, (System.nanoTime() - t) / 1e9);
+      }
       if (a.getSize() * 8 != 1L << 30) {
         throw new IllegalStateException(file + ": read " + a.getSize() + " values");
       }
