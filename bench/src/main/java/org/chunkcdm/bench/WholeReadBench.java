@@ -91,23 +91,20 @@ public final class WholeReadBench {
   }
 
   /**
-   * The read path's four ways in one JVM, alternated read by read (so that load and JIT state hit them alike):
-   * {@code old}, every decoded piece copied into the result array, which is allocated before any chunk is fetched
-   * ({@code SectionReader.setTypedPieces(false)}, {@code setOverlapAlloc(false)}); {@code typed}, decoders storing
-   * straight into the array; {@code overlap}, the array allocated on a decode thread while the first chunks are
-   * fetched; {@code both}. Prints {@code NAME} and per way the best and the median wall-clock seconds of open +
-   * read + close over {@code rounds} reads each, then the chunks fetched during the allocation per read.
+   * The typed read's two ways in one JVM, alternated read by read (so that load and JIT state hit both alike):
+   * {@code copy}, every decoded piece copied into the result array ({@code SectionReader.setTypedPieces(false)}),
+   * and {@code typed}, the blocks' last unshuffle storing straight into it. Prints two lines per NAME: the best
+   * and the median CPU seconds of all Java threads per open + read + close (less disturbed by other processes
+   * than the wall clock), then the best and the median wall-clock seconds, over {@code rounds} reads each.
    */
   static void typedAb(String name, Path file, int rounds) throws IOException {
-    String[] names = {"old", "typed", "overlap", "both"};
-    double[][] t = new double[4][rounds];
-    double[][] cpu = new double[4][rounds];
-    org.chunkcdm.chunk.SectionReader.PREFETCHED.reset();
+    String[] names = {"copy", "typed"};
+    double[][] t = new double[2][rounds];
+    double[][] cpu = new double[2][rounds];
     for (int r = 0; r < rounds; r++) {
-      for (int k = 0; k < 4; k++) {
-        int way = (k + r) % 4; // a different way first in every round
-        org.chunkcdm.chunk.SectionReader.setTypedPieces(way == 1 || way == 3);
-        org.chunkcdm.chunk.SectionReader.setOverlapAlloc(way >= 2);
+      for (int k = 0; k < 2; k++) {
+        int way = (k + r) % 2; // a different way first in every round
+        org.chunkcdm.chunk.SectionReader.setTypedPieces(way == 1);
         java.util.Map<Long, Long> before = threadCpu();
         t[way][r] = read(file, 1);
         long sum = 0;
@@ -117,24 +114,16 @@ public final class WholeReadBench {
         cpu[way][r] = sum / 1e9;
       }
     }
-    StringBuilder cs = new StringBuilder("  cpu");
-    for (int w = 0; w < 4; w++) {
-      double[] x = cpu[w].clone();
-      Arrays.sort(x);
-      cs.append(String.format(" %s %.3f %.3f", names[w], x[0], x[x.length / 2]));
-    }
-    System.out.println(name + cs);
     org.chunkcdm.chunk.SectionReader.setTypedPieces(true);
-    org.chunkcdm.chunk.SectionReader.setOverlapAlloc(true);
-    StringBuilder sb = new StringBuilder(name);
-    for (int w = 0; w < 4; w++) {
-      double[] x = t[w].clone();
-      Arrays.sort(x);
-      sb.append(String.format(" %s %.3f %.3f", names[w], x[0], x[x.length / 2]));
+    for (double[][] m : new double[][][] {cpu, t}) {
+      StringBuilder sb = new StringBuilder(name).append(m == cpu ? " cpu" : " wall");
+      for (int w = 0; w < 2; w++) {
+        double[] x = m[w].clone();
+        Arrays.sort(x);
+        sb.append(String.format(" %s %.3f %.3f", names[w], x[0], x[x.length / 2]));
+      }
+      System.out.println(sb);
     }
-    sb.append(String.format(" (%.1f chunks fetched during allocation)",
-        org.chunkcdm.chunk.SectionReader.PREFETCHED.sumThenReset() / (2.0 * rounds)));
-    System.out.println(sb);
     System.out.flush();
   }
 

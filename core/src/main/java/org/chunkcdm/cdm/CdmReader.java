@@ -73,7 +73,8 @@ public final class CdmReader {
         || dt.kind() == DType.Kind.FLOAT && dt.itemSize() >= 4;
     if (numbers && n <= Integer.MAX_VALUE - 16) {
       // numbers go straight into the primitive array, converted chunk by chunk
-      Object values = SectionReader.readTyped(a, first, count, stride); // allocates while fetching the first chunks
+      Object values = SectionReader.newTypedArray(dt, (int) n);
+      SectionReader.readInto(a, first, count, stride, values, 0);
       arr = Array.factory(CdmTypes.of(dt), outShape, values);
     } else {
       arr = Convert.toArray(dt, SectionReader.readBytes(a, first, count, stride), outShape);

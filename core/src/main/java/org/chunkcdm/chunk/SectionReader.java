@@ -93,11 +93,6 @@ public final class SectionReader {
   /** As {@link #readInto(ChunkedArray, long[], long[], long[], Object, int)} with explicit read settings. */
   public static void readInto(ChunkedArray a, long[] origin, long[] shape, long[] stride, Object dst, int dstOffset,
       ReadSettings settings) throws IOException {
-    readInto(a, origin, shape, stride, dst, dstOffset, settings, null);
-  }
-
-  private static void readInto(ChunkedArray a, long[] origin, long[] shape, long[] stride, Object dst, int dstOffset,
-      ReadSettings settings, Prefetched pre) throws IOException {
     DType dt = a.dtype();
     Class<?> c = checkTyped(dt, "read");
     if (dst == null || dst.getClass().getComponentType() != c) {
@@ -117,7 +112,7 @@ public final class SectionReader {
     try {
       Output out = Output.into(dt, dst, dstOffset);
       out.zeroed = false; // the caller's array may hold earlier values: missing chunks are written as fill too
-      collect(a, origin.clone(), shape.clone(), st, out, settings, pre);
+      collect(a, origin.clone(), shape.clone(), st, out, settings);
     } catch (java.io.UncheckedIOException e) { // a lazy grid failed to learn its chunk boundaries
       throw e.getCause();
     }
@@ -174,153 +169,9 @@ public final class SectionReader {
       throw new IOException("a box of " + n + " elements does not fit one Java array; read it in pieces");
     }
     checkHeap(n, a.dtype().itemSize());
-    ReadSettings rs = a.settings() == null ? ReadSettings.defaults() : a.settings();
-    if (n * a.dtype().itemSize() < overlapBytes || rs.effectiveThreads() < 2) {
-      Object dst = newTypedArray(a.dtype(), (int) n);
-      readInto(a, origin, shape, stride, dst, 0);
-      return dst;
-    }
-    // A large read: the JVM zeroes the new array on the allocating thread (~16 ms per GiB), while the decode threads
-    // would wait for it. A decode thread allocates it instead, and this thread meanwhile fetches the stored bytes of
-    // the first chunks (file reads), which the read then decodes without fetching them again.
-    // Whoever claims the allocation first makes it: a decode thread, or this thread itself when the pool has not
-    // started the job by the time the fetching is done (busy with other reads), so the array is made exactly once.
-    java.util.concurrent.atomic.AtomicBoolean claimed = new java.util.concurrent.atomic.AtomicBoolean();
-    final int items = (int) n;
-    final DType dt = a.dtype();
-    java.util.concurrent.ForkJoinTask<Object> alloc = DecodePool.pool().submit(
-        () -> claimed.compareAndSet(false, true) ? newTypedArray(dt, items) : null);
-    Prefetched pre = new Prefetched();
-    try {
-      pre.fetch(a, origin, shape, stride, alloc, n * a.dtype().itemSize() / 8, rs);
-      Object dst;
-      if (claimed.compareAndSet(false, true)) {
-        dst = newTypedArray(a.dtype(), (int) n);
-      } else {
-        try {
-          dst = alloc.join();
-        } catch (RuntimeException e) { // e.g. OutOfMemoryError wrapped by the pool
-          Throwable c = e.getCause();
-          if (c instanceof Error) {
-            throw (Error) c;
-          }
-          throw e;
-        }
-      }
-      readInto(a, origin, shape, stride, dst, 0, rs, pre);
-      PREFETCHED.add(pre.used);
-      return dst;
-    } finally {
-      pre.releaseAll();
-    }
-  }
-
-  /** Typed reads from this many bytes on allocate their array on a decode thread while fetching the first chunks. */
-  static final long OVERLAP_BYTES = 32L << 20;
-
-  private static volatile long overlapBytes =
-      "false".equals(System.getProperty("chunkcdm.overlapAlloc")) ? Long.MAX_VALUE : OVERLAP_BYTES;
-
-  /**
-   * Whether large {@link #readTyped} calls (32 MiB and more) allocate their array on a decode thread while the
-   * calling thread fetches the first chunks' stored bytes ({@code -Dchunkcdm.overlapAlloc=false} turns it off);
-   * returns the previous setting (benchmarks).
-   */
-  public static boolean setOverlapAlloc(boolean on) {
-    return setOverlapBytes(on ? OVERLAP_BYTES : Long.MAX_VALUE) != Long.MAX_VALUE;
-  }
-
-  /** Sets the typed read size from which the allocation overlaps fetching (tests); returns the previous one. */
-  public static long setOverlapBytes(long bytes) {
-    long old = overlapBytes;
-    overlapBytes = bytes;
-    return old;
-  }
-
-  /** Chunks whose stored bytes a large typed read fetched while its array was allocated, and then used (tests). */
-  public static final LongAdder PREFETCHED = new LongAdder();
-
-  /**
-   * Chunks opened ({@link ChunkedArray#chunk}: stored bytes fetched, nothing decoded) before a read's tasks run,
-   * taken by the task of each chunk; those not taken are released.
-   */
-  static final class Prefetched {
-    private final java.util.concurrent.ConcurrentHashMap<Long, ChunkData> chunks = new java.util.concurrent.ConcurrentHashMap<>();
-    long used;
-
-    /**
-     * Opens the chunks of the box in the order its tasks run until {@code until} is done or the chunks opened hold
-     * {@code maxBytes} decoded bytes (16 chunks at most). A failure stops it quietly: the task of that chunk opens
-     * it again and reports it.
-     */
-    void fetch(ChunkedArray a, long[] origin, long[] shape, long[] stride, java.util.concurrent.Future<?> until,
-        long maxBytes, ReadSettings rs) {
-      try {
-        ChunkGrid g = a.grid();
-        if (g.rank() == 0 || g.chunkCount() < 2 || g instanceof ChunkGrid.Flat && ((ChunkGrid.Flat) g).fortranOrder()) {
-          return;
-        }
-        long[] st = stride == null ? null : stride.clone();
-        if (st == null) {
-          st = new long[shape.length];
-          java.util.Arrays.fill(st, 1);
-        }
-        int item = a.dtype().itemSize();
-        Output probe = Output.into(a.dtype(), java.lang.reflect.Array.newInstance(Output.javaType(a.dtype()), 0), 0);
-        List<Task> tasks = g instanceof ChunkGrid.Flat
-            ? flatTasks(a, (ChunkGrid.Flat) g, origin, shape, st, probe, item)
-            : regularTasks(a, (ChunkGrid.Regular) g, origin, shape, st, probe, item);
-        ChunkCache cache = rs.cache();
-        Object key = cache.maxBytes() == 0 ? null : a.cacheKey();
-        long bytes = 0;
-        int n = 0;
-        for (Task t : tasks) {
-          if (until.isDone() || bytes >= maxBytes || n >= 16) {
-            return;
-          }
-          if (key != null && cache.contains(key, t.chunk)) {
-            continue;
-          }
-          ChunkData d = a.chunk(t.chunk);
-          if (d == null) {
-            continue;
-          }
-          if (chunks.putIfAbsent(t.chunk, d) != null) {
-            d.release();
-          }
-          bytes += d.size();
-          n++;
-        }
-      } catch (IOException | RuntimeException e) {
-        // the task of the chunk that failed opens it again and reports it
-      }
-    }
-
-    /** The chunk, opened before or now. */
-    ChunkData take(ChunkedArray a, long k) throws IOException {
-      ChunkData d = chunks.remove(k);
-      if (d != null) {
-        synchronized (this) {
-          used++;
-        }
-        return d;
-      }
-      return a.chunk(k);
-    }
-
-    /** Releases a chunk opened before that the read did not need (it was cached meanwhile). */
-    void drop(long k) {
-      ChunkData d = chunks.remove(k);
-      if (d != null) {
-        d.release();
-      }
-    }
-
-    void releaseAll() {
-      for (Long k : chunks.keySet()) {
-        drop(k);
-      }
-    }
+    Object dst = newTypedArray(a.dtype(), (int) n);
+    readInto(a, origin, shape, stride, dst, 0);
+    return dst;
   }
 
   private static Class<?> checkTyped(DType dt, String what) {
@@ -382,7 +233,7 @@ public final class SectionReader {
     checkHeap(n, a.dtype().itemSize());
     byte[] out = new byte[(int) total];
     try {
-      collect(a, first, count, stride, new Output.Bytes(out), settings, null);
+      collect(a, first, count, stride, new Output.Bytes(out), settings);
     } catch (java.io.UncheckedIOException e) { // a lazy grid failed to learn its chunk boundaries
       throw e.getCause();
     }
@@ -409,7 +260,7 @@ public final class SectionReader {
     Output out = new Output.Bytes(dst, dstOffset);
     out.zeroed = false;
     try {
-      collect(a, first, count, stride, out, a.settings(), null);
+      collect(a, first, count, stride, out, a.settings());
     } catch (java.io.UncheckedIOException e) { // a lazy grid failed to learn its chunk boundaries
       throw e.getCause();
     }
@@ -417,20 +268,20 @@ public final class SectionReader {
 
   /** Reads the selected elements (C order over the selection) into {@code out}. */
   private static void collect(ChunkedArray a, long[] first, long[] count, long[] stride, Output out,
-      ReadSettings settings, Prefetched pre) throws IOException {
+      ReadSettings settings) throws IOException {
     ReadSettings rs = settings == null ? ReadSettings.defaults() : settings;
     if (rs.decodeThreads() == 0) {
-      collect(a, first, count, stride, out, rs.cache(), pre);
+      collect(a, first, count, stride, out, rs.cache());
       return;
     }
     long[] f = first;
     long[] c = count;
     long[] st = stride;
-    DecodePool.withLimit(rs.effectiveThreads(), () -> collect(a, f, c, st, out, rs.cache(), pre));
+    DecodePool.withLimit(rs.effectiveThreads(), () -> collect(a, f, c, st, out, rs.cache()));
   }
 
   private static void collect(ChunkedArray a, long[] first, long[] count, long[] stride, Output out,
-      ChunkCache cache, Prefetched pre) throws IOException {
+      ChunkCache cache) throws IOException {
     ChunkGrid g = a.grid();
     int item = a.dtype().itemSize();
     long n = 1;
@@ -458,14 +309,14 @@ public final class SectionReader {
       long[] rshape = reverse(f.shape());
       ChunkGrid.Flat rg = f.isEqualChunks() ? ChunkGrid.flat(rshape, f.chunkItems(), false) : ChunkGrid.flat(rshape, f.starts(), false);
       byte[] rev = new byte[(int) (n * item)];
-      run(a, flatTasks(a, rg, reverse(first), reverse(count), reverse(stride), new Output.Bytes(rev), item), cache, null);
+      run(a, flatTasks(a, rg, reverse(first), reverse(count), reverse(stride), new Output.Bytes(rev), item), cache);
       byte[] t = new byte[rev.length];
       transpose(rev, t, count, item);
       out.put(t, 0, 0, t.length);
     } else if (g instanceof ChunkGrid.Flat) {
-      run(a, flatTasks(a, (ChunkGrid.Flat) g, first, count, stride, out, item), cache, pre);
+      run(a, flatTasks(a, (ChunkGrid.Flat) g, first, count, stride, out, item), cache);
     } else {
-      run(a, regularTasks(a, (ChunkGrid.Regular) g, first, count, stride, out, item), cache, pre);
+      run(a, regularTasks(a, (ChunkGrid.Regular) g, first, count, stride, out, item), cache);
     }
   }
 
@@ -527,11 +378,10 @@ public final class SectionReader {
     return true;
   }
 
-  private static void run(ChunkedArray a, List<Task> tasks, ChunkCache cache, Prefetched pre) throws IOException {
+  private static void run(ChunkedArray a, List<Task> tasks, ChunkCache cache) throws IOException {
     long need = 0;
     for (Task t : tasks) {
       need += t.bytes;
-      t.pre = pre;
     }
     // read-ahead serves small reads (a scan in pieces); a read of many chunks decodes them all itself, and a
     // read capped to its calling thread gets no decode thread's help
@@ -569,7 +419,6 @@ public final class SectionReader {
     boolean readAhead; // may decode the next chunk ahead on a decode thread
     boolean scatter; // part of a large read: a chunk it covers entirely is decoded and scattered, not cached
     boolean covers; // selects every element of the chunk that lies inside the array
-    Prefetched pre; // chunks opened before the tasks ran, or null
 
     Task(long chunk, long chunkBytes) {
       this.chunk = chunk;
@@ -590,9 +439,6 @@ public final class SectionReader {
           cached = cache.awaitLoading(key, chunk); // another read or the read-ahead is decoding it
         }
         if (cached != null) {
-          if (pre != null) {
-            pre.drop(chunk);
-          }
           ReadAhead.wholeUsed(a, key, ReadAhead.state(key), chunk, cache, readAhead);
           runs(new ArraySink(cached, o));
           return;
@@ -624,7 +470,7 @@ public final class SectionReader {
         }
         promote = r == WHOLE;
       }
-      ChunkData data = box[0] != null ? box[0] : pre != null ? pre.take(a, chunk) : a.chunk(chunk);
+      ChunkData data = box[0] != null ? box[0] : a.chunk(chunk);
       box[0] = data;
       if (data == null) {
         fill(a, o);
