@@ -13,7 +13,8 @@
 # usage: bench/run-blosc2-whole.sh [DIR [SET...]]
 #   DIR default /tmp/chunkcdm-bench-whole (~13 GiB for the 8 sets); SET default the 8 sets of typesize 8, clevel 5.
 #   Env: ROUNDS (default 3), READ_ROUNDS (default 10: a fresh JVM still compiles in its first ~5 reads), KINDS (default "frame bcolz"), JAR (default
-#   bench/target/benchmarks.jar, built when missing), B2PY (python with blosc2 and numpy; default
+#   bench/target/benchmarks.jar, built when missing), BEFORE (a second jar, e.g. main's: then every set is also read
+#   by it, in the order python, BEFORE, JAR, and the table gets its column), B2PY (python with blosc2 and numpy; default
 #   /tmp/venv-codec2/bin/python), OUT (result directory; default a mktemp).
 #   e.g. flock /tmp/chunkcdm-bench.lock bench/run-blosc2-whole.sh /tmp/chunkcdm-bench-whole6
 set -euo pipefail
@@ -51,6 +52,10 @@ for r in $(seq 1 "$ROUNDS"); do
       echo "round $r $kind $s (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
       pyread=read$kind; [ "$kind" = b2nd ] && pyread=read
       "$PY" $B2 "$pyread" "$DIR" "$RR" "$s" | sed "s/^/$kind /" >> "$O/py.$r"
+      if [ -n "${BEFORE:-}" ]; then
+        java -Xmx3g --add-modules jdk.incubator.vector -Dchunkcdm.decode.threads=2 -cp "$BEFORE" \
+          org.chunkcdm.bench.WholeReadBench read "$kind" "$DIR" "$RR" "$s" 2>/dev/null | sed "s/^/$kind /" >> "$O/before.$r"
+      fi
       java -Xmx3g --add-modules jdk.incubator.vector -Dchunkcdm.decode.threads=2 -cp "$JAR" \
         org.chunkcdm.bench.WholeReadBench read "$kind" "$DIR" "$RR" "$s" 2>/dev/null | sed "s/^/$kind /" >> "$O/java.$r"
     done
@@ -67,12 +72,19 @@ def best(p):
             kind, k, v = l.split()
             o[kind, k] = min(o.get((kind, k), 1e9), float(v))
     return o
-py, j = best("py"), best("java")
-print("| 1 GiB float64 | codec + filter | python-blosc2 s | chunkcdm `Variable.read()` s | ratio (python / chunkcdm) |")
-print("|---|---|---|---|---|")
+py, j, b = best("py"), best("java"), best("before")
+if b:
+    print("| 1 GiB float64 | codec + filter | python-blosc2 s | BEFORE s | ratio | chunkcdm `Variable.read()` s | ratio (python / chunkcdm) |")
+    print("|---|---|---|---|---|---|---|")
+else:
+    print("| 1 GiB float64 | codec + filter | python-blosc2 s | chunkcdm `Variable.read()` s | ratio (python / chunkcdm) |")
+    print("|---|---|---|---|---|")
 for kind, k in py:
     codec, filt, ts, cl = k.split("-")
     jt = j.get((kind, k))
-    print(f"| {kind} | {codec} + {filt} | {py[kind, k]:.3f} | {jt:.3f} | **{py[kind, k] / jt:.2f}** |" if jt else
-          f"| {kind} | {codec} + {filt} | {py[kind, k]:.3f} | - | - |")
+    bt = b.get((kind, k))
+    pre = f"| {kind} | {codec} + {filt} | {py[kind, k]:.3f} |"
+    if b:
+        pre += f" {bt:.3f} | {py[kind, k] / bt:.2f} |" if bt else " - | - |"
+    print(pre + (f" {jt:.3f} | **{py[kind, k] / jt:.2f}** |" if jt else " - | - |"))
 PY

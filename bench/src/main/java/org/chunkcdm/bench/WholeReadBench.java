@@ -30,8 +30,9 @@ public final class WholeReadBench {
       decode(Paths.get(args[1]), Double.parseDouble(args[2]), Arrays.copyOfRange(args, 3, args.length));
       return;
     }
-    if (args.length < 5 || !args[0].equals("read")) {
-      throw new IllegalArgumentException("usage: read b2nd|frame|bcolz DIR ROUNDS NAME... | decode DIR SECONDS NAME...");
+    boolean ab = args.length >= 5 && args[0].equals("typedab");
+    if (args.length < 5 || !args[0].equals("read") && !ab) {
+      throw new IllegalArgumentException("usage: read|typedab b2nd|frame|bcolz DIR ROUNDS NAME... | decode DIR SECONDS NAME...");
     }
     String suffix;
     switch (args[1]) {
@@ -51,7 +52,12 @@ public final class WholeReadBench {
     int rounds = Integer.parseInt(args[3]);
     for (int i = 4; i < args.length; i++) {
       String name = args[i];
-      System.out.printf("%s %.3f%n", name, read(dir.resolve(name.replace('-', '_') + suffix), rounds));
+      Path p = dir.resolve(name.replace('-', '_') + suffix);
+      if (ab) {
+        typedAb(name, p, rounds);
+        continue;
+      }
+      System.out.printf("%s %.3f%n", name, read(p, rounds));
       System.out.flush();
     }
   }
@@ -84,6 +90,56 @@ public final class WholeReadBench {
     }
   }
 
+  /**
+   * The typed read's two ways in one JVM, alternated read by read (so that load and JIT state hit both alike):
+   * {@code copy}, every decoded piece copied into the result array ({@code SectionReader.setTypedPieces(false)}),
+   * and {@code typed}, the blocks' last unshuffle storing straight into it. Prints two lines per NAME: the best
+   * and the median CPU seconds of all Java threads per open + read + close (less disturbed by other processes
+   * than the wall clock), then the best and the median wall-clock seconds, over {@code rounds} reads each.
+   */
+  static void typedAb(String name, Path file, int rounds) throws IOException {
+    String[] names = {"copy", "typed"};
+    double[][] t = new double[2][rounds];
+    double[][] cpu = new double[2][rounds];
+    for (int r = 0; r < rounds; r++) {
+      for (int k = 0; k < 2; k++) {
+        int way = (k + r) % 2; // a different way first in every round
+        org.chunkcdm.chunk.SectionReader.setTypedPieces(way == 1);
+        java.util.Map<Long, Long> before = threadCpu();
+        t[way][r] = read(file, 1);
+        long sum = 0;
+        for (java.util.Map.Entry<Long, Long> e : threadCpu().entrySet()) {
+          sum += e.getValue() - before.getOrDefault(e.getKey(), 0L);
+        }
+        cpu[way][r] = sum / 1e9;
+      }
+    }
+    org.chunkcdm.chunk.SectionReader.setTypedPieces(true);
+    for (double[][] m : new double[][][] {cpu, t}) {
+      StringBuilder sb = new StringBuilder(name).append(m == cpu ? " cpu" : " wall");
+      for (int w = 0; w < 2; w++) {
+        double[] x = m[w].clone();
+        Arrays.sort(x);
+        sb.append(String.format(" %s %.3f %.3f", names[w], x[0], x[x.length / 2]));
+      }
+      System.out.println(sb);
+    }
+    System.out.flush();
+  }
+
+  /** CPU nanoseconds of every live Java thread (the JIT's compiler threads are not among them). */
+  static java.util.Map<Long, Long> threadCpu() {
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    java.util.Map<Long, Long> m = new java.util.HashMap<>();
+    for (long id : mx.getAllThreadIds()) {
+      long c = mx.getThreadCpuTime(id);
+      if (c >= 0) {
+        m.put(id, c);
+      }
+    }
+    return m;
+  }
+
   /** Best wall-clock seconds of {@code rounds} open + whole read + close of the dataset's one variable. */
   static double read(Path file, int rounds) throws IOException {
     double best = Double.MAX_VALUE;
@@ -96,6 +152,9 @@ public final class WholeReadBench {
         a = v.read();
       }
       best = Math.min(best, (System.nanoTime() - t) / 1e9);
+      if (Boolean.getBoolean("wholeread.verbose")) { // every read's time, to see the JIT warm up
+        System.err.printf("%s read %d: %.3f s%n", file.getFileName(), r, (System.nanoTime() - t) / 1e9);
+      }
       if (a.getSize() * 8 != 1L << 30) {
         throw new IllegalStateException(file + ": read " + a.getSize() + " values");
       }

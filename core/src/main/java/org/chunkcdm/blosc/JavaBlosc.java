@@ -145,23 +145,47 @@ final class JavaBlosc {
     final int from = first;
     final byte[] delta = ref;
     final int pieces = (nb - from + per - 1) / per;
+    // a typed read: blocks whose last filter step can store into its array do so (no piece buffer, no copy);
+    // the others (no filter, DELTA, an item size without a typed kernel) come as bytes
+    org.chunkcdm.chunk.ChunkData.Typed t = sink.typed();
+    final org.chunkcdm.chunk.ChunkData.Typed td =
+        t != null && !h.hasDelta() && bs % h.typesize() == 0 && TypedUnshuffle.serves(h.typesize(), t) ? t : null;
     class Run {
       void pieces(int lo, int hi) throws IOException {
         for (int q = lo; q < hi; q++) {
           int b0 = from + q * per;
           int b1 = Math.min(nb, b0 + per);
           int start = b0 * bs;
-          int len = (int) Math.min((long) n, (long) b1 * bs) - start;
-          byte[] buf = takePiece(len);
+          byte[] buf = takePiece((int) Math.min((long) n, (long) b1 * bs) - start);
           try {
+            int pending = -1; // first block of a run decoded into buf and not handed over yet
             for (int b = b0; b < b1; b++) {
-              decodeBlock(h, src, off, b, buf, (b - b0) * bs, delta, 0, dict);
+              if (td != null && decodeBlock(h, src, off, b, buf, (b - b0) * bs, delta, 0, dict, td, td.index((long) b * bs))) {
+                if (pending >= 0) {
+                  hand(buf, b0, pending, b);
+                  pending = -1;
+                }
+              } else if (td == null) {
+                decodeBlock(h, src, off, b, buf, (b - b0) * bs, delta, 0, dict);
+                pending = pending < 0 ? b : pending;
+              } else {
+                pending = pending < 0 ? b : pending; // decodeBlock wrote the bytes
+              }
             }
-            sink.accept(buf, 0, start, len);
+            if (pending >= 0) {
+              hand(buf, b0, pending, b1);
+            }
           } finally {
             givePiece(buf);
           }
         }
+      }
+
+      /** Hands blocks {@code [b, e)} of the piece starting at block {@code b0} over as bytes. */
+      private void hand(byte[] buf, int b0, int b, int e) throws IOException {
+        int at = b * bs;
+        int len = (int) Math.min((long) n, (long) e * bs) - at;
+        sink.accept(buf, (b - b0) * bs, at, len);
       }
     }
     Run run = new Run();
@@ -302,6 +326,19 @@ final class JavaBlosc {
   static void decodeBlock(BloscHeader h, byte[] src, int off, int b, byte[] dst, int dp, byte[] ref, int rp,
       ChunkDictionary dict)
       throws IOException {
+    decodeBlock(h, src, off, b, dst, dp, ref, rp, dict, null, 0);
+  }
+
+  /**
+   * As {@link #decodeBlock(BloscHeader, byte[], int, int, byte[], int, byte[], int, ChunkDictionary)}; with
+   * {@code td} (no DELTA, item size {@code td.itemSize} = typesize) the block's last filter step, when it is a byte
+   * or bit unshuffle of whole items with a typed kernel ({@link TypedUnshuffle}), stores the items into
+   * {@code td}'s array from element {@code ti} instead of into {@code dst}: returns true then, false when the
+   * block was decoded into {@code dst} as bytes.
+   */
+  static boolean decodeBlock(BloscHeader h, byte[] src, int off, int b, byte[] dst, int dp, byte[] ref, int rp,
+      ChunkDictionary dict, org.chunkcdm.chunk.ChunkData.Typed td, int ti)
+      throws IOException {
     final int nbytes = h.nbytes();
     final int bs = h.blocksize();
     final int bStart = b * bs;
@@ -407,7 +444,7 @@ final class JavaBlosc {
     BloscStats.BLOCKS.increment();
     BloscStats.BYTES.add(bsize);
     if (ops == 0) {
-      return;
+      return false;
     }
     // undo the pipeline; out-of-place steps alternate between scratch buffers, the last one lands in dst
     if (cur == null) {
@@ -433,6 +470,29 @@ final class JavaBlosc {
       remainingOutOfPlace--;
       byte[] next;
       int np;
+      if (remainingOutOfPlace == 0 && td != null && bsize % ts == 0) { // the last step, into a typed array?
+        if (f == BloscHeader.SHUFFLE && planes && pa != null) {
+          if (nstreams == ts && TypedUnshuffle.planes(ts, pa, po, neblock, td, ti)) {
+            return true;
+          }
+        } else if (f == BloscHeader.SHUFFLE) {
+          int group = meta[i] != 0 && version >= 3 ? meta[i] & 0xff : ts;
+          if (group == ts) {
+            int items = bsize / ts;
+            byte[][] qa = new byte[ts][];
+            int[] qo = new int[ts];
+            for (int j = 0; j < ts; j++) {
+              qa[j] = cur;
+              qo[j] = cp + j * items;
+            }
+            if (TypedUnshuffle.planes(ts, qa, qo, items, td, ti)) {
+              return true;
+            }
+          }
+        } else if (TypedUnshuffle.bits(ts, cur, cp, bsize, td, ti)) {
+          return true;
+        }
+      }
       if (remainingOutOfPlace == 0) { // the last reordering step writes the final block; DELTA then runs in place there
         next = dst;
         np = dp;
@@ -456,6 +516,7 @@ final class JavaBlosc {
     if (cur != dst || cp != dp) {
       System.arraycopy(cur, cp, dst, dp, bsize);
     }
+    return false;
   }
 
   /** True when filter {@code f} changes the bytes of a block of {@code bsize} bytes. */

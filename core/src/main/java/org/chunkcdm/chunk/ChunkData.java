@@ -40,6 +40,48 @@ public interface ChunkData {
    */
   interface Pieces {
     void accept(byte[] a, int off, long at, int len) throws IOException;
+
+    /**
+     * The primitive array these pieces are converted into, when they are (a typed read), else null (the
+     * default). A {@link #readPieces} implementation may then write some of the chunk's elements straight into
+     * it (e.g. a Blosc block's last unshuffle storing {@code long}s) instead of handing their bytes to
+     * {@link #accept}; every element still arrives exactly once, one way or the other.
+     */
+    default Typed typed() {
+      return null;
+    }
+  }
+
+  /**
+   * Where a typed read puts a chunk's elements: chunk byte {@code at} (a multiple of {@code itemSize}) is the
+   * first byte of element {@code base + at / itemSize} of {@code array}, a {@code short[]} (item size 2),
+   * {@code int[]} or {@code float[]} (4), {@code long[]} or {@code double[]} (8) holding the stored items
+   * converted from {@code order} (float32/float64 as their IEEE bits, integers as their bit pattern). Item sizes
+   * whose typed read converts values (float16, bool) have no such destination.
+   */
+  final class Typed {
+    public final Object array;
+    public final int base;
+    public final int itemSize;
+    public final java.nio.ByteOrder order;
+
+    public Typed(Object array, int base, int itemSize, java.nio.ByteOrder order) {
+      Class<?> c = array.getClass().getComponentType();
+      int want = c == short.class ? 2 : c == int.class || c == float.class ? 4 : c == long.class || c == double.class ? 8 : 0;
+      if (want == 0 || want != itemSize || base < 0) {
+        throw new IllegalArgumentException("no typed destination of " + itemSize + "-byte items in a "
+            + array.getClass().getSimpleName() + " at " + base);
+      }
+      this.array = array;
+      this.base = base;
+      this.itemSize = itemSize;
+      this.order = order;
+    }
+
+    /** The element that chunk byte {@code at} starts. */
+    public int index(long at) {
+      return base + (int) (at / itemSize);
+    }
   }
 
   /**

@@ -35,6 +35,15 @@ abstract class Output {
   abstract Object storage();
 
   /**
+   * The typed destination of section byte offset {@code dst} (a multiple of the item size) for decoders that
+   * write elements straight into the array ({@link ChunkData.Pieces#typed()}), or null when this output converts
+   * values (float16, bool) or holds bytes.
+   */
+  ChunkData.Typed typed(int dst) {
+    return null;
+  }
+
+  /**
    * The Java element type of a typed read of {@code dt}: {@code byte/short/int/long} for 1/2/4/8-byte
    * integers (unsigned ones as their bit pattern), {@code float} for float16/float32, {@code double} for
    * float64, {@code byte} (0/1) for bool; null for other kinds.
@@ -161,6 +170,11 @@ abstract class Output {
     }
 
     @Override
+    ChunkData.Typed typed(int dst) {
+      return new ChunkData.Typed(a, base + (dst >> 1), 2, o);
+    }
+
+    @Override
     Object storage() {
       return a;
     }
@@ -210,6 +224,11 @@ abstract class Output {
     }
 
     @Override
+    ChunkData.Typed typed(int dst) {
+      return new ChunkData.Typed(a, base + (dst >> 2), 4, o);
+    }
+
+    @Override
     Object storage() {
       return a;
     }
@@ -229,6 +248,11 @@ abstract class Output {
     @Override
     void put(byte[] src, int srcOff, int dst, int len) {
       ByteBuffer.wrap(src, srcOff, len).order(o).asLongBuffer().get(a, base + (dst >> 3), len >> 3);
+    }
+
+    @Override
+    ChunkData.Typed typed(int dst) {
+      return new ChunkData.Typed(a, base + (dst >> 3), 8, o);
     }
 
     @Override
@@ -254,6 +278,11 @@ abstract class Output {
     }
 
     @Override
+    ChunkData.Typed typed(int dst) {
+      return new ChunkData.Typed(a, base + (dst >> 2), 4, o);
+    }
+
+    @Override
     Object storage() {
       return a;
     }
@@ -273,6 +302,11 @@ abstract class Output {
     @Override
     void put(byte[] src, int srcOff, int dst, int len) {
       ByteBuffer.wrap(src, srcOff, len).order(o).asDoubleBuffer().get(a, base + (dst >> 3), len >> 3);
+    }
+
+    @Override
+    ChunkData.Typed typed(int dst) {
+      return new ChunkData.Typed(a, base + (dst >> 3), 8, o);
     }
 
     @Override

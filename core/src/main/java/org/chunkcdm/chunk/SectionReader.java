@@ -362,7 +362,7 @@ public final class SectionReader {
       if (direct != null) {
         data.read(0, direct, out.bytesOffset(), (int) bytes);
       } else if (data.readsInPieces()) { // converted piece by piece while each is in the CPU cache
-        data.readPieces(item, (arr, off, at, len) -> out.put(arr, off, (int) at, len));
+        data.readPieces(item, new PieceSink(out, 0));
       } else {
         byte[] tmp = takeScratch((int) bytes);
         try {
@@ -487,8 +487,7 @@ public final class SectionReader {
         } else if (data.readsInPieces()) {
           // a typed read: each piece (a few decoded blocks in a per-thread buffer, or a chunk stored raw in place)
           // is converted into the output while it is in the CPU cache; no chunk-sized scratch pass
-          int base = (int) single[1];
-          data.readPieces(a.dtype().itemSize(), (arr, off, at, len) -> o.put(arr, off, base + (int) at, len));
+          data.readPieces(a.dtype().itemSize(), new PieceSink(o, (int) single[1]));
         } else {
           byte[] tmp = takeScratch((int) single[2]);
           try {
@@ -757,6 +756,42 @@ public final class SectionReader {
   }
 
   private static final StopProbe MORE_THAN_ONE = new StopProbe();
+
+  /**
+   * Whether typed reads offer decoders their destination array ({@link ChunkData.Pieces#typed()}), so that a
+   * Blosc block's last unshuffle stores the elements straight into it instead of into a piece buffer that is then
+   * copied; {@code -Dchunkcdm.typedPieces=false} turns that off (every piece copied, the way before; for
+   * comparisons in benchmarks and tests).
+   */
+  private static volatile boolean typedPieces = !"false".equals(System.getProperty("chunkcdm.typedPieces"));
+
+  /** Sets whether typed reads offer decoders their destination array; returns the previous setting (tests). */
+  public static boolean setTypedPieces(boolean on) {
+    boolean old = typedPieces;
+    typedPieces = on;
+    return old;
+  }
+
+  /** The pieces of a chunk whose decoded bytes land in one run of the output from section byte {@code base}. */
+  private static final class PieceSink implements ChunkData.Pieces {
+    private final Output out;
+    private final int base;
+
+    PieceSink(Output out, int base) {
+      this.out = out;
+      this.base = base;
+    }
+
+    @Override
+    public void accept(byte[] a, int off, long at, int len) {
+      out.put(a, off, base + (int) at, len);
+    }
+
+    @Override
+    public ChunkData.Typed typed() {
+      return typedPieces ? out.typed(base) : null;
+    }
+  }
 
   private interface RunSink {
     void copy(long src, int dst, int len) throws IOException;
