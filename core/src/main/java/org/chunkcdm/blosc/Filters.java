@@ -311,7 +311,8 @@ final class Filters {
 
   private static final ThreadLocal<byte[][]> PLANES = ThreadLocal.withInitial(() -> new byte[1][]);
 
-  private static byte[] planeScratch(int size) {
+  /** A per-thread scratch array of at least {@code size} bytes for bit planes (also TypedUnshuffle's). */
+  static byte[] planeScratch(int size) {
     byte[][] s = PLANES.get();
     if (s[0] == null || s[0].length < size) {
       s[0] = new byte[Math.max(size, 1 << 16)];

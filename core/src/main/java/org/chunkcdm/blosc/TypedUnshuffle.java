@@ -84,7 +84,7 @@ final class TypedUnshuffle {
     checkRange(td.array, ti, items);
     int n8 = items - items % 8;
     if (n8 > 0) {
-      byte[] planes = planeScratch(n8 * ts);
+      byte[] planes = Filters.planeScratch(n8 * ts);
       Filters.bitsToPlanes(ts, src, sp, planes, 0, n8);
       byte[][] pa = new byte[ts][];
       int[] po = new int[ts];
@@ -139,15 +139,5 @@ final class TypedUnshuffle {
     } else {
       ((short[]) a)[i] = (short) v;
     }
-  }
-
-  private static final ThreadLocal<byte[][]> PLANES = ThreadLocal.withInitial(() -> new byte[1][]);
-
-  private static byte[] planeScratch(int size) {
-    byte[][] s = PLANES.get();
-    if (s[0] == null || s[0].length < size) {
-      s[0] = new byte[Math.max(size, 1 << 16)];
-    }
-    return s[0];
   }
 }

@@ -147,16 +147,23 @@ public class BloscPiecesTest {
     final List<byte[]> chunks;
     final long items;
     final int chunkItems;
+    final DType dt;
 
     Chunks(List<byte[]> chunks, long items, int chunkItems) {
+      this(chunks, items, chunkItems, DType.of(DType.Kind.FLOAT, 8, ByteOrder.LITTLE_ENDIAN));
+    }
+
+    /** A 1-D array of {@code items} elements of {@code dt} in Blosc chunks of {@code chunkItems} (also TypedPiecesTest). */
+    Chunks(List<byte[]> chunks, long items, int chunkItems, DType dt) {
       this.chunks = chunks;
       this.items = items;
       this.chunkItems = chunkItems;
+      this.dt = dt;
     }
 
     @Override
     public DType dtype() {
-      return DType.of(DType.Kind.FLOAT, 8, ByteOrder.LITTLE_ENDIAN);
+      return dt;
     }
 
     @Override

@@ -15,8 +15,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import org.chunkcdm.chunk.ChunkData;
-import org.chunkcdm.chunk.ChunkGrid;
-import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.DType;
 import org.chunkcdm.chunk.SectionReader;
 import org.chunkcdm.testkit.Fixtures;
@@ -293,37 +291,6 @@ public class TypedPiecesTest {
     }));
   }
 
-  /** A 1-D array of Blosc chunks of any typed dtype. */
-  static final class Chunks implements ChunkedArray {
-    final List<byte[]> chunks;
-    final long items;
-    final int chunkItems;
-    final DType dt;
-
-    Chunks(List<byte[]> chunks, long items, int chunkItems, DType dt) {
-      this.chunks = chunks;
-      this.items = items;
-      this.chunkItems = chunkItems;
-      this.dt = dt;
-    }
-
-    @Override
-    public DType dtype() {
-      return dt;
-    }
-
-    @Override
-    public ChunkGrid grid() {
-      return ChunkGrid.regular(new long[] {items}, new int[] {chunkItems});
-    }
-
-    @Override
-    public ChunkData chunk(long index) throws IOException {
-      byte[] c = chunks.get((int) index);
-      return BloscChunkData.of(c, 0, c.length, "chunk " + index);
-    }
-  }
-
   @Test
   void sectionReadsWithAndWithoutTypedPiecesAreEqual() throws Exception {
     Random r = new Random(75);
@@ -344,7 +311,7 @@ public class TypedPiecesTest {
             int bs = k == 2 ? ts * 1001 : ts * 4096;
             chunks.add(k == 1 ? BloscPiecesTest.memcpyed(part, ts) : RawStreamTest.chunk(part, ts, bs, k == 3, s -> s % 5 == 2));
           }
-          Chunks a = new Chunks(chunks, items, chunkItems, dt);
+          BloscPiecesTest.Chunks a = new BloscPiecesTest.Chunks(chunks, items, chunkItems, dt);
           long[][] boxes = {{0, items}, {chunkItems, chunkItems}, {chunkItems - 7, 2L * chunkItems + 9}, {3, 17},
               {2L * chunkItems, items - 2L * chunkItems}};
           for (long[] box : boxes) {

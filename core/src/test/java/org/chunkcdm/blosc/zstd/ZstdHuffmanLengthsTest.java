@@ -55,8 +55,12 @@ class ZstdHuffmanLengthsTest {
     }
   }
 
-  /** Parses the frame header and the first block's literals header, and reads its Huffman tree (null: not Huffman). */
-  private static Literals firstLiterals(byte[] f) throws IOException {
+  /**
+   * Where the first block's literals section header starts in zstd frame {@code f} (single segment or not, any
+   * dictionary id / content size field), or -1 when that block is not compressed or its literals are not
+   * Huffman-coded with a new tree.
+   */
+  static int huffmanLiteralsAt(byte[] f) {
     int p = 4;
     int fhd = f[p++] & 0xFF;
     boolean single = (fhd & 0x20) != 0;
@@ -66,12 +70,18 @@ class ZstdHuffmanLengthsTest {
     int bh = (f[p] & 0xFF) | (f[p + 1] & 0xFF) << 8 | (f[p + 2] & 0xFF) << 16;
     p += 3;
     if (((bh >>> 1) & 3) != 2) {
+      return -1;
+    }
+    return (f[p] & 3) == 2 ? p : -1;
+  }
+
+  /** Parses the frame header and the first block's literals header, and reads its Huffman tree (null: not Huffman). */
+  private static Literals firstLiterals(byte[] f) throws IOException {
+    int p = huffmanLiteralsAt(f);
+    if (p < 0) {
       return null;
     }
     int b0 = f[p] & 0xFF;
-    if ((b0 & 3) != 2) {
-      return null;
-    }
     int sf = (b0 >>> 2) & 3;
     Literals l = new Literals();
     l.streams = sf == 0 ? 1 : 4;

@@ -55,21 +55,11 @@ class ZstdHuffmanStreamsTest {
 
   /** Null when the first block is not compressed or its literals are not Huffman-coded with a new tree. */
   private static Section firstSection(byte[] f) throws IOException {
-    int p = 4;
-    int fhd = f[p++] & 0xFF;
-    boolean single = (fhd & 0x20) != 0;
-    int did = fhd & 3;
-    int fcsFlag = fhd >>> 6;
-    p += (single ? 0 : 1) + (did == 3 ? 4 : did) + (fcsFlag == 0 ? (single ? 1 : 0) : 1 << fcsFlag);
-    int bh = (f[p] & 0xFF) | (f[p + 1] & 0xFF) << 8 | (f[p + 2] & 0xFF) << 16;
-    p += 3;
-    if (((bh >>> 1) & 3) != 2) {
+    int p = ZstdHuffmanLengthsTest.huffmanLiteralsAt(f);
+    if (p < 0) {
       return null;
     }
     int b0 = f[p] & 0xFF;
-    if ((b0 & 3) != 2) {
-      return null;
-    }
     int sf = (b0 >>> 2) & 3;
     Section s = new Section();
     s.frame = f;
