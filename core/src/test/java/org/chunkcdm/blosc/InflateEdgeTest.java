@@ -81,7 +81,8 @@ class InflateEdgeTest {
     }
   }
 
-  static void fixedMatch(Bits b, int len, int dist) {
+  /** The index of match length {@code len}'s code (symbol 257 + index; 258 has its own code 285). */
+  static int lengthIndex(int len) {
     int i = LEN_BASE.length - 1;
     while (LEN_BASE[i] > len) {
       i--;
@@ -91,6 +92,11 @@ class InflateEdgeTest {
     } else if (i == 28) {
       i = 27;
     }
+    return i;
+  }
+
+  static void fixedMatch(Bits b, int len, int dist) {
+    int i = lengthIndex(len);
     fixedSymbol(b, 257 + i);
     b.put(len - LEN_BASE[i], LEN_EXTRA[i]);
     int j = DIST_BASE.length - 1;
@@ -198,15 +204,7 @@ class InflateEdgeTest {
       fixedMatch(b, len, dist);
       return;
     }
-    int i = LEN_BASE.length - 1;
-    while (LEN_BASE[i] > len) {
-      i--;
-    }
-    if (len == 258) {
-      i = 28;
-    } else if (i == 28) {
-      i = 27;
-    }
+    int i = lengthIndex(len);
     symbol(b, c, 257 + i);
     b.put(len - LEN_BASE[i], LEN_EXTRA[i]);
     int j = DIST_BASE.length - 1;

@@ -278,24 +278,11 @@ class Lz4ReferenceTest {
         for (int tail = 0; tail <= 120; tail += tail < 20 ? 1 : 5) {
           {
             int lit = new int[] {0, 3, 14}[(tail + len + offset) % 3];
-            Writer w = new Writer();
-            byte[] history = new byte[offset + r.nextInt(3) + (r.nextBoolean() ? 0 : 40)];
-            for (int i = 0; i < history.length; i++) { // a few distinct values, as in shuffled planes
-              history[i] = (byte) r.nextInt(r.nextBoolean() ? 3 : 256);
-            }
-            w.sequence(history, 1 + r.nextInt(Math.min(offset, history.length)), 4);
-            byte[] lits = new byte[lit];
-            r.nextBytes(lits);
-            w.sequence(lits, offset, len);
-            byte[] last = new byte[tail];
-            r.nextBytes(last);
-            w.sequence(last, 0, -1);
-            byte[] stream = w.s.toByteArray();
-            int outLen = history.length + 4 + lit + len + tail;
-            byte[] want = reference(stream, 0, stream.length, outLen, null);
-            assertTrue(want != null, "a valid stream");
-            String what = "offset " + offset + " length " + len + " literals " + lit + " tail " + tail;
-            assertArrayEquals(want, ours(stream, outLen, null, r), what);
+            MatchCase m = matchCase(r, offset, len, lit, tail);
+            byte[] stream = m.stream;
+            int outLen = m.outLen;
+            String what = m.what;
+            assertArrayEquals(m.want, ours(stream, outLen, null, r), what);
             assertEquals(null, ours(stream, outLen - 1, null, r), what + ", one byte less output");
             assertEquals(null, ours(stream, outLen + 1, null, r), what + ", one byte more output");
             for (int cut = Math.max(0, stream.length - 24); cut < stream.length; cut++) {
@@ -304,10 +291,10 @@ class Lz4ReferenceTest {
               assertEquals(null, ours(t, outLen, null, r), what + ", truncated to " + cut + " bytes");
             }
             // the tested sequence's offset field: 0, and one byte further back than the output's start
-            int ext = history.length >= 15 ? (history.length - 15) / 255 + 1 : 0; // literal length bytes
-            int at = 1 + ext + history.length + 2 + 1 + lit; // first sequence (match length 4: no bytes), token, lits
+            int ext = m.history >= 15 ? (m.history - 15) / 255 + 1 : 0; // literal length bytes
+            int at = 1 + ext + m.history + 2 + 1 + lit; // first sequence (match length 4: no bytes), token, lits
             assertEquals(offset, (stream[at] & 0xff) | (stream[at + 1] & 0xff) << 8, what + ": offset field found");
-            int back = history.length + 4 + lit;
+            int back = m.history + 4 + lit;
             for (int bad : new int[] {0, back + 1}) {
               byte[] c = stream.clone();
               c[at] = (byte) bad;
@@ -321,6 +308,43 @@ class Lz4ReferenceTest {
       }
     }
     assertTrue(cases > 15_000, "cases: " + cases);
+  }
+
+  /** A stream of three sequences around one tested match, its output length and the reference decode of it. */
+  private static final class MatchCase {
+    byte[] stream;
+    int history; // bytes before the first match
+    int outLen;
+    byte[] want;
+    String what;
+  }
+
+  /**
+   * A history long enough for {@code offset} (a few distinct values, as in shuffled planes) closed by a 4-byte
+   * match, then {@code lit} literals and the tested match ({@code offset}, {@code len}), then {@code tail} last
+   * literals; the reference decodes it (asserted valid).
+   */
+  private static MatchCase matchCase(Random r, int offset, int len, int lit, int tail) {
+    Writer w = new Writer();
+    byte[] history = new byte[offset + r.nextInt(3) + (r.nextBoolean() ? 0 : 40)];
+    for (int i = 0; i < history.length; i++) {
+      history[i] = (byte) r.nextInt(r.nextBoolean() ? 3 : 256);
+    }
+    w.sequence(history, 1 + r.nextInt(Math.min(offset, history.length)), 4);
+    byte[] lits = new byte[lit];
+    r.nextBytes(lits);
+    w.sequence(lits, offset, len);
+    byte[] last = new byte[tail];
+    r.nextBytes(last);
+    w.sequence(last, 0, -1);
+    MatchCase m = new MatchCase();
+    m.stream = w.s.toByteArray();
+    m.history = history.length;
+    m.outLen = history.length + 4 + lit + len + tail;
+    m.want = reference(m.stream, 0, m.stream.length, m.outLen, null);
+    assertTrue(m.want != null, "a valid stream");
+    m.what = "offset " + offset + " length " + len + " literals " + lit + " tail " + tail;
+    return m;
   }
 
   /**
@@ -349,24 +373,11 @@ class Lz4ReferenceTest {
         for (int j = 0; j < 3; j++) {
           int tail = (len * 7 + offset * 5 + j * 34) % 101;
           int lit = new int[] {0, 3, 14}[(len + offset + j) % 3];
-          Writer w = new Writer();
-          byte[] history = new byte[offset + r.nextInt(3) + (r.nextBoolean() ? 0 : 40)];
-          for (int i = 0; i < history.length; i++) { // a few distinct values, as in shuffled planes
-            history[i] = (byte) r.nextInt(r.nextBoolean() ? 3 : 256);
-          }
-          w.sequence(history, 1 + r.nextInt(Math.min(offset, history.length)), 4);
-          byte[] lits = new byte[lit];
-          r.nextBytes(lits);
-          w.sequence(lits, offset, len);
-          byte[] last = new byte[tail];
-          r.nextBytes(last);
-          w.sequence(last, 0, -1);
-          byte[] stream = w.s.toByteArray();
-          int outLen = history.length + 4 + lit + len + tail;
-          byte[] want = reference(stream, 0, stream.length, outLen, null);
-          assertTrue(want != null, "a valid stream");
-          String what = "offset " + offset + " length " + len + " literals " + lit + " tail " + tail;
-          assertArrayEquals(want, ours(stream, outLen, null, r), what);
+          MatchCase m = matchCase(r, offset, len, lit, tail);
+          byte[] stream = m.stream;
+          int outLen = m.outLen;
+          String what = m.what;
+          assertArrayEquals(m.want, ours(stream, outLen, null, r), what);
           assertEquals(null, ours(stream, outLen + 1, null, r), what + ", one byte more output");
           for (int less = 1; less <= 6; less++) {
             assertEquals(null, ours(stream, outLen - less, null, r), what + ", " + less + " bytes less output");

@@ -89,13 +89,8 @@ class WordTransposeTest {
         continue;
       }
       for (int n : new int[] {0, 7, 8, 9, 63, 64, 65, 200, 2047, 2048, 2049, 4103, 16384 + 5, 65536 + 24}) {
-        byte[][] pa = new byte[ts][];
         int[] po = new int[ts];
-        for (int j = 0; j < ts; j++) {
-          po[j] = rnd.nextInt(11);
-          pa[j] = new byte[po[j] + n + rnd.nextInt(5)];
-          rnd.nextBytes(pa[j]);
-        }
+        byte[][] pa = randomPlanes(rnd, ts, n, po, 11, 5);
         int dp = rnd.nextInt(7);
         byte[] want = new byte[dp + ts * n + 6];
         rnd.nextBytes(want);
@@ -103,11 +98,7 @@ class WordTransposeTest {
         int done = WordTranspose.unshuffle(ts, pa, po, got, dp, n);
         String what = "ts " + ts + " n " + n;
         assertEquals(ts >= 2 && WordTranspose.handles(ts) ? n - n % 8 : 0, done, what);
-        for (int i = 0; i < done; i++) {
-          for (int j = 0; j < ts; j++) {
-            want[dp + i * ts + j] = pa[j][po[j] + i];
-          }
-        }
+        definition(pa, po, done, want, dp);
         assertArrayEquals(want, got, what);
       }
     }
@@ -147,24 +138,39 @@ class WordTransposeTest {
     Random rnd = new Random(79);
     for (int ts = 2; ts <= 17; ts++) {
       for (int n : new int[] {1, 7, 8, 63, 64, 65, 127, 2049, 4096 + 7, 65536 + 9}) {
-        byte[][] pa = new byte[ts][];
         int[] po = new int[ts];
-        for (int j = 0; j < ts; j++) {
-          po[j] = rnd.nextInt(17);
-          pa[j] = new byte[po[j] + n];
-          rnd.nextBytes(pa[j]);
-        }
+        byte[][] pa = randomPlanes(rnd, ts, n, po, 17, 0);
         int dp = rnd.nextInt(9);
         byte[] want = new byte[dp + ts * n + 3];
         rnd.nextBytes(want);
         byte[] got = want.clone();
-        for (int i = 0; i < n; i++) {
-          for (int j = 0; j < ts; j++) {
-            want[dp + i * ts + j] = pa[j][po[j] + i];
-          }
-        }
+        definition(pa, po, n, want, dp);
         Filters.unshufflePlanes(ts, pa, po, got, dp, n);
         assertArrayEquals(want, got, "ts " + ts + " n " + n);
+      }
+    }
+  }
+
+  /**
+   * {@code ts} random planes of {@code n} bytes, plane j at a random offset {@code po[j] < offBound} in an array of its
+   * own with {@code 0 .. slackBound-1} bytes after it (none, ending exactly at the plane's end, when slackBound is 0).
+   */
+  private static byte[][] randomPlanes(Random rnd, int ts, int n, int[] po, int offBound, int slackBound) {
+    byte[][] pa = new byte[ts][];
+    for (int j = 0; j < ts; j++) {
+      po[j] = rnd.nextInt(offBound);
+      pa[j] = new byte[po[j] + n + (slackBound > 0 ? rnd.nextInt(slackBound) : 0)];
+      rnd.nextBytes(pa[j]);
+    }
+    return pa;
+  }
+
+  /** The byte unshuffle's definition: item i's byte j is plane j's byte i, for the first {@code n} items. */
+  private static void definition(byte[][] pa, int[] po, int n, byte[] dst, int dp) {
+    int ts = pa.length;
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < ts; j++) {
+        dst[dp + i * ts + j] = pa[j][po[j] + i];
       }
     }
   }
