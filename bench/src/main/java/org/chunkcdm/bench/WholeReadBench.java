@@ -30,9 +30,9 @@ public final class WholeReadBench {
       decode(Paths.get(args[1]), Double.parseDouble(args[2]), Arrays.copyOfRange(args, 3, args.length));
       return;
     }
-    boolean ab = args.length >= 5 && args[0].equals("typedab");
+    boolean ab = args.length >= 5 && (args[0].equals("typedab") || args[0].equals("mmapab"));
     if (args.length < 5 || !args[0].equals("read") && !ab) {
-      throw new IllegalArgumentException("usage: read|typedab b2nd|frame|bcolz DIR ROUNDS NAME... | decode DIR SECONDS NAME...");
+      throw new IllegalArgumentException("usage: read|typedab|mmapab b2nd|frame|bcolz DIR ROUNDS NAME... | decode DIR SECONDS NAME...");
     }
     String suffix;
     switch (args[1]) {
@@ -54,6 +54,11 @@ public final class WholeReadBench {
       String name = args[i];
       Path p = dir.resolve(name.replace('-', '_') + suffix);
       if (ab) {
+        if (args[0].equals("mmapab")) {
+          ab(name, p, rounds, new String[] {"pread", "mmap"}, org.chunkcdm.io.FileHandles::setMmap);
+          org.chunkcdm.io.FileHandles.setMmap(true);
+          continue;
+        }
         typedAb(name, p, rounds);
         continue;
       }
@@ -98,13 +103,23 @@ public final class WholeReadBench {
    * than the wall clock), then the best and the median wall-clock seconds, over {@code rounds} reads each.
    */
   static void typedAb(String name, Path file, int rounds) throws IOException {
-    String[] names = {"copy", "typed"};
+    ab(name, file, rounds, new String[] {"copy", "typed"}, org.chunkcdm.chunk.SectionReader::setTypedPieces);
+    org.chunkcdm.chunk.SectionReader.setTypedPieces(true);
+  }
+
+  /**
+   * Two ways in one JVM, alternated read by read (a different one first in every round), {@code set} switching to
+   * way 0 ({@code false}) or 1 ({@code true}); output as {@link #typedAb}. {@code mmapab}: way 0 reads the stored
+   * bytes through {@code FileChannel.read} ({@code FileHandles.setMmap(false)}), way 1 through the file's mapping.
+   */
+  static void ab(String name, Path file, int rounds, String[] names, java.util.function.Consumer<Boolean> set)
+      throws IOException {
     double[][] t = new double[2][rounds];
     double[][] cpu = new double[2][rounds];
     for (int r = 0; r < rounds; r++) {
       for (int k = 0; k < 2; k++) {
         int way = (k + r) % 2; // a different way first in every round
-        org.chunkcdm.chunk.SectionReader.setTypedPieces(way == 1);
+        set.accept(way == 1);
         java.util.Map<Long, Long> before = threadCpu();
         t[way][r] = read(file, 1);
         long sum = 0;
@@ -114,7 +129,6 @@ public final class WholeReadBench {
         cpu[way][r] = sum / 1e9;
       }
     }
-    org.chunkcdm.chunk.SectionReader.setTypedPieces(true);
     for (double[][] m : new double[][][] {cpu, t}) {
       StringBuilder sb = new StringBuilder(name).append(m == cpu ? " cpu" : " wall");
       for (int w = 0; w < 2; w++) {
