@@ -495,7 +495,8 @@ public final class FileHandles implements Closeable {
   /** Bounds of a mapped read checked against the file's current size first (off only in tests of the fault path). */
   private static volatile boolean checkSize = true;
 
-  static void checkSizeBeforeMappedRead(boolean on) {
+  /** Tests only: off, a mapped read of a file truncated after it was mapped faults in the copy (the race this check narrows). */
+  public static void checkSizeBeforeMappedRead(boolean on) {
     checkSize = on;
   }
 

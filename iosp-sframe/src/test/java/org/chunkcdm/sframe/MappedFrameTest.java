@@ -1,0 +1,202 @@
+package org.chunkcdm.sframe;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.chunkcdm.io.FileHandles;
+import org.chunkcdm.testkit.Fixtures;
+import org.chunkcdm.testkit.NetcdfChecks;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import ucar.ma2.Array;
+import ucar.ma2.Section;
+import ucar.nc2.NetcdfFile;
+import ucar.nc2.NetcdfFiles;
+import ucar.nc2.Variable;
+
+/**
+ * Frames read through memory mappings ({@link FileHandles}' mapped reads, forced on for these small files with
+ * one-page windows, so that chunks cross window boundaries): every frame and b2nd fixture against the manifest with
+ * the mapping on and off; a frame truncated after it was opened and mapped is an IOException naming the file and
+ * the chunk, and the JVM reads other files afterwards; many threads read one open variable.
+ */
+class MappedFrameTest {
+  @TempDir
+  Path tmp;
+
+  private boolean wasOn;
+  private long window;
+  private long minFile;
+  private long minRead;
+
+  @BeforeEach
+  void mapEverything() {
+    wasOn = FileHandles.mmap();
+    window = FileHandles.mapWindow();
+    minFile = FileHandles.mapMinFile();
+    minRead = FileHandles.mapMinRead();
+    FileHandles.setMmap(true);
+    FileHandles.setMapLimits(4096, 0, 64);
+  }
+
+  @AfterEach
+  void restore() {
+    FileHandles.setMmap(wasOn);
+    FileHandles.setMapLimits(window, minFile, minRead);
+  }
+
+  @Test
+  void everyFixtureWithTheMappingOnAndOff() throws IOException {
+    int mapped = 0;
+    int datasets = 0;
+    for (boolean on : new boolean[] {true, false}) {
+      FileHandles.setMmap(on);
+      for (Fixtures.Dataset d : Check.datasets()) {
+        Check.Expect want = Check.Expect.of(d.variables().get(0));
+        try (NetcdfFile nc = NetcdfFiles.open(d.file().toString())) {
+          Variable v = Check.find(nc, d);
+          v.setCaching(false);
+          Check.assertWhole(want, v);
+          Check.assertSections(want, v);
+          int n = ((Blosc2FrameIosp) nc.getIosp()).handles().mappedCount();
+          if (!on) {
+            assertEquals(0, n, d + ": mapped with the mapping off");
+          } else if (!Check.sparse(d)) {
+            assertEquals(1, n, d + ": a contiguous frame is read through its mapping");
+            mapped++;
+          }
+        }
+        datasets++;
+      }
+    }
+    assertTrue(mapped >= 15 && datasets >= 2 * 40, mapped + " mapped, " + datasets + " read");
+  }
+
+  /** The largest chunk's offset and stored size in the contiguous frame p. */
+  private static long[] bigChunk(Path p) throws IOException {
+    try (FileHandles h = new FileHandles(p)) {
+      Frame f = Frame.open(h, p);
+      long[] best = {-1, -1, -1};
+      for (int k = 0; k < f.nchunks(); k++) {
+        String w = f.where(k);
+        if (!w.startsWith("offset ")) {
+          continue;
+        }
+        long pos = Long.parseLong(w.substring(7));
+        byte[] head = h.read(p, pos, 16);
+        long cb = (head[12] & 0xff) | (head[13] & 0xff) << 8 | (head[14] & 0xff) << 16 | (long) (head[15] & 0xff) << 24;
+        if (cb > best[2]) {
+          best = new long[] {k, pos, cb};
+        }
+      }
+      return best;
+    }
+  }
+
+  @Test
+  void truncatedAfterOpenIsAnIOExceptionNamingFileAndChunk() throws Exception {
+    Path src = Fixtures.family("blosc2").resolve("cframe/cf_zstd_shuffle_f8.b2frame");
+    Path f = tmp.resolve("trunc.b2frame");
+    Files.copy(src, f);
+    long[] big = bigChunk(f);
+    assertTrue(big[2] > 3 * 4096, "a chunk over three pages: " + big[2]);
+    long[] whole;
+    try (NetcdfFile nc = NetcdfFiles.open(f.toString())) {
+      Variable v = nc.getVariables().get(0);
+      v.setCaching(false);
+      whole = (long[]) v.read().get1DJavaArray(long.class); // maps the whole file
+      assertEquals(1, ((Blosc2FrameIosp) nc.getIosp()).handles().mappedCount());
+      // cut the file two pages into the big chunk: its header stays, the rest of its stored bytes are gone
+      long cut = (big[1] / 4096 + 2) * 4096;
+      try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
+        raf.setLength(cut);
+      }
+      int items = 40000 / 8; // chunksize 40000 bytes of typesize 8
+      int from = (int) big[0] * items;
+      Section s = new Section(new int[] {from}, new int[] {Math.min(items, whole.length - from)});
+      IOException e = assertThrows(IOException.class, () -> v.read(s));
+      NetcdfChecks.assertMentions(e, f.toString(), "chunk " + big[0]);
+      // the same with the size check before the copy bypassed: the mapped copy faults, and says so
+      try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
+        raf.setLength(Files.size(src)); // whole length again, mapped again whole by the next read, then cut
+      }
+      Files.write(f, Files.readAllBytes(src));
+      v.read();
+      try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
+        raf.setLength(cut);
+      }
+      FileHandles.checkSizeBeforeMappedRead(false);
+      try {
+        IOException e2 = assertThrows(IOException.class, () -> v.read(s));
+        NetcdfChecks.assertMentions(e2, f.toString(), "chunk " + big[0], "memory-mapped read");
+      } finally {
+        FileHandles.checkSizeBeforeMappedRead(true);
+      }
+    }
+    // the JVM goes on: another frame reads right, mapped
+    Fixtures.Dataset d = Check.datasets().stream().filter(x -> x.file().getFileName().toString()
+        .equals("cf_blosclz_shuffle_i4.b2frame")).findFirst().orElseThrow();
+    try (NetcdfFile nc = NetcdfFiles.open(d.file().toString())) {
+      Variable v = Check.find(nc, d);
+      Check.assertWhole(Check.Expect.of(d.variables().get(0)), v);
+      assertEquals(1, ((Blosc2FrameIosp) nc.getIosp()).handles().mappedCount());
+    }
+  }
+
+  @Test
+  void manyThreadsReadOneMappedVariable() throws Exception {
+    Fixtures.Dataset d = Check.datasets().stream().filter(x -> x.file().getFileName().toString()
+        .equals("b2nd_2d_f8_cframe.b2nd")).findFirst().orElseThrow();
+    Check.Expect want = Check.Expect.of(d.variables().get(0));
+    ExecutorService ex = Executors.newFixedThreadPool(8);
+    try (NetcdfFile nc = NetcdfFiles.open(d.file().toString())) {
+      Variable v = Check.find(nc, d);
+      v.setCaching(false);
+      FileHandles.setMmap(false);
+      Array ref = v.read(); // through the channel (checked against the manifest just below)
+      FileHandles.setMmap(true);
+      Check.assertWhole(want, v);
+      int[] shape = v.getShape();
+      List<Future<?>> fs = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        long seed = t;
+        fs.add(ex.submit(() -> {
+          Random r = new Random(seed);
+          for (int i = 0; i < 60; i++) {
+            int[] origin = new int[shape.length];
+            int[] size = new int[shape.length];
+            for (int k = 0; k < shape.length; k++) {
+              origin[k] = r.nextInt(shape[k]);
+              size[k] = 1 + r.nextInt(shape[k] - origin[k]);
+            }
+            Array got = v.read(new Section(origin, size));
+            Array exp = ref.section(origin, size);
+            assertArrayEquals((double[]) exp.copyTo1DJavaArray(), (double[]) got.copyTo1DJavaArray(),
+                "section at " + java.util.Arrays.toString(origin));
+          }
+          return null;
+        }));
+      }
+      for (Future<?> fu : fs) {
+        fu.get();
+      }
+      assertEquals(1, ((Blosc2FrameIosp) nc.getIosp()).handles().mappedCount());
+    } finally {
+      ex.shutdownNow();
+    }
+  }
+}
