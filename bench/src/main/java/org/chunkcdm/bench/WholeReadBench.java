@@ -56,8 +56,9 @@ public final class WholeReadBench {
       Path p = dir.resolve(name.replace('-', '_') + suffix);
       if (ab) {
         if (args[0].equals("mmapab")) {
+          org.chunkcdm.io.FileHandles.MapMode was = org.chunkcdm.io.FileHandles.mapMode();
           ab(name, p, rounds, new String[] {"pread", "mmap"}, org.chunkcdm.io.FileHandles::setMmap);
-          org.chunkcdm.io.FileHandles.setMmap(true);
+          org.chunkcdm.io.FileHandles.setMapMode(was);
           continue;
         }
         if (args[0].equals("openmmapab")) { // the dataset opened once, read again and again (a file a server keeps open)
@@ -65,10 +66,11 @@ public final class WholeReadBench {
             Variable v = nc.getVariables().get(0);
             v.setCaching(false);
             keep = v;
-            ab(name, p, rounds, new String[] {"pread", "mmap"}, org.chunkcdm.io.FileHandles::setMmap);
+            ab(name, p, rounds, new String[] {"pread", "reread"}, on -> org.chunkcdm.io.FileHandles.setMapMode(on
+                ? org.chunkcdm.io.FileHandles.MapMode.REREAD : org.chunkcdm.io.FileHandles.MapMode.OFF));
           } finally {
             keep = null;
-            org.chunkcdm.io.FileHandles.setMmap(true);
+            org.chunkcdm.io.FileHandles.setMapMode(org.chunkcdm.io.FileHandles.MapMode.parse(System.getProperty("chunkcdm.mmap")));
           }
           continue;
         }
@@ -123,7 +125,10 @@ public final class WholeReadBench {
   /**
    * Two ways in one JVM, alternated read by read (a different one first in every round), {@code set} switching to
    * way 0 ({@code false}) or 1 ({@code true}); output as {@link #typedAb}. {@code mmapab}: way 0 reads the stored
-   * bytes through {@code FileChannel.read} ({@code FileHandles.setMmap(false)}), way 1 through the file's mapping.
+   * bytes through {@code FileChannel.read} ({@code FileHandles.setMmap(false)}), way 1 through the file's mapping
+   * from the first read (a fresh mapping per open). {@code openmmapab}: the dataset is opened once and read again
+   * and again (a file a server or a viewer keeps open), way 0 through the channel, way 1 in the default mode
+   * {@code REREAD} (mapped from its second read on).
    */
   static void ab(String name, Path file, int rounds, String[] names, java.util.function.Consumer<Boolean> set)
       throws IOException {

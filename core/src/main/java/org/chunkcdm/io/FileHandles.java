@@ -25,18 +25,22 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * a chunk or column name from a header never makes a read leave the dataset directory.
  *
  * <p><b>Memory-mapped reads.</b> {@link #readFully} of at least {@link #mapMinRead()} bytes from a file of at
- * least {@link #mapMinFile()} bytes copies straight out of a read-only mapping of the file (one copy: page cache →
- * the caller's array), instead of {@code FileChannel.read} into a heap array (the kernel's copy into the JDK's
- * temporary direct buffer, then the JDK's copy into the array). The mapping is made lazily in windows of
- * {@link #mapWindow()} bytes (1 GiB by default; a read crossing a window boundary is copied in parts), held by
- * these handles and dropped by {@link #close()}; the JVM unmaps it when the garbage collector has reclaimed it
- * (Java 17 has no unmap call), so until then the file stays in the process's address space (a deleted file's
- * blocks are freed only then). Reads use absolute indexes only: any number of threads share one mapping. A read
- * past the size the file had when it was mapped goes through the channel (which reports a short file). A file
- * truncated after it was mapped gives an IOException naming the file and the range (see {@link #mappedRead}),
- * never an {@link InternalError}. {@code -Dchunkcdm.mmap=false} turns the mapping off (every read through the
- * channel); {@code chunkcdm.mmap.minFileBytes} (default 64 MiB), {@code chunkcdm.mmap.minReadBytes} (default
- * 64 KiB) and {@code chunkcdm.mmap.windowBytes} set the limits.
+ * least {@link #mapMinFile()} bytes can copy straight out of a read-only mapping of the file (one copy: page cache
+ * → the caller's array) instead of {@code FileChannel.read} into a heap array (the kernel's copy into the JDK's
+ * temporary direct buffer, then the JDK's copy into the array). A fresh mapping costs a page fault per 64 KiB or so,
+ * which eats that gain on a file read once (measured: docs/BENCHMARKS.md, eighth pass), so by default
+ * ({@link MapMode#REREAD}) a file is mapped only once the reads through its channel have added up to more than its
+ * size: a dataset that stays open and is read again. The mapping is made lazily in windows of {@link #mapWindow()}
+ * bytes (1 GiB by default; a read crossing a window boundary is copied in parts), held by these handles and
+ * dropped by {@link #close()}; the JVM unmaps it when the garbage collector has reclaimed it (Java 17 has no unmap
+ * call), so until then the file stays in the process's address space (a deleted file's blocks are freed only
+ * then). Reads use absolute indexes only: any number of threads share one mapping. A read past the size the file
+ * had when it was mapped goes through the channel (which reports a short file), and so does one past the file's
+ * current size (checked before every copy); a copy that faults anyway (truncated in between, a device error)
+ * gives an IOException naming the file and the range (see {@link #mappedRead}), never an {@link InternalError}.
+ * {@code -Dchunkcdm.mmap=false} turns the mapping off, {@code =true} maps from the first read, {@code auto} (the
+ * default) as above; {@code chunkcdm.mmap.minFileBytes} (default 64 MiB), {@code chunkcdm.mmap.minReadBytes}
+ * (default 64 KiB) and {@code chunkcdm.mmap.windowBytes} set the limits.
  */
 public final class FileHandles implements Closeable {
   private final Path root;
@@ -45,7 +49,22 @@ public final class FileHandles implements Closeable {
   private final ConcurrentHashMap<Path, Closeable> owners = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Path, Mapping> maps = new ConcurrentHashMap<>();
 
-  private static volatile boolean mmap = !"false".equalsIgnoreCase(System.getProperty("chunkcdm.mmap", "true").trim());
+  /** When reads copy out of a file's mapping ({@code -Dchunkcdm.mmap=false|auto|true}). */
+  public enum MapMode {
+    /** Never: every read through the file's channel. */
+    OFF,
+    /** Once the reads through the file's channel (of mappable size) add up to more than the file: it is read again. */
+    REREAD,
+    /** From the first read. */
+    ALWAYS;
+
+    static MapMode parse(String v) {
+      String t = v == null ? "auto" : v.trim().toLowerCase(java.util.Locale.ROOT);
+      return t.equals("false") || t.equals("off") ? OFF : t.equals("true") || t.equals("always") ? ALWAYS : REREAD;
+    }
+  }
+
+  private static volatile MapMode mapMode = MapMode.parse(System.getProperty("chunkcdm.mmap"));
   private static volatile long mapWindow = longProperty("chunkcdm.mmap.windowBytes", 1L << 30, 4096, Integer.MAX_VALUE);
   private static volatile long mapMinFile = longProperty("chunkcdm.mmap.minFileBytes", 64L << 20, 0, Long.MAX_VALUE);
   private static volatile long mapMinRead = longProperty("chunkcdm.mmap.minReadBytes", 64L << 10, 1, Integer.MAX_VALUE);
@@ -63,14 +82,18 @@ public final class FileHandles implements Closeable {
     }
   }
 
-  /** Whether reads use memory mappings ({@code -Dchunkcdm.mmap}, default true). */
-  public static boolean mmap() {
-    return mmap;
+  public static MapMode mapMode() {
+    return mapMode;
   }
 
-  /** Turns the memory-mapped reads on or off for handles' later reads (tests and benchmarks; default from {@code -Dchunkcdm.mmap}). */
+  /** Sets when later reads use mappings (tests and benchmarks; default from {@code -Dchunkcdm.mmap}). */
+  public static void setMapMode(MapMode m) {
+    mapMode = java.util.Objects.requireNonNull(m);
+  }
+
+  /** {@code setMapMode(on ? ALWAYS : OFF)}. */
   public static void setMmap(boolean on) {
-    mmap = on;
+    setMapMode(on ? MapMode.ALWAYS : MapMode.OFF);
   }
 
   public static long mapWindow() {
@@ -287,7 +310,7 @@ public final class FileHandles implements Closeable {
     if (pos < 0 || len < 0) {
       throw new IOException(p + ": bad read of " + len + " bytes at " + pos);
     }
-    if (len >= mapMinRead && mmap) {
+    if (len >= mapMinRead && mapMode != MapMode.OFF) {
       boolean done;
       try {
         done = mappedRead(p, pos, dst, off, len);
@@ -386,6 +409,9 @@ public final class FileHandles implements Closeable {
     final long size;
     final long window;
     final AtomicReferenceArray<MappedByteBuffer> windows;
+    /** Bytes read through the channel while not {@link #active} (mode REREAD). */
+    final java.util.concurrent.atomic.LongAdder channelBytes = new java.util.concurrent.atomic.LongAdder();
+    volatile boolean active;
 
     Mapping(FileChannel ch, long size, long window) {
       this.ch = ch;
@@ -441,6 +467,15 @@ public final class FileHandles implements Closeable {
     }
     if (m == Mapping.NONE || pos > m.size - len) {
       return false;
+    }
+    if (!m.active) {
+      if (mapMode == MapMode.REREAD) {
+        m.channelBytes.add(len);
+        if (m.channelBytes.sum() <= m.size) {
+          return false; // read once so far: the channel is the cheaper way
+        }
+      }
+      m.active = true;
     }
     if (checkSize) {
       long now;
@@ -537,7 +572,7 @@ public final class FileHandles implements Closeable {
   public int mappedCount() {
     int n = 0;
     for (Mapping m : maps.values()) {
-      n += m != Mapping.NONE ? 1 : 0;
+      n += m != Mapping.NONE && m.active ? 1 : 0;
     }
     return n;
   }

@@ -31,14 +31,14 @@ class FileHandlesMmapTest {
   @TempDir
   Path tmp;
 
-  private boolean wasOn;
+  private FileHandles.MapMode wasMode;
   private long window;
   private long minFile;
   private long minRead;
 
   @BeforeEach
   void smallWindows() {
-    wasOn = FileHandles.mmap();
+    wasMode = FileHandles.mapMode();
     window = FileHandles.mapWindow();
     minFile = FileHandles.mapMinFile();
     minRead = FileHandles.mapMinRead();
@@ -49,7 +49,7 @@ class FileHandlesMmapTest {
   @AfterEach
   void restore() {
     FileHandles.checkSizeBeforeMappedRead(true);
-    FileHandles.setMmap(wasOn);
+    FileHandles.setMapMode(wasMode);
     FileHandles.setMapLimits(window, minFile, minRead);
   }
 
@@ -119,6 +119,30 @@ class FileHandlesMmapTest {
       assertEquals(1, h.mappedCount());
     }
     assertThrows(IllegalArgumentException.class, () -> FileHandles.setMapLimits(100, 0, 1));
+  }
+
+  /** The default mode maps a file only once it is read again (a first pass goes through the channel). */
+  @Test
+  void rereadModeMapsOnTheSecondPass() throws IOException {
+    assertEquals(FileHandles.MapMode.REREAD, FileHandles.MapMode.parse(null));
+    assertEquals(FileHandles.MapMode.REREAD, FileHandles.MapMode.parse("auto"));
+    assertEquals(FileHandles.MapMode.OFF, FileHandles.MapMode.parse(" false"));
+    assertEquals(FileHandles.MapMode.ALWAYS, FileHandles.MapMode.parse("TRUE"));
+    FileHandles.setMapMode(FileHandles.MapMode.REREAD);
+    int size = 5 * 4096 + 9;
+    Path p = randomFile("g.bin", size, 8);
+    byte[] want = Files.readAllBytes(p);
+    try (FileHandles h = new FileHandles(p)) {
+      assertArrayEquals(Arrays.copyOfRange(want, 0, 10000), h.read(p, 0, 10000));
+      assertArrayEquals(Arrays.copyOfRange(want, 10000, size), h.read(p, 10000, size - 10000));
+      assertEquals(0, h.mappedCount(), "read once: through the channel");
+      assertArrayEquals(Arrays.copyOfRange(want, 3, 8200), h.read(p, 3, 8197));
+      assertEquals(1, h.mappedCount(), "read again: mapped");
+      assertArrayEquals(want, h.read(p, 0, size));
+      h.close(); // a fresh count after close
+      assertArrayEquals(want, h.read(p, 0, size));
+      assertEquals(0, h.mappedCount());
+    }
   }
 
   @Test

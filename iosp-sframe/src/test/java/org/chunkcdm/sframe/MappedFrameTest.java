@@ -43,14 +43,14 @@ class MappedFrameTest {
   @TempDir
   Path tmp;
 
-  private boolean wasOn;
+  private FileHandles.MapMode wasMode;
   private long window;
   private long minFile;
   private long minRead;
 
   @BeforeEach
   void mapEverything() {
-    wasOn = FileHandles.mmap();
+    wasMode = FileHandles.mapMode();
     window = FileHandles.mapWindow();
     minFile = FileHandles.mapMinFile();
     minRead = FileHandles.mapMinRead();
@@ -60,7 +60,7 @@ class MappedFrameTest {
 
   @AfterEach
   void restore() {
-    FileHandles.setMmap(wasOn);
+    FileHandles.setMapMode(wasMode);
     FileHandles.setMapLimits(window, minFile, minRead);
   }
 
