@@ -58,7 +58,8 @@ public final class FileHandles implements Closeable {
     /** From the first read. */
     ALWAYS;
 
-    static MapMode parse(String v) {
+    /** {@code false}|{@code off} → OFF, {@code true}|{@code always} → ALWAYS, anything else (null, {@code auto}) → REREAD. */
+    public static MapMode parse(String v) {
       String t = v == null ? "auto" : v.trim().toLowerCase(java.util.Locale.ROOT);
       return t.equals("false") || t.equals("off") ? OFF : t.equals("true") || t.equals("always") ? ALWAYS : REREAD;
     }
