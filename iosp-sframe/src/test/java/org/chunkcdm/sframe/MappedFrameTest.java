@@ -162,6 +162,25 @@ class MappedFrameTest {
     }
   }
 
+  /** The default mode: a whole read of an opened frame goes through the channel, the second one through the mapping. */
+  @Test
+  void defaultModeMapsWhenTheFrameIsReadAgain() throws Exception {
+    FileHandles.setMapMode(FileHandles.MapMode.REREAD);
+    Fixtures.Dataset d = Check.datasets().stream().filter(x -> x.file().getFileName().toString()
+        .equals("cf_zstd_shuffle_f8.b2frame")).findFirst().orElseThrow();
+    Check.Expect want = Check.Expect.of(d.variables().get(0));
+    try (FileHandles h = new FileHandles(d.file())) {
+      ChunkedArray a = Blosc2Frames.read(h, d.file()).variables().get(0).array();
+      long[] shape = a.grid().shape();
+      for (int pass = 0; pass < 3; pass++) {
+        byte[] got = SectionReader.readBytes(a, new long[1], shape, new long[] {1},
+            OpenOptions.defaults().withCache(new ChunkCache(0)).readSettings());
+        assertArrayEquals(want.raw(), got, "pass " + pass);
+        assertEquals(pass == 0 ? 0 : 1, h.mappedCount(), "pass " + pass);
+      }
+    }
+  }
+
   /** 8 threads read random sections of one opened array (no chunk cache: every read fetches from the mapping). */
   @Test
   void manyThreadsReadOneMappedArray() throws Exception {
