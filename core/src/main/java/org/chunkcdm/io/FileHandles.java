@@ -455,9 +455,11 @@ public final class FileHandles implements Closeable {
    * <p>A page of the mapping that the file no longer holds (the file was truncated after it was mapped; or an I/O
    * error of the device behind it) makes the copy fault. HotSpot (Java 17) then finishes the copy with garbage and
    * only flags the thread: the {@link InternalError} ("a fault occurred in ... unsafe memory access operation") is
-   * thrown at the thread's next call into the VM, wherever that is. {@link Faults#deliver()} makes that call here,
-   * right after the copy, so the error comes out of this method's copy block and becomes an IOException naming the
-   * file and the range; nothing is left pending for a later, unrelated operation of the thread.
+   * thrown at the thread's next call into the VM runtime (or safepoint), wherever that is. {@link Faults#faulted()}
+   * makes that call here, right after the copy, so the error comes out in this method's copy block and becomes an
+   * IOException naming the file and the range ({@link #readFully} catches one that leaves the method anyway, as
+   * it did through a recompiled method's return); nothing is left pending for a later, unrelated operation of the
+   * thread. The size check before the copy keeps the common case (a file truncated before the read) from faulting.
    */
   private boolean mappedRead(Path p, long pos, byte[] dst, int off, int len) throws IOException {
     Mapping m;
