@@ -30,9 +30,10 @@ public final class WholeReadBench {
       decode(Paths.get(args[1]), Double.parseDouble(args[2]), Arrays.copyOfRange(args, 3, args.length));
       return;
     }
-    boolean ab = args.length >= 5 && args[0].equals("typedab");
+    boolean ab = args.length >= 5 && (args[0].equals("typedab") || args[0].equals("mmapab")
+        || args[0].equals("openmmapab"));
     if (args.length < 5 || !args[0].equals("read") && !ab) {
-      throw new IllegalArgumentException("usage: read|typedab b2nd|frame|bcolz DIR ROUNDS NAME... | decode DIR SECONDS NAME...");
+      throw new IllegalArgumentException("usage: read|typedab|mmapab|openmmapab b2nd|frame|bcolz DIR ROUNDS NAME... | decode DIR SECONDS NAME...");
     }
     String suffix;
     switch (args[1]) {
@@ -54,6 +55,25 @@ public final class WholeReadBench {
       String name = args[i];
       Path p = dir.resolve(name.replace('-', '_') + suffix);
       if (ab) {
+        if (args[0].equals("mmapab")) {
+          org.chunkcdm.io.FileHandles.MapMode was = org.chunkcdm.io.FileHandles.mapMode();
+          ab(name, p, rounds, new String[] {"pread", "mmap"}, org.chunkcdm.io.FileHandles::setMmap);
+          org.chunkcdm.io.FileHandles.setMapMode(was);
+          continue;
+        }
+        if (args[0].equals("openmmapab")) { // the dataset opened once, read again and again (a file a server keeps open)
+          try (NetcdfFile nc = NetcdfFiles.open(p.toString())) {
+            Variable v = nc.getVariables().get(0);
+            v.setCaching(false);
+            keep = v;
+            ab(name, p, rounds, new String[] {"pread", "reread"}, on -> org.chunkcdm.io.FileHandles.setMapMode(on
+                ? org.chunkcdm.io.FileHandles.MapMode.REREAD : org.chunkcdm.io.FileHandles.MapMode.OFF));
+          } finally {
+            keep = null;
+            org.chunkcdm.io.FileHandles.setMapMode(org.chunkcdm.io.FileHandles.MapMode.parse(System.getProperty("chunkcdm.mmap")));
+          }
+          continue;
+        }
         typedAb(name, p, rounds);
         continue;
       }
@@ -98,13 +118,26 @@ public final class WholeReadBench {
    * than the wall clock), then the best and the median wall-clock seconds, over {@code rounds} reads each.
    */
   static void typedAb(String name, Path file, int rounds) throws IOException {
-    String[] names = {"copy", "typed"};
+    ab(name, file, rounds, new String[] {"copy", "typed"}, org.chunkcdm.chunk.SectionReader::setTypedPieces);
+    org.chunkcdm.chunk.SectionReader.setTypedPieces(true);
+  }
+
+  /**
+   * Two ways in one JVM, alternated read by read (a different one first in every round), {@code set} switching to
+   * way 0 ({@code false}) or 1 ({@code true}); output as {@link #typedAb}. {@code mmapab}: way 0 reads the stored
+   * bytes through {@code FileChannel.read} ({@code FileHandles.setMmap(false)}), way 1 through the file's mapping
+   * from the first read (a fresh mapping per open). {@code openmmapab}: the dataset is opened once and read again
+   * and again (a file a server or a viewer keeps open), way 0 through the channel, way 1 in the default mode
+   * {@code REREAD} (mapped from its second read on).
+   */
+  static void ab(String name, Path file, int rounds, String[] names, java.util.function.Consumer<Boolean> set)
+      throws IOException {
     double[][] t = new double[2][rounds];
     double[][] cpu = new double[2][rounds];
     for (int r = 0; r < rounds; r++) {
       for (int k = 0; k < 2; k++) {
         int way = (k + r) % 2; // a different way first in every round
-        org.chunkcdm.chunk.SectionReader.setTypedPieces(way == 1);
+        set.accept(way == 1);
         java.util.Map<Long, Long> before = threadCpu();
         t[way][r] = read(file, 1);
         long sum = 0;
@@ -114,7 +147,6 @@ public final class WholeReadBench {
         cpu[way][r] = sum / 1e9;
       }
     }
-    org.chunkcdm.chunk.SectionReader.setTypedPieces(true);
     for (double[][] m : new double[][][] {cpu, t}) {
       StringBuilder sb = new StringBuilder(name).append(m == cpu ? " cpu" : " wall");
       for (int w = 0; w < 2; w++) {
@@ -140,8 +172,19 @@ public final class WholeReadBench {
     return m;
   }
 
+  /** With openmmapab: the open variable every read reads (no open and close per read). */
+  private static Variable keep;
+
   /** Best wall-clock seconds of {@code rounds} open + whole read + close of the dataset's one variable. */
   static double read(Path file, int rounds) throws IOException {
+    if (keep != null) {
+      long t = System.nanoTime();
+      Array a = keep.read();
+      if (a.getSize() * 8 != 1L << 30) {
+        throw new IllegalStateException(file + ": read " + a.getSize() + " values");
+      }
+      return (System.nanoTime() - t) / 1e9;
+    }
     double best = Double.MAX_VALUE;
     for (int r = 0; r < rounds; r++) {
       long t = System.nanoTime();

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Positional, thread-safe reads of the files of one dataset. Channels open lazily and stay open until
@@ -21,12 +23,104 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Every path must lie inside the dataset root given at construction (after resolving symbolic links):
  * a chunk or column name from a header never makes a read leave the dataset directory.
+ *
+ * <p><b>Memory-mapped reads.</b> {@link #readFully} of at least {@link #mapMinRead()} bytes from a file of at
+ * least {@link #mapMinFile()} bytes can copy straight out of a read-only mapping of the file (one copy: page cache
+ * → the caller's array) instead of {@code FileChannel.read} into a heap array (the kernel's copy into the JDK's
+ * temporary direct buffer, then the JDK's copy into the array). A fresh mapping costs a page fault per 64 KiB or so,
+ * which eats that gain on a file read once (measured: docs/BENCHMARKS.md, eighth pass), so by default
+ * ({@link MapMode#REREAD}) a file is mapped only once the reads through its channel have added up to more than its
+ * size: a dataset that stays open and is read again. The mapping is made lazily in windows of {@link #mapWindow()}
+ * bytes (1 GiB by default; a read crossing a window boundary is copied in parts), held by these handles and
+ * dropped by {@link #close()}; the JVM unmaps it when the garbage collector has reclaimed it (Java 17 has no unmap
+ * call), so until then the file stays in the process's address space (a deleted file's blocks are freed only
+ * then). Reads use absolute indexes only: any number of threads share one mapping. A read past the size the file
+ * had when it was mapped goes through the channel (which reports a short file), and so does one past the file's
+ * current size (checked before every copy); a copy that faults anyway (truncated in between, a device error)
+ * gives an IOException naming the file and the range (see {@link #mappedRead}), never an {@link InternalError}.
+ * {@code -Dchunkcdm.mmap=false} turns the mapping off, {@code =true} maps from the first read, {@code auto} (the
+ * default) as above; {@code chunkcdm.mmap.minFileBytes} (default 64 MiB), {@code chunkcdm.mmap.minReadBytes}
+ * (default 64 KiB) and {@code chunkcdm.mmap.windowBytes} set the limits.
  */
 public final class FileHandles implements Closeable {
   private final Path root;
   private volatile Path realRoot; // resolved on first need: a one-file dataset never needs it
   private final ConcurrentHashMap<Path, FileChannel> open = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Path, Closeable> owners = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Path, Mapping> maps = new ConcurrentHashMap<>();
+
+  /** When reads copy out of a file's mapping ({@code -Dchunkcdm.mmap=false|auto|true}). */
+  public enum MapMode {
+    /** Never: every read through the file's channel. */
+    OFF,
+    /** Once the reads through the file's channel (of mappable size) add up to more than the file: it is read again. */
+    REREAD,
+    /** From the first read. */
+    ALWAYS;
+
+    /** {@code false}|{@code off} → OFF, {@code true}|{@code always} → ALWAYS, anything else (null, {@code auto}) → REREAD. */
+    public static MapMode parse(String v) {
+      String t = v == null ? "auto" : v.trim().toLowerCase(java.util.Locale.ROOT);
+      return t.equals("false") || t.equals("off") ? OFF : t.equals("true") || t.equals("always") ? ALWAYS : REREAD;
+    }
+  }
+
+  private static volatile MapMode mapMode = MapMode.parse(System.getProperty("chunkcdm.mmap"));
+  private static volatile long mapWindow = longProperty("chunkcdm.mmap.windowBytes", 1L << 30, 4096, Integer.MAX_VALUE);
+  private static volatile long mapMinFile = longProperty("chunkcdm.mmap.minFileBytes", 64L << 20, 0, Long.MAX_VALUE);
+  private static volatile long mapMinRead = longProperty("chunkcdm.mmap.minReadBytes", 64L << 10, 1, Integer.MAX_VALUE);
+
+  private static long longProperty(String name, long dflt, long min, long max) {
+    String v = System.getProperty(name);
+    if (v == null) {
+      return dflt;
+    }
+    try {
+      long x = Long.parseLong(v.trim());
+      return x < min || x > max ? dflt : x;
+    } catch (NumberFormatException e) {
+      return dflt;
+    }
+  }
+
+  public static MapMode mapMode() {
+    return mapMode;
+  }
+
+  /** Sets when later reads use mappings (tests and benchmarks; default from {@code -Dchunkcdm.mmap}). */
+  public static void setMapMode(MapMode m) {
+    mapMode = java.util.Objects.requireNonNull(m);
+  }
+
+  /** {@code setMapMode(on ? ALWAYS : OFF)}. */
+  public static void setMmap(boolean on) {
+    setMapMode(on ? MapMode.ALWAYS : MapMode.OFF);
+  }
+
+  public static long mapWindow() {
+    return mapWindow;
+  }
+
+  public static long mapMinFile() {
+    return mapMinFile;
+  }
+
+  public static long mapMinRead() {
+    return mapMinRead;
+  }
+
+  /**
+   * Sets the mapping's window size (4096 .. 2^31-1 bytes), the smallest file mapped and the smallest read served
+   * from a mapping, for mappings made from now on (tests: small windows so that chunks cross their boundaries).
+   */
+  public static void setMapLimits(long windowBytes, long minFileBytes, long minReadBytes) {
+    if (windowBytes < 4096 || windowBytes > Integer.MAX_VALUE || minFileBytes < 0 || minReadBytes < 1) {
+      throw new IllegalArgumentException("window " + windowBytes + ", min file " + minFileBytes + ", min read " + minReadBytes);
+    }
+    mapWindow = windowBytes;
+    mapMinFile = minFileBytes;
+    mapMinRead = minReadBytes;
+  }
 
   /** Handles for files inside {@code root} (a directory, or a single file that is the whole dataset). */
   public FileHandles(Path root) throws IOException {
@@ -217,6 +311,17 @@ public final class FileHandles implements Closeable {
     if (pos < 0 || len < 0) {
       throw new IOException(p + ": bad read of " + len + " bytes at " + pos);
     }
+    if (len >= mapMinRead && mapMode != MapMode.OFF) {
+      boolean done;
+      try {
+        done = mappedRead(p, pos, dst, off, len);
+      } catch (InternalError e) { // a fault that came out of the copy block's range (see mappedRead)
+        throw mappedFault(p, pos, len, null, e);
+      }
+      if (done) {
+        return;
+      }
+    }
     ByteBuffer bb = ByteBuffer.wrap(dst, off, len);
     for (int attempt = 0; ; attempt++) {
       try {
@@ -294,10 +399,192 @@ public final class FileHandles implements Closeable {
     }
   }
 
+  /**
+   * A file's read-only mapping in windows of {@code window} bytes, each mapped on first use; {@code size} is the
+   * file's size when the mapping was made (nothing past it is ever read from the mapping). {@code NONE}: a file
+   * not mapped (smaller than the limit), read through its channel.
+   */
+  private static final class Mapping {
+    static final Mapping NONE = new Mapping(null, -1, 1);
+    final FileChannel ch;
+    final long size;
+    final long window;
+    final AtomicReferenceArray<MappedByteBuffer> windows;
+    /** Bytes read through the channel while not {@link #active} (mode REREAD). */
+    final java.util.concurrent.atomic.LongAdder channelBytes = new java.util.concurrent.atomic.LongAdder();
+    volatile boolean active;
+
+    Mapping(FileChannel ch, long size, long window) {
+      this.ch = ch;
+      this.size = size;
+      this.window = window;
+      this.windows = new AtomicReferenceArray<>(size <= 0 ? 0 : (int) ((size - 1) / window + 1));
+    }
+
+    MappedByteBuffer window(int w) throws IOException {
+      MappedByteBuffer b = windows.get(w);
+      if (b == null) {
+        long at = w * window;
+        b = ch.map(FileChannel.MapMode.READ_ONLY, at, Math.min(window, size - at));
+        if (!windows.compareAndSet(w, null, b)) {
+          b = windows.get(w); // another thread mapped it first; this one's mapping goes to the GC
+        }
+      }
+      return b;
+    }
+  }
+
+  /** The mapping of p ({@link Mapping#NONE} for a file below the size limit), made on first use. */
+  private Mapping mapping(Path p) throws IOException {
+    Mapping m = maps.get(p);
+    if (m == null) {
+      FileChannel ch = channel(p);
+      long size = ch.size();
+      m = size < Math.max(1, mapMinFile) ? Mapping.NONE : new Mapping(ch, size, mapWindow);
+      Mapping had = maps.putIfAbsent(p, m);
+      m = had != null ? had : m;
+    }
+    return m;
+  }
+
+  /**
+   * Copies {@code len} bytes at {@code pos} out of p's mapping; false when the channel must read them instead
+   * (a file not mapped, a range past the size the file had when it was mapped, a mapping that failed or whose
+   * channel was closed by {@link #close()} meanwhile).
+   *
+   * <p>A page of the mapping that the file no longer holds (the file was truncated after it was mapped; or an I/O
+   * error of the device behind it) makes the copy fault. HotSpot (Java 17) then finishes the copy with garbage and
+   * only flags the thread: the {@link InternalError} ("a fault occurred in ... unsafe memory access operation") is
+   * thrown at the thread's next call into the VM runtime (or safepoint), wherever that is. {@link Faults#faulted()}
+   * makes that call here, right after the copy, so the error comes out in this method's copy block and becomes an
+   * IOException naming the file and the range ({@link #readFully} catches one that leaves the method anyway, as
+   * it did through a recompiled method's return); nothing is left pending for a later, unrelated operation of the
+   * thread. The size check before the copy keeps the common case (a file truncated before the read) from faulting.
+   */
+  private boolean mappedRead(Path p, long pos, byte[] dst, int off, int len) throws IOException {
+    Mapping m;
+    try {
+      m = mapping(p);
+    } catch (ClosedChannelException e) {
+      return false; // released meanwhile: the channel path reopens
+    }
+    if (m == Mapping.NONE || pos > m.size - len) {
+      return false;
+    }
+    if (!m.active) {
+      if (mapMode == MapMode.REREAD) {
+        m.channelBytes.add(len);
+        if (m.channelBytes.sum() <= m.size) {
+          return false; // read once so far: the channel is the cheaper way
+        }
+      }
+      m.active = true;
+    }
+    if (checkSize) {
+      long now;
+      try {
+        now = m.ch.size();
+      } catch (ClosedChannelException e) {
+        maps.remove(p, m); // its channel was closed: the next read maps the reopened one
+        return false;
+      }
+      if (pos > now - len) { // shrank since it was mapped: the channel reports it (no fault)
+        maps.remove(p, m); // a later read maps the file at its new size
+        return false;
+      }
+    }
+    if (off < 0 || off > dst.length - len) {
+      throw new IndexOutOfBoundsException("read of " + len + " bytes into an array of " + dst.length + " at " + off);
+    }
+    try {
+      long at = pos;
+      int done = 0;
+      while (done < len) {
+        int w = (int) (at / m.window);
+        MappedByteBuffer b;
+        try {
+          b = m.window(w);
+        } catch (ClosedChannelException e) {
+          maps.remove(p, m); // its channel was closed: the next read maps the reopened one
+          return false;
+        } catch (IOException e) {
+          if (m.ch.size() < m.size) {
+            maps.remove(p, m); // the file shrank: the channel reports it, a later read maps the file at its new size
+          } else { // mmap failed (address space, limits): this file is read through its channel from now on
+            maps.replace(p, m, Mapping.NONE);
+          }
+          return false;
+        }
+        int in = (int) (at - w * m.window);
+        int n = Math.min(len - done, b.capacity() - in);
+        b.get(in, dst, off + done, n); // absolute: no shared position
+        done += n;
+        at += n;
+      }
+      if (Faults.faulted()) {
+        throw new InternalError("a fault occurred in an unsafe memory access operation");
+      }
+    } catch (InternalError e) {
+      throw mappedFault(p, pos, len, m, e);
+    }
+    return true;
+  }
+
+  /** Bounds of a mapped read checked against the file's current size first (off only in tests of the fault path). */
+  private static volatile boolean checkSize = true;
+
+  /** Tests only: off, a mapped read of a file truncated after it was mapped faults in the copy (the race this check narrows). */
+  public static void checkSizeBeforeMappedRead(boolean on) {
+    checkSize = on;
+  }
+
+  private IOException mappedFault(Path p, long pos, int len, Mapping m, InternalError e) {
+    String now;
+    try {
+      now = String.valueOf(m != null ? m.ch.size() : size(p));
+    } catch (IOException | RuntimeException e2) {
+      now = "unknown";
+    }
+    return new IOException(p + ": memory-mapped read of " + len + " bytes at offset " + pos + " failed: the file is now "
+        + now + " bytes" + (m != null ? " (was " + m.size + " when mapped)" : "")
+        + "; truncated or replaced while open, or the device failed", e);
+  }
+
+  /** Makes a pending unsafe-access fault of this thread come out as an InternalError here (see {@link #mappedRead}). */
+  static final class Faults {
+    private static volatile int one = 1;
+    static Object sink;
+
+    private Faults() {}
+
+    /**
+     * An array allocation whose dimensions the compiler cannot know: always a call into the VM runtime (interpreter,
+     * C1 and C2 alike), on whose return the VM throws an unsafe-access error flagged on this thread.
+     */
+    static boolean faulted() {
+      try {
+        sink = new byte[one][one];
+        return false;
+      } catch (InternalError e) {
+        return true;
+      }
+    }
+  }
+
+  /** Number of files currently mapped (tests). */
+  public int mappedCount() {
+    int n = 0;
+    for (Mapping m : maps.values()) {
+      n += m != Mapping.NONE && m.active ? 1 : 0;
+    }
+    return n;
+  }
+
   /** Closes every open channel; later reads reopen them (and check their directories again). */
   @Override
   public void close() throws IOException {
     insideDirs.clear();
+    maps.clear(); // the mappings are unmapped once the GC has reclaimed them (no unmap call in Java 17)
     IOException first = null;
     for (Path p : open.keySet()) {
       FileChannel ch = open.remove(p);
