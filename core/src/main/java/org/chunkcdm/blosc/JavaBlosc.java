@@ -49,19 +49,73 @@ final class JavaBlosc {
       for (int j = 0; j < jobs; j++) {
         int lo = first + (int) ((long) (nb - first) * j / jobs);
         int hi = first + (int) ((long) (nb - first) * (j + 1) / jobs);
-        work.add(() -> {
-          for (int b = lo; b < hi; b++) {
-            decodeBlock(h, src, off, b, dst, dp + b * h.blocksize(), dst, dp, dict);
-          }
-        });
+        work.add(() -> decodeBlocks(h, src, off, lo, hi, dst, dp, dict));
       }
       DecodePool.runAll(work);
     } else {
-      for (int b = first; b < nb; b++) {
-        decodeBlock(h, src, off, b, dst, dp + b * h.blocksize(), dst, dp, dict);
-      }
+      decodeBlocks(h, src, off, first, nb, dst, dp, dict);
     }
     BloscStats.CHUNKS.increment(); // the blocks counted their bytes
+  }
+
+  /** Bytes of small bit-shuffled blocks whose bit unshuffle runs in one pass ({@link #bitBatch}). */
+  static final int BIT_BATCH_BYTES = 128 << 10;
+
+  /**
+   * How many blocks of this chunk {@link #decodeBlocks} bit-unshuffles in one pass: 0 unless the chunk's only step
+   * on a whole block is a bit unshuffle of one stream (no DELTA, no byte shuffle, not split), on the word kernel
+   * ({@link Filters#bitBlocks}), with blocks of at most half {@link #BIT_BATCH_BYTES}. Small blocks (lz4 at clevel 1
+   * writes 16 KiB) leave that kernel's loops 32 lanes long, too short for C2's vector loops (issue 17, eighth pass).
+   */
+  static int bitBatch(BloscHeader h) {
+    int bs = h.blocksize();
+    int ts = h.typesize();
+    int version = h.version();
+    if (h.hasDelta() || bs > BIT_BATCH_BYTES / 2 || !Filters.bitBlocks(ts, bs)) {
+      return 0;
+    }
+    if (!h.isDontSplit() && ts > 1 && (version >= 3 || (ts <= 16 && bs / ts >= 128))) {
+      return 0;
+    }
+    int[] filters = h.filters();
+    int[] meta = h.filtersMeta();
+    int bits = 0;
+    for (int i = 5; i >= 0; i--) {
+      if (transforms(filters[i], meta[i], ts, bs, version)) {
+        if (filters[i] != BloscHeader.BITSHUFFLE) {
+          return 0;
+        }
+        bits++;
+      }
+    }
+    return bits == 1 ? BIT_BATCH_BYTES / bs : 0;
+  }
+
+  /**
+   * Decodes blocks {@code lo .. hi-1} into {@code dst[dp + b * blocksize..]} (with DELTA, block 0 is already at
+   * {@code dst[dp..]} when {@code lo > 0}). Where {@link #bitBatch} allows, runs of whole blocks are decoded into the
+   * thread's scratch one after another and bit-unshuffled together.
+   */
+  static void decodeBlocks(BloscHeader h, byte[] src, int off, int lo, int hi, byte[] dst, int dp,
+      ChunkDictionary dict) throws IOException {
+    int bs = h.blocksize();
+    int b = lo;
+    int batch = bitBatch(h);
+    if (batch > 1) {
+      int whole = Math.min(hi, h.nbytes() / bs); // blocks before a short last one
+      while (whole - b >= 2) {
+        int k = Math.min(batch, whole - b);
+        byte[] buf = scratch(0, k * bs);
+        for (int j = 0; j < k; j++) {
+          decodeBlock(h, src, off, b + j, null, 0, null, 0, dict, null, 0, buf, j * bs);
+        }
+        Filters.bitunshuffleBlocks(h.typesize(), buf, 0, k, bs, dst, dp + b * bs);
+        b += k;
+      }
+    }
+    for (; b < hi; b++) {
+      decodeBlock(h, src, off, b, dst, dp + b * bs, dst, dp, dict);
+    }
   }
 
   /** Decoded bytes per piece handed over by {@link #decodePieces} (several blocks when blocks are small). */
@@ -339,6 +393,16 @@ final class JavaBlosc {
   static boolean decodeBlock(BloscHeader h, byte[] src, int off, int b, byte[] dst, int dp, byte[] ref, int rp,
       ChunkDictionary dict, org.chunkcdm.chunk.ChunkData.Typed td, int ti)
       throws IOException {
+    return decodeBlock(h, src, off, b, dst, dp, ref, rp, dict, td, ti, null, 0);
+  }
+
+  /**
+   * As above; with {@code streams} non-null only the block's streams are decoded, into {@code streams[sp..]} (a
+   * stream stored raw is copied there), and no filter is undone ({@link #decodeBlocks}).
+   */
+  private static boolean decodeBlock(BloscHeader h, byte[] src, int off, int b, byte[] dst, int dp, byte[] ref,
+      int rp, ChunkDictionary dict, org.chunkcdm.chunk.ChunkData.Typed td, int ti, byte[] streams, int sp)
+      throws IOException {
     final int nbytes = h.nbytes();
     final int bs = h.blocksize();
     final int bStart = b * bs;
@@ -380,15 +444,15 @@ final class JavaBlosc {
         firstMeta = meta[i];
       }
     }
-    final boolean planes = nstreams > 1 && first == BloscHeader.SHUFFLE
+    final boolean planes = streams == null && nstreams > 1 && first == BloscHeader.SHUFFLE
         && (firstMeta != 0 && version >= 3 ? firstMeta & 0xff : ts) == nstreams;
-    final boolean inPlaceRaw = nstreams == 1 && ops > 0 && first != BloscHeader.DELTA;
+    final boolean inPlaceRaw = streams == null && nstreams == 1 && ops > 0 && first != BloscHeader.DELTA;
     byte[][] pa = planes ? new byte[nstreams][] : null;
     int[] po = planes ? new int[nstreams] : null;
     byte[] cur = null; // set when the single stream is read in place
     int cp = 0;
-    byte[] target = ops == 0 ? dst : scratch(0, bsize);
-    int tp = ops == 0 ? dp : 0;
+    byte[] target = streams != null ? streams : ops == 0 ? dst : scratch(0, bsize);
+    int tp = streams != null ? sp : ops == 0 ? dp : 0;
     int neblock = bsize / nstreams;
     int pos = off + bstart;
     final int end = off + cbytes;
@@ -443,7 +507,7 @@ final class JavaBlosc {
     }
     BloscStats.BLOCKS.increment();
     BloscStats.BYTES.add(bsize);
-    if (ops == 0) {
+    if (ops == 0 || streams != null) {
       return false;
     }
     // undo the pipeline; out-of-place steps alternate between scratch buffers, the last one lands in dst

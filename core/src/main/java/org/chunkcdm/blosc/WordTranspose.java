@@ -119,29 +119,52 @@ final class WordTranspose {
    * {@code rowBytes = n8 / 8} bytes at {@code src[sp..]}) into {@code dst[dp..]}; returns the number of items done.
    */
   static int bitunshuffle(int ts, byte[] src, int sp, byte[] dst, int dp, int n8) {
+    return bitunshuffleBlocks(ts, src, sp, 1, dst, dp, n8);
+  }
+
+  /**
+   * {@link #bitunshuffle} of {@code blocks} blocks of {@code n8} items each, one after another in {@code src} and in
+   * {@code dst} ({@code n8 * ts} bytes apart); with more than one block {@code n8} must be a multiple of 64 (then a
+   * block's output is exactly its lanes', and the lanes of consecutive blocks are consecutive in the output). The
+   * rounds and the stores then run over the lanes of several blocks at once: on 16 KiB blocks of 8-byte items
+   * the loops have only 32 lanes each, too short for C2's vector main loop (issue 17, eighth pass). Returns the items
+   * done in each block.
+   */
+  static int bitunshuffleBlocks(int ts, byte[] src, int sp, int blocks, byte[] dst, int dp, int n8) {
     int rowBytes = n8 / 8;
     int lanes = rowBytes / 8;
     if (lanes == 0) {
       return 0;
     }
+    if (blocks > 1 && n8 % 64 != 0) {
+      throw new IllegalArgumentException("blocks of " + n8 + " items are not whole lanes");
+    }
+    int blockBytes = n8 * ts;
+    int total = lanes * blocks;
     long[][] r = SCRATCH.get();
     int v = ts >= 8 ? 3 : Integer.numberOfTrailingZeros(ts);
     int regs = ts >= 8 ? 64 : 8 * ts;
     int groups = ts >= 8 ? ts / 8 : 1;
     int[] rounds = ROUNDS[v];
     int[] source = SOURCE[v];
-    for (int w0 = 0; w0 < lanes; w0 += TILE) {
-      int n = Math.min(TILE, lanes - w0);
+    for (int w0 = 0; w0 < total; w0 += TILE) {
+      int n = Math.min(TILE, total - w0);
       for (int h = 0; h < groups; h++) {
-        int base = sp + 64 * h * rowBytes + 8 * w0;
-        // round 1 on the loads
+        // round 1 on the loads, block by block
         int a = 1 << rounds[0];
         int s = 1 << rounds[1];
         long m = MASK[rounds[1]];
-        for (int x = 0; x < regs; x++) {
-          if ((x & a) == 0) {
-            load(src, base + x * rowBytes, src, base + (x | a) * rowBytes, r[x], r[x | a], s, m, n);
+        for (int lane = w0; lane < w0 + n; ) {
+          int blk = lane / lanes;
+          int w = lane - blk * lanes;
+          int len = Math.min(lanes - w, w0 + n - lane);
+          int base = sp + blk * blockBytes + 64 * h * rowBytes + 8 * w;
+          for (int x = 0; x < regs; x++) {
+            if ((x & a) == 0) {
+              load(src, base + x * rowBytes, src, base + (x | a) * rowBytes, r[x], r[x | a], lane - w0, s, m, len);
+            }
           }
+          lane += len;
         }
         // rounds 2+3, 4+5
         for (int k = 2; k < 10; k += 4) {
@@ -311,6 +334,17 @@ final class WordTranspose {
       long t = ((x >>> s) ^ y) & m;
       a[i] = x ^ (t << s);
       b[i] = y ^ t;
+    }
+  }
+
+  /** {@link #load} into lanes {@code at .. at + n - 1} of {@code a} and {@code b}. */
+  private static void load(byte[] sa, int pa, byte[] sb, int pb, long[] a, long[] b, int at, int s, long m, int n) {
+    for (int i = 0; i < n; i++) {
+      long x = (long) LONG.get(sa, pa + 8 * i);
+      long y = (long) LONG.get(sb, pb + 8 * i);
+      long t = ((x >>> s) ^ y) & m;
+      a[at + i] = x ^ (t << s);
+      b[at + i] = y ^ t;
     }
   }
 
