@@ -160,7 +160,9 @@ final class WordTranspose {
           int len = Math.min(lanes - w, w0 + n - lane);
           int base = sp + blk * blockBytes + 64 * h * rowBytes + 8 * w;
           for (int x = 0; x < regs; x++) {
-            if ((x & a) == 0) {
+            if ((x & a) == 0 && lane == w0) { // the first block of the tile (the only one when blocks = 1)
+              load(src, base + x * rowBytes, src, base + (x | a) * rowBytes, r[x], r[x | a], s, m, len);
+            } else if ((x & a) == 0) {
               load(src, base + x * rowBytes, src, base + (x | a) * rowBytes, r[x], r[x | a], lane - w0, s, m, len);
             }
           }
