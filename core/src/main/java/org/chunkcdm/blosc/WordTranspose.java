@@ -119,12 +119,79 @@ final class WordTranspose {
    * {@code rowBytes = n8 / 8} bytes at {@code src[sp..]}) into {@code dst[dp..]}; returns the number of items done.
    */
   static int bitunshuffle(int ts, byte[] src, int sp, byte[] dst, int dp, int n8) {
-    return bitunshuffleBlocks(ts, src, sp, 1, dst, dp, n8);
+    int rowBytes = n8 / 8;
+    int lanes = rowBytes / 8;
+    if (lanes == 0) {
+      return 0;
+    }
+    long[][] r = SCRATCH.get();
+    int v = ts >= 8 ? 3 : Integer.numberOfTrailingZeros(ts);
+    int regs = ts >= 8 ? 64 : 8 * ts;
+    int groups = ts >= 8 ? ts / 8 : 1;
+    int[] rounds = ROUNDS[v];
+    int[] source = SOURCE[v];
+    for (int w0 = 0; w0 < lanes; w0 += TILE) {
+      int n = Math.min(TILE, lanes - w0);
+      for (int h = 0; h < groups; h++) {
+        int base = sp + 64 * h * rowBytes + 8 * w0;
+        // round 1 on the loads
+        int a = 1 << rounds[0];
+        int s = 1 << rounds[1];
+        long m = MASK[rounds[1]];
+        for (int x = 0; x < regs; x++) {
+          if ((x & a) == 0) {
+            load(src, base + x * rowBytes, src, base + (x | a) * rowBytes, r[x], r[x | a], s, m, n);
+          }
+        }
+        // rounds 2+3, 4+5
+        for (int k = 2; k < 10; k += 4) {
+          int qa = 1 << rounds[k];
+          int qb = 1 << rounds[k + 2];
+          int sa = 1 << rounds[k + 1];
+          int sb = 1 << rounds[k + 3];
+          long ma = MASK[rounds[k + 1]];
+          long mb = MASK[rounds[k + 3]];
+          for (int x = 0; x < regs; x++) {
+            if ((x & (qa | qb)) == 0) {
+              two(r[x], r[x | qa], r[x | qb], r[x | qa | qb], sa, ma, sb, mb, n);
+            }
+          }
+        }
+        // round 6
+        a = 1 << rounds[10];
+        s = 1 << rounds[11];
+        m = MASK[rounds[11]];
+        for (int x = 0; x < regs; x++) {
+          if ((x & a) == 0) {
+            one(r[x], r[x | a], s, m, n);
+          }
+        }
+        // place the words: register source[o], lane w is output word wordsPerLane * w + o (times groups, + h)
+        int wordsPerLane = regs; // output words per 64 items for ts <= 8: 8 * ts; for ts = 8 * groups: 64 per group
+        int laneStep = 8 * wordsPerLane * groups; // bytes of output per lane
+        int d0 = dp + w0 * laneStep + 8 * h;
+        for (int o = 0; o < wordsPerLane; o += 8) {
+          long[] a0 = r[source[o]], a1 = r[source[o + 1]], a2 = r[source[o + 2]], a3 = r[source[o + 3]];
+          long[] a4 = r[source[o + 4]], a5 = r[source[o + 5]], a6 = r[source[o + 6]], a7 = r[source[o + 7]];
+          int d = d0 + 8 * groups * o;
+          if (v == 3 && groups == 1) { // the lane step as a constant: see store4of8
+            store4of8(a0, a1, a2, a3, dst, d, 512, n);
+            store4of8(a4, a5, a6, a7, dst, d + 32, 512, n);
+          } else if (v == 1) { // typesize 2 (typesizes 1 and 4 measured no faster in whole chunks this way)
+            store4of8(a0, a1, a2, a3, dst, d, 128, n);
+            store4of8(a4, a5, a6, a7, dst, d + 32, 128, n);
+          } else {
+            store8(a0, a1, a2, a3, a4, a5, a6, a7, dst, d, 8 * groups, laneStep, n);
+          }
+        }
+      }
+    }
+    return 64 * lanes;
   }
 
   /**
    * {@link #bitunshuffle} of {@code blocks} blocks of {@code n8} items each, one after another in {@code src} and in
-   * {@code dst} ({@code n8 * ts} bytes apart); with more than one block {@code n8} must be a multiple of 64 (then a
+   * {@code dst} ({@code n8 * ts} bytes apart); {@code n8} must be a multiple of 64 (then a
    * block's output is exactly its lanes', and the lanes of consecutive blocks are consecutive in the output). The
    * rounds and the stores then run over the lanes of several blocks at once: on 16 KiB blocks of 8-byte items
    * the loops have only 32 lanes each, too short for C2's vector main loop (issue 17, eighth pass). Returns the items
@@ -136,7 +203,7 @@ final class WordTranspose {
     if (lanes == 0) {
       return 0;
     }
-    if (blocks > 1 && n8 % 64 != 0) {
+    if (n8 % 64 != 0) {
       throw new IllegalArgumentException("blocks of " + n8 + " items are not whole lanes");
     }
     int blockBytes = n8 * ts;
@@ -217,7 +284,7 @@ final class WordTranspose {
         }
       }
     }
-    return 64 * lanes;
+    return n8;
   }
 
   /**
