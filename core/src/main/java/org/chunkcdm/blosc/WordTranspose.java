@@ -449,7 +449,8 @@ final class WordTranspose {
    * lane step that is not a constant it checks every store's range; four arrays fit the registers, and the constant
    * lets C2 check the range once and unroll. Issue 17, eighth pass (noflag8): typesize-8 byte unshuffle on a block
    * in cache 14.5 → 22.7 GB/s, bit unshuffle on 16 KiB blocks ts 8 / 4 6.6 → 8.0 / 6.4 → 11.3 GB/s
-   * ({@code FilterPathBench}, no flag).
+   * ({@code FilterPathBench}, no flag). The single-block bit unshuffle uses it for typesizes 8 and 2 only: with
+   * typesize 4 (and 1) whole chunks of lz4 + bitshuffle ts4 read 5-8% slower this way, kernel gain or not.
    */
   private static void store4of8(long[] a0, long[] a1, long[] a2, long[] a3, byte[] dst, int d, int laneStep, int n) {
     for (int i = 0; i < n; i++, d += laneStep) {
