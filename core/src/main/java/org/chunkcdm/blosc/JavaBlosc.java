@@ -49,11 +49,19 @@ final class JavaBlosc {
       for (int j = 0; j < jobs; j++) {
         int lo = first + (int) ((long) (nb - first) * j / jobs);
         int hi = first + (int) ((long) (nb - first) * (j + 1) / jobs);
-        work.add(() -> decodeBlocks(h, src, off, lo, hi, dst, dp, dict));
+        work.add(() -> {
+          for (int b = lo; b < hi; b++) {
+            decodeBlock(h, src, off, b, dst, dp + b * h.blocksize(), dst, dp, dict);
+          }
+        });
       }
       DecodePool.runAll(work);
+    } else if (bitBatch(h) > 1) {
+      decodeBitBlocks(h, src, off, first, nb, dst, dp, dict);
     } else {
-      decodeBlocks(h, src, off, first, nb, dst, dp, dict);
+      for (int b = first; b < nb; b++) {
+        decodeBlock(h, src, off, b, dst, dp + b * h.blocksize(), dst, dp, dict);
+      }
     }
     BloscStats.CHUNKS.increment(); // the blocks counted their bytes
   }
@@ -62,8 +70,8 @@ final class JavaBlosc {
   static final int BIT_BATCH_BYTES = 128 << 10;
 
   /**
-   * How many blocks of this chunk {@link #decodeBlocks} bit-unshuffles in one pass: 0 unless the chunk's only step
-   * on a whole block is a bit unshuffle of one stream (no DELTA, no byte shuffle, not split), on the word kernel
+   * How many blocks of this chunk {@link #decodeBitBlocks} bit-unshuffles in one pass: 0 unless the chunk's only
+   * step on a whole block is a bit unshuffle of one stream (no DELTA, no byte shuffle, not split), on the word kernel
    * ({@link Filters#bitBlocks}), with blocks of at most half {@link #BIT_BATCH_BYTES}. Small blocks (lz4 at clevel 1
    * writes 16 KiB) leave that kernel's loops 32 lanes long, too short for C2's vector loops (issue 17, eighth pass).
    */
@@ -92,30 +100,76 @@ final class JavaBlosc {
   }
 
   /**
-   * Decodes blocks {@code lo .. hi-1} into {@code dst[dp + b * blocksize..]} (with DELTA, block 0 is already at
-   * {@code dst[dp..]} when {@code lo > 0}). Where {@link #bitBatch} allows, runs of whole blocks are decoded into the
-   * thread's scratch one after another and bit-unshuffled together.
+   * Decodes blocks {@code lo .. hi-1} of a chunk with {@link #bitBatch}{@code (h) > 1} into
+   * {@code dst[dp + b * blocksize..]}: runs of whole blocks have their single streams decoded into the thread's
+   * scratch one after another ({@link #decodeStream}) and are bit-unshuffled together; the short last block goes
+   * through {@link #decodeBlock}.
    */
-  static void decodeBlocks(BloscHeader h, byte[] src, int off, int lo, int hi, byte[] dst, int dp,
+  static void decodeBitBlocks(BloscHeader h, byte[] src, int off, int lo, int hi, byte[] dst, int dp,
       ChunkDictionary dict) throws IOException {
     int bs = h.blocksize();
-    int b = lo;
     int batch = bitBatch(h);
-    if (batch > 1) {
-      int whole = Math.min(hi, h.nbytes() / bs); // blocks before a short last one
-      while (whole - b >= 2) {
-        int k = Math.min(batch, whole - b);
-        byte[] buf = scratch(0, k * bs);
-        for (int j = 0; j < k; j++) {
-          decodeBlock(h, src, off, b + j, null, 0, null, 0, dict, null, 0, buf, j * bs);
-        }
-        Filters.bitunshuffleBlocks(h.typesize(), buf, 0, k, bs, dst, dp + b * bs);
-        b += k;
+    int b = lo;
+    int whole = Math.min(hi, h.nbytes() / bs); // blocks before a short last one
+    while (whole - b >= 2) {
+      int k = Math.min(batch, whole - b);
+      byte[] buf = scratch(0, k * bs);
+      for (int j = 0; j < k; j++) {
+        decodeStream(h, src, off, b + j, buf, j * bs, dict);
       }
+      Filters.bitunshuffleBlocks(h.typesize(), buf, 0, k, bs, dst, dp + b * bs);
+      b += k;
     }
     for (; b < hi; b++) {
       decodeBlock(h, src, off, b, dst, dp + b * bs, dst, dp, dict);
     }
+  }
+
+  /**
+   * The one stream of whole block {@code b} (not split) into {@code out[op..op+blocksize)}, checked as
+   * {@link #decodeBlock} checks it; no filter is undone. Written apart from decodeBlock's stream loop on purpose: a
+   * streams-only mode inside decodeBlock made other chunks 2-10% slower (issue 17, eighth pass).
+   */
+  private static void decodeStream(BloscHeader h, byte[] src, int off, int b, byte[] out, int op,
+      ChunkDictionary dict) throws IOException {
+    final int bs = h.blocksize();
+    final int cbytes = h.cbytes();
+    int bstart = BloscHeader.le32(src, off + h.headerLength() + 4 * b);
+    if (bstart < h.dataStart() || bstart > cbytes - 4) {
+      throw new FormatException("Blosc chunk: block " + b + " offset " + bstart + " outside the chunk's data area ("
+          + h.dataStart() + ".." + cbytes + ")");
+    }
+    int pos = off + bstart;
+    final int end = off + cbytes;
+    int csize = BloscHeader.le32(src, pos);
+    pos += 4;
+    if (csize == 0) {
+      if (h.version() < 3) {
+        throw new FormatException("Blosc chunk: block " + b + " stream 0 is empty (format version " + h.version() + ")");
+      }
+      Arrays.fill(out, op, op + bs, (byte) 0);
+    } else if (csize < 0) {
+      if (h.version() < 3 || pos >= end) {
+        throw new FormatException("Blosc chunk: block " + b + " stream 0 has a negative size " + csize);
+      }
+      int token = src[pos];
+      if ((token & 0x01) == 0) {
+        throw new FormatException("Blosc chunk: block " + b + " stream 0 has an unknown run token " + token);
+      }
+      Arrays.fill(out, op, op + bs, (byte) (-csize));
+    } else if (csize > end - pos) {
+      throw new FormatException("Blosc chunk: block " + b + " stream 0 of " + csize + " bytes passes the end of the chunk");
+    } else if (csize == bs) {
+      System.arraycopy(src, pos, out, op, bs);
+    } else {
+      try {
+        Codecs.decode(h.compressor(), src, pos, csize, out, op, bs, dict);
+      } catch (IOException e) {
+        throw new FormatException("Blosc chunk: block " + b + " stream 0: " + e.getMessage(), e);
+      }
+    }
+    BloscStats.BLOCKS.increment();
+    BloscStats.BYTES.add(bs);
   }
 
   /** Decoded bytes per piece handed over by {@link #decodePieces} (several blocks when blocks are small). */
@@ -393,16 +447,6 @@ final class JavaBlosc {
   static boolean decodeBlock(BloscHeader h, byte[] src, int off, int b, byte[] dst, int dp, byte[] ref, int rp,
       ChunkDictionary dict, org.chunkcdm.chunk.ChunkData.Typed td, int ti)
       throws IOException {
-    return decodeBlock(h, src, off, b, dst, dp, ref, rp, dict, td, ti, null, 0);
-  }
-
-  /**
-   * As above; with {@code streams} non-null only the block's streams are decoded, into {@code streams[sp..]} (a
-   * stream stored raw is copied there), and no filter is undone ({@link #decodeBlocks}).
-   */
-  private static boolean decodeBlock(BloscHeader h, byte[] src, int off, int b, byte[] dst, int dp, byte[] ref,
-      int rp, ChunkDictionary dict, org.chunkcdm.chunk.ChunkData.Typed td, int ti, byte[] streams, int sp)
-      throws IOException {
     final int nbytes = h.nbytes();
     final int bs = h.blocksize();
     final int bStart = b * bs;
@@ -444,15 +488,15 @@ final class JavaBlosc {
         firstMeta = meta[i];
       }
     }
-    final boolean planes = streams == null && nstreams > 1 && first == BloscHeader.SHUFFLE
+    final boolean planes = nstreams > 1 && first == BloscHeader.SHUFFLE
         && (firstMeta != 0 && version >= 3 ? firstMeta & 0xff : ts) == nstreams;
-    final boolean inPlaceRaw = streams == null && nstreams == 1 && ops > 0 && first != BloscHeader.DELTA;
+    final boolean inPlaceRaw = nstreams == 1 && ops > 0 && first != BloscHeader.DELTA;
     byte[][] pa = planes ? new byte[nstreams][] : null;
     int[] po = planes ? new int[nstreams] : null;
     byte[] cur = null; // set when the single stream is read in place
     int cp = 0;
-    byte[] target = streams != null ? streams : ops == 0 ? dst : scratch(0, bsize);
-    int tp = streams != null ? sp : ops == 0 ? dp : 0;
+    byte[] target = ops == 0 ? dst : scratch(0, bsize);
+    int tp = ops == 0 ? dp : 0;
     int neblock = bsize / nstreams;
     int pos = off + bstart;
     final int end = off + cbytes;
@@ -507,7 +551,7 @@ final class JavaBlosc {
     }
     BloscStats.BLOCKS.increment();
     BloscStats.BYTES.add(bsize);
-    if (ops == 0 || streams != null) {
+    if (ops == 0) {
       return false;
     }
     // undo the pipeline; out-of-place steps alternate between scratch buffers, the last one lands in dst

@@ -250,7 +250,7 @@ class WordTransposeTest {
   }
 
   /**
-   * Whole chunks of small bit-shuffled blocks ({@link JavaBlosc#decodeBlocks}, which bit-unshuffles runs of whole
+   * Whole chunks of small bit-shuffled blocks ({@link JavaBlosc#decodeBitBlocks}, which bit-unshuffles runs of whole
    * blocks together where {@link JavaBlosc#bitBatch} allows): typesizes 1-16, blocks of 64-448 items (several
    * batches a chunk), a short last block, bytes not a multiple of the item size, streams stored raw or zlib
    * beside each other; must give the original bytes, and the batched path must be the one taken whenever the
