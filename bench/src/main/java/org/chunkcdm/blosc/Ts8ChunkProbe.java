@@ -16,7 +16,9 @@ import java.util.List;
  * {@code -Dchunkcdm.blosc.touch=false}), {@code disp} (as dispatched); {@code wordsD}/{@code regsD} time a second
  * call after a first into a scratch array (planes then in cache), {@code wordsS}/{@code regsS} write the destination
  * first; {@code touch}/{@code touchS} time reading a byte per line (planes interleaved / one after another),
- * {@code touch2}/{@code touchS2} the same a second time; {@code tw} is {@code touchS} then {@code words}. Assumes
+ * {@code touch2}/{@code touchS2} the same a second time; {@code tw} is {@code touchS} then {@code words};
+ * {@code hint} reads a byte every {@code -Dhint=4096} bytes of each raw plane before the codec runs, then the dispatched
+ * kernel ({@code hintnone}: no kernel), to see whether the prefetcher fetches the rest during the codec (noflag8: no). Assumes
  * every block is split into typesize streams (the b2bench.py sets with shuffle, not zlib's).
  */
 public final class Ts8ChunkProbe {
@@ -73,6 +75,16 @@ public final class Ts8ChunkProbe {
     return x;
   }
 
+  static final int HINT = Integer.getInteger("hint", 4096);
+
+  static long hint(byte[] a, int o, int n, int step) {
+    long x = 0;
+    for (int i = 0; i < n; i += step) {
+      x += a[o + i];
+    }
+    return x;
+  }
+
   static long touchSeq(byte[][] pa, int[] po, int n) {
     long x = 0;
     for (int j = 0; j < pa.length; j++) {
@@ -115,6 +127,9 @@ public final class Ts8ChunkProbe {
         if (csize == neblock) {
           pa[s] = src;
           po[s] = pos;
+          if (kernel.startsWith("hint")) {
+            SINK += hint(src, pos, neblock, HINT);
+          }
         } else {
           pa[s] = target;
           po[s] = s * neblock;
@@ -129,6 +144,8 @@ public final class Ts8ChunkProbe {
         case "words": WordTranspose.unshuffle(ts, pa, po, dst, dp, neblock); break;
         case "disp": Filters.unshufflePlanes(ts, pa, po, dst, dp, neblock); break;
         case "none": break;
+        case "hint": Filters.unshufflePlanes(ts, pa, po, dst, dp, neblock); break;
+        case "hintnone": break;
         case "tw": SINK += touchSeq(pa, po, neblock);
           WordTranspose.unshuffle(ts, pa, po, dst, dp, neblock); break;
         case "tw2": SINK += touchSeq2(pa, po, neblock);

@@ -245,6 +245,25 @@ final class Filters {
   }
 
   /**
+   * Whether {@link #bitunshuffleBlocks} takes whole blocks of {@code bs} bytes of {@code ts}-byte items together:
+   * on the path without 512-bit vectors ({@link WordTranspose}), with a multiple of 64 items a block.
+   */
+  static boolean bitBlocks(int ts, int bs) {
+    return !VECTOR_BITS && WORDS && WordTranspose.handles(ts) && ts > 0 && bs % ts == 0 && (bs / ts) % 64 == 0;
+  }
+
+  /**
+   * {@link #bitunshuffle} of {@code blocks} whole blocks of {@code bs} bytes, one after another at {@code src[sp..]}
+   * into {@code dst[dp..]}, in one pass of the word kernel ({@link #bitBlocks}{@code (ts, bs)} must hold).
+   */
+  static void bitunshuffleBlocks(int ts, byte[] src, int sp, int blocks, int bs, byte[] dst, int dp) {
+    if (!bitBlocks(ts, bs)) {
+      throw new IllegalArgumentException("blocks of " + bs + " bytes of " + ts + "-byte items");
+    }
+    WordTranspose.bitunshuffleBlocks(ts, src, sp, blocks, dst, dp, bs / ts);
+  }
+
+  /**
    * Bit unshuffle of the first {@code n8 = items - items % 8} items: {@code 8 * ts} rows of {@code n8 / 8}
    * bytes, row {@code 8 * j + k} holding bit k (LSB first) of byte j of every item, item i in bit
    * {@code i % 8} of row byte {@code i / 8}. The remaining bytes are copied as they are.

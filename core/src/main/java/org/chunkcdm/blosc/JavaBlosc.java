@@ -56,12 +56,120 @@ final class JavaBlosc {
         });
       }
       DecodePool.runAll(work);
+    } else if (bitBatch(h) > 1) {
+      decodeBitBlocks(h, src, off, first, nb, dst, dp, dict);
     } else {
       for (int b = first; b < nb; b++) {
         decodeBlock(h, src, off, b, dst, dp + b * h.blocksize(), dst, dp, dict);
       }
     }
     BloscStats.CHUNKS.increment(); // the blocks counted their bytes
+  }
+
+  /** Bytes of small bit-shuffled blocks whose bit unshuffle runs in one pass ({@link #bitBatch}). */
+  static final int BIT_BATCH_BYTES = 128 << 10;
+
+  /**
+   * How many blocks of this chunk {@link #decodeBitBlocks} bit-unshuffles in one pass: 0 unless the chunk's only
+   * step on a whole block is a bit unshuffle of one stream (no DELTA, no byte shuffle, not split), on the word kernel
+   * ({@link Filters#bitBlocks}), with blocks of at most half {@link #BIT_BATCH_BYTES}. Small blocks (lz4 at clevel 1
+   * writes 16 KiB) leave that kernel's loops 32 lanes long, too short for C2's vector loops (issue 17, eighth pass).
+   */
+  static int bitBatch(BloscHeader h) {
+    int bs = h.blocksize();
+    int ts = h.typesize();
+    int version = h.version();
+    if (h.hasDelta() || bs > BIT_BATCH_BYTES / 2 || !Filters.bitBlocks(ts, bs)) {
+      return 0;
+    }
+    if (!h.isDontSplit() && ts > 1 && (version >= 3 || (ts <= 16 && bs / ts >= 128))) {
+      return 0;
+    }
+    int[] filters = h.filters();
+    int[] meta = h.filtersMeta();
+    int bits = 0;
+    for (int i = 5; i >= 0; i--) {
+      if (transforms(filters[i], meta[i], ts, bs, version)) {
+        if (filters[i] != BloscHeader.BITSHUFFLE) {
+          return 0;
+        }
+        bits++;
+      }
+    }
+    return bits == 1 ? BIT_BATCH_BYTES / bs : 0;
+  }
+
+  /**
+   * Decodes blocks {@code lo .. hi-1} of a chunk with {@link #bitBatch}{@code (h) > 1} into
+   * {@code dst[dp + b * blocksize..]}: runs of whole blocks have their single streams decoded into the thread's
+   * scratch one after another ({@link #decodeStream}) and are bit-unshuffled together; the short last block goes
+   * through {@link #decodeBlock}.
+   */
+  static void decodeBitBlocks(BloscHeader h, byte[] src, int off, int lo, int hi, byte[] dst, int dp,
+      ChunkDictionary dict) throws IOException {
+    int bs = h.blocksize();
+    int batch = bitBatch(h);
+    int b = lo;
+    int whole = Math.min(hi, h.nbytes() / bs); // blocks before a short last one
+    while (whole - b >= 2) {
+      int k = Math.min(batch, whole - b);
+      byte[] buf = scratch(0, k * bs);
+      for (int j = 0; j < k; j++) {
+        decodeStream(h, src, off, b + j, buf, j * bs, dict);
+      }
+      Filters.bitunshuffleBlocks(h.typesize(), buf, 0, k, bs, dst, dp + b * bs);
+      b += k;
+    }
+    for (; b < hi; b++) {
+      decodeBlock(h, src, off, b, dst, dp + b * bs, dst, dp, dict);
+    }
+  }
+
+  /**
+   * The one stream of whole block {@code b} (not split) into {@code out[op..op+blocksize)}, checked as
+   * {@link #decodeBlock} checks it; no filter is undone. Written apart from decodeBlock's stream loop on purpose: a
+   * streams-only mode inside decodeBlock made other chunks 2-10% slower (issue 17, eighth pass).
+   */
+  private static void decodeStream(BloscHeader h, byte[] src, int off, int b, byte[] out, int op,
+      ChunkDictionary dict) throws IOException {
+    final int bs = h.blocksize();
+    final int cbytes = h.cbytes();
+    int bstart = BloscHeader.le32(src, off + h.headerLength() + 4 * b);
+    if (bstart < h.dataStart() || bstart > cbytes - 4) {
+      throw new FormatException("Blosc chunk: block " + b + " offset " + bstart + " outside the chunk's data area ("
+          + h.dataStart() + ".." + cbytes + ")");
+    }
+    int pos = off + bstart;
+    final int end = off + cbytes;
+    int csize = BloscHeader.le32(src, pos);
+    pos += 4;
+    if (csize == 0) {
+      if (h.version() < 3) {
+        throw new FormatException("Blosc chunk: block " + b + " stream 0 is empty (format version " + h.version() + ")");
+      }
+      Arrays.fill(out, op, op + bs, (byte) 0);
+    } else if (csize < 0) {
+      if (h.version() < 3 || pos >= end) {
+        throw new FormatException("Blosc chunk: block " + b + " stream 0 has a negative size " + csize);
+      }
+      int token = src[pos];
+      if ((token & 0x01) == 0) {
+        throw new FormatException("Blosc chunk: block " + b + " stream 0 has an unknown run token " + token);
+      }
+      Arrays.fill(out, op, op + bs, (byte) (-csize));
+    } else if (csize > end - pos) {
+      throw new FormatException("Blosc chunk: block " + b + " stream 0 of " + csize + " bytes passes the end of the chunk");
+    } else if (csize == bs) {
+      System.arraycopy(src, pos, out, op, bs);
+    } else {
+      try {
+        Codecs.decode(h.compressor(), src, pos, csize, out, op, bs, dict);
+      } catch (IOException e) {
+        throw new FormatException("Blosc chunk: block " + b + " stream 0: " + e.getMessage(), e);
+      }
+    }
+    BloscStats.BLOCKS.increment();
+    BloscStats.BYTES.add(bs);
   }
 
   /** Decoded bytes per piece handed over by {@link #decodePieces} (several blocks when blocks are small). */

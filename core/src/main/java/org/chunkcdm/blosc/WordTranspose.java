@@ -173,11 +173,118 @@ final class WordTranspose {
         for (int o = 0; o < wordsPerLane; o += 8) {
           long[] a0 = r[source[o]], a1 = r[source[o + 1]], a2 = r[source[o + 2]], a3 = r[source[o + 3]];
           long[] a4 = r[source[o + 4]], a5 = r[source[o + 5]], a6 = r[source[o + 6]], a7 = r[source[o + 7]];
-          store8(a0, a1, a2, a3, a4, a5, a6, a7, dst, d0 + 8 * groups * o, 8 * groups, laneStep, n);
+          int d = d0 + 8 * groups * o;
+          if (v == 3 && groups == 1) { // the lane step as a constant: see store4of8
+            store4of8(a0, a1, a2, a3, dst, d, 512, n);
+            store4of8(a4, a5, a6, a7, dst, d + 32, 512, n);
+          } else if (v == 1) { // typesize 2 (typesizes 1 and 4 measured no faster in whole chunks this way)
+            store4of8(a0, a1, a2, a3, dst, d, 128, n);
+            store4of8(a4, a5, a6, a7, dst, d + 32, 128, n);
+          } else {
+            store8(a0, a1, a2, a3, a4, a5, a6, a7, dst, d, 8 * groups, laneStep, n);
+          }
         }
       }
     }
     return 64 * lanes;
+  }
+
+  /**
+   * {@link #bitunshuffle} of {@code blocks} blocks of {@code n8} items each, one after another in {@code src} and in
+   * {@code dst} ({@code n8 * ts} bytes apart); {@code n8} must be a multiple of 64 (then a
+   * block's output is exactly its lanes', and the lanes of consecutive blocks are consecutive in the output). The
+   * rounds and the stores then run over the lanes of several blocks at once: on 16 KiB blocks of 8-byte items
+   * the loops have only 32 lanes each, too short for C2's vector main loop (issue 17, eighth pass). Returns the items
+   * done in each block.
+   */
+  static int bitunshuffleBlocks(int ts, byte[] src, int sp, int blocks, byte[] dst, int dp, int n8) {
+    int rowBytes = n8 / 8;
+    int lanes = rowBytes / 8;
+    if (lanes == 0) {
+      return 0;
+    }
+    if (n8 % 64 != 0) {
+      throw new IllegalArgumentException("blocks of " + n8 + " items are not whole lanes");
+    }
+    int blockBytes = n8 * ts;
+    int total = lanes * blocks;
+    long[][] r = SCRATCH.get();
+    int v = ts >= 8 ? 3 : Integer.numberOfTrailingZeros(ts);
+    int regs = ts >= 8 ? 64 : 8 * ts;
+    int groups = ts >= 8 ? ts / 8 : 1;
+    int[] rounds = ROUNDS[v];
+    int[] source = SOURCE[v];
+    for (int w0 = 0; w0 < total; w0 += TILE) {
+      int n = Math.min(TILE, total - w0);
+      for (int h = 0; h < groups; h++) {
+        // round 1 on the loads, block by block
+        int a = 1 << rounds[0];
+        int s = 1 << rounds[1];
+        long m = MASK[rounds[1]];
+        for (int lane = w0; lane < w0 + n; ) {
+          int blk = lane / lanes;
+          int w = lane - blk * lanes;
+          int len = Math.min(lanes - w, w0 + n - lane);
+          int base = sp + blk * blockBytes + 64 * h * rowBytes + 8 * w;
+          for (int x = 0; x < regs; x++) {
+            if ((x & a) == 0 && lane == w0) { // the first block of the tile (the only one when blocks = 1)
+              load(src, base + x * rowBytes, src, base + (x | a) * rowBytes, r[x], r[x | a], s, m, len);
+            } else if ((x & a) == 0) {
+              load(src, base + x * rowBytes, src, base + (x | a) * rowBytes, r[x], r[x | a], lane - w0, s, m, len);
+            }
+          }
+          lane += len;
+        }
+        // rounds 2+3, 4+5
+        for (int k = 2; k < 10; k += 4) {
+          int qa = 1 << rounds[k];
+          int qb = 1 << rounds[k + 2];
+          int sa = 1 << rounds[k + 1];
+          int sb = 1 << rounds[k + 3];
+          long ma = MASK[rounds[k + 1]];
+          long mb = MASK[rounds[k + 3]];
+          for (int x = 0; x < regs; x++) {
+            if ((x & (qa | qb)) == 0) {
+              two(r[x], r[x | qa], r[x | qb], r[x | qa | qb], sa, ma, sb, mb, n);
+            }
+          }
+        }
+        // round 6
+        a = 1 << rounds[10];
+        s = 1 << rounds[11];
+        m = MASK[rounds[11]];
+        for (int x = 0; x < regs; x++) {
+          if ((x & a) == 0) {
+            one(r[x], r[x | a], s, m, n);
+          }
+        }
+        // place the words: register source[o], lane w is output word wordsPerLane * w + o (times groups, + h)
+        int wordsPerLane = regs; // output words per 64 items for ts <= 8: 8 * ts; for ts = 8 * groups: 64 per group
+        int laneStep = 8 * wordsPerLane * groups; // bytes of output per lane
+        int d0 = dp + w0 * laneStep + 8 * h;
+        for (int o = 0; o < wordsPerLane; o += 8) {
+          long[] a0 = r[source[o]], a1 = r[source[o + 1]], a2 = r[source[o + 2]], a3 = r[source[o + 3]];
+          long[] a4 = r[source[o + 4]], a5 = r[source[o + 5]], a6 = r[source[o + 6]], a7 = r[source[o + 7]];
+          int d = d0 + 8 * groups * o;
+          if (groups > 1) {
+            store8(a0, a1, a2, a3, a4, a5, a6, a7, dst, d, 8 * groups, laneStep, n);
+          } else if (v == 3) { // the lane step as a constant: see store4of8
+            store4of8(a0, a1, a2, a3, dst, d, 512, n);
+            store4of8(a4, a5, a6, a7, dst, d + 32, 512, n);
+          } else if (v == 2) {
+            store4of8(a0, a1, a2, a3, dst, d, 256, n);
+            store4of8(a4, a5, a6, a7, dst, d + 32, 256, n);
+          } else if (v == 1) {
+            store4of8(a0, a1, a2, a3, dst, d, 128, n);
+            store4of8(a4, a5, a6, a7, dst, d + 32, 128, n);
+          } else {
+            store4of8(a0, a1, a2, a3, dst, d, 64, n);
+            store4of8(a4, a5, a6, a7, dst, d + 32, 64, n);
+          }
+        }
+      }
+    }
+    return n8;
   }
 
   /**
@@ -221,8 +328,13 @@ final class WordTranspose {
           }
           two(r[0], r[2], r[4], r[6], 16, MASK[4], 32, MASK[5], c);
           two(r[1], r[3], r[5], r[7], 16, MASK[4], 32, MASK[5], c);
-          store8(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], dst, dp + 64 * groups * w0 + 8 * h, 8 * groups,
-              64 * groups, c);
+          if (groups == 1) { // see store4of8
+            store4of8(r[0], r[1], r[2], r[3], dst, dp + 64 * w0, 64, c);
+            store4of8(r[4], r[5], r[6], r[7], dst, dp + 64 * w0 + 32, 64, c);
+          } else {
+            store8(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], dst, dp + 64 * groups * w0 + 8 * h, 8 * groups,
+                64 * groups, c);
+          }
         }
       }
     }
@@ -294,6 +406,17 @@ final class WordTranspose {
     }
   }
 
+  /** {@link #load} into lanes {@code at .. at + n - 1} of {@code a} and {@code b}. */
+  private static void load(byte[] sa, int pa, byte[] sb, int pb, long[] a, long[] b, int at, int s, long m, int n) {
+    for (int i = 0; i < n; i++) {
+      long x = (long) LONG.get(sa, pa + 8 * i);
+      long y = (long) LONG.get(sb, pb + 8 * i);
+      long t = ((x >>> s) ^ y) & m;
+      a[at + i] = x ^ (t << s);
+      b[at + i] = y ^ t;
+    }
+  }
+
   /** Two rounds on four registers: pairs (a, b), (c, d) by {@code sa}, then (a, c), (b, d) by {@code sb}. */
   private static void two(long[] a, long[] b, long[] c, long[] d, int sa, long ma, int sb, long mb, int n) {
     for (int i = 0; i < n; i++) {
@@ -316,6 +439,25 @@ final class WordTranspose {
       long t = ((x >>> s) ^ y) & m;
       a[i] = x ^ (t << s);
       b[i] = y ^ t;
+    }
+  }
+
+  /**
+   * Lane i of a0..a3 to the four words at {@code d + laneStep * i}: half of {@link #store8}'s work, called twice
+   * (words 0-3, then 4-7 of each lane) with a constant {@code laneStep}. Inlined into the kernels, store8's loop keeps
+   * its eight array bases in vector registers and moves one into a general register before every load, and with a
+   * lane step that is not a constant it checks every store's range; four arrays fit the registers, and the constant
+   * lets C2 check the range once and unroll. Issue 17, eighth pass (noflag8): typesize-8 byte unshuffle on a block
+   * in cache 14.5 → 22.7 GB/s, bit unshuffle on 16 KiB blocks ts 8 / 4 6.6 → 8.0 / 6.4 → 11.3 GB/s
+   * ({@code FilterPathBench}, no flag). The single-block bit unshuffle uses it for typesizes 8 and 2 only: with
+   * typesize 4 (and 1) whole chunks of lz4 + bitshuffle ts4 read 5-8% slower this way, kernel gain or not.
+   */
+  private static void store4of8(long[] a0, long[] a1, long[] a2, long[] a3, byte[] dst, int d, int laneStep, int n) {
+    for (int i = 0; i < n; i++, d += laneStep) {
+      LONG.set(dst, d, a0[i]);
+      LONG.set(dst, d + 8, a1[i]);
+      LONG.set(dst, d + 16, a2[i]);
+      LONG.set(dst, d + 24, a3[i]);
     }
   }
 

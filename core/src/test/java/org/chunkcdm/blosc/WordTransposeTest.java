@@ -2,7 +2,10 @@ package org.chunkcdm.blosc;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.io.IOException;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -198,5 +201,122 @@ class WordTransposeTest {
       assertEquals(want, WordTranspose.handles(ts), "ts " + ts);
     }
     assertEquals(false, WordTranspose.handles(0));
+  }
+  /**
+   * {@link WordTranspose#bitunshuffleBlocks}: several blocks of whole 64-item lanes in one pass, against the
+   * byte-at-a-time path block by block, every item size it handles up to 40, 1-9 blocks (tiles that end inside a
+   * block and blocks that span tiles), odd offsets, bytes around the output untouched.
+   */
+  @Test
+  void bitKernelOverSeveralBlocksAgreesBlockByBlock() {
+    Random rnd = new Random(71);
+    for (int ts = 1; ts <= 40; ts++) {
+      if (!WordTranspose.handles(ts)) {
+        continue;
+      }
+      for (int n8 : new int[] {64, 128, 192, 2048, 64 * 37}) {
+        for (int blocks = 1; blocks <= 9; blocks += rnd.nextInt(3) + 1) {
+          int bs = n8 * ts;
+          int sp = rnd.nextInt(13);
+          int dp = rnd.nextInt(13);
+          byte[] src = new byte[sp + blocks * bs + 5];
+          rnd.nextBytes(src);
+          byte[] want = new byte[dp + blocks * bs + 9];
+          rnd.nextBytes(want);
+          byte[] got = want.clone();
+          for (int b = 0; b < blocks; b++) {
+            Filters.bitunshuffleScalar(ts, src, sp + b * bs, want, dp + b * bs, bs);
+          }
+          String what = "ts " + ts + " items " + n8 + " blocks " + blocks;
+          assertEquals(n8, WordTranspose.bitunshuffleBlocks(ts, src, sp, blocks, got, dp, n8), what);
+          assertArrayEquals(want, got, what);
+        }
+      }
+    }
+    assertThrows(IllegalArgumentException.class,
+        () -> WordTranspose.bitunshuffleBlocks(8, new byte[8 * 72 * 2], 0, 2, new byte[8 * 72 * 2], 0, 72));
+  }
+
+  /** Which blocks {@link Filters#bitunshuffleBlocks} takes: the word kernel's item sizes, whole 64-item lanes. */
+  @Test
+  void bitBlocksOnlyOnTheWordKernelWithWholeLanes() {
+    for (int ts = 1; ts <= 40; ts++) {
+      for (int items : new int[] {8, 56, 64, 72, 128, 2048, 2048 + 8}) {
+        boolean want = !Filters.VECTOR_BITS && Filters.WORDS && WordTranspose.handles(ts) && items % 64 == 0;
+        assertEquals(want, Filters.bitBlocks(ts, items * ts), "ts " + ts + " items " + items);
+      }
+      assertEquals(false, Filters.bitBlocks(ts, 64 * ts + 1), "ts " + ts + " bytes not whole items");
+    }
+  }
+
+  /**
+   * Whole chunks of small bit-shuffled blocks ({@link JavaBlosc#decodeBitBlocks}, which bit-unshuffles runs of whole
+   * blocks together where {@link JavaBlosc#bitBatch} allows): typesizes 1-16, blocks of 64-448 items (several
+   * batches a chunk), a short last block, bytes not a multiple of the item size, streams stored raw or zlib
+   * beside each other; must give the original bytes, and the batched path must be the one taken whenever the
+   * kernel takes the blocks (so this fails if the batching is switched off or broken).
+   */
+  @Test
+  void smallBitShuffledBlocksDecodeAsWholeChunks() throws IOException {
+    Random rnd = new Random(73);
+    for (int ts = 1; ts <= 16; ts++) {
+      for (int k : new int[] {1, 2, 3, 7}) {
+        int bs = 64 * ts * k;
+        byte[] d = RawStreamTest.data(rnd, ts, 64 * k * (20 + rnd.nextInt(300)) + 8 * rnd.nextInt(7) + rnd.nextInt(8));
+        for (int mode = 0; mode < 2; mode++) {
+          int m = mode;
+          byte[] c = RawStreamTest.chunk(d, ts, bs, true, s -> m == 1 && s % 3 == 0);
+          BloscHeader h = BloscHeader.parse(c, 0, c.length);
+          String what = "ts " + ts + " bs " + bs + " nbytes " + d.length + " mode " + mode;
+          assertEquals(Filters.bitBlocks(ts, bs) ? JavaBlosc.BIT_BATCH_BYTES / bs : 0, JavaBlosc.bitBatch(h), what);
+          assertArrayEquals(d, RawStreamTest.decode(c), what);
+        }
+      }
+      // blocks not of whole lanes, and byte-shuffled ones, are never batched
+      byte[] d = RawStreamTest.data(rnd, ts, 3000);
+      byte[] c = RawStreamTest.chunk(d, ts, 72 * ts, true, s -> false);
+      assertEquals(0, JavaBlosc.bitBatch(BloscHeader.parse(c, 0, c.length)), "ts " + ts + " 72 items a block");
+      assertArrayEquals(d, RawStreamTest.decode(c), "ts " + ts + " 72 items a block");
+      c = RawStreamTest.chunk(d, ts, 64 * ts, false, s -> false);
+      assertEquals(0, JavaBlosc.bitBatch(BloscHeader.parse(c, 0, c.length)), "ts " + ts + " byte shuffle");
+      assertArrayEquals(d, RawStreamTest.decode(c), "ts " + ts + " byte shuffle");
+    }
+  }
+
+  /**
+   * A batched chunk cut short, with a stream size past its end, or with random bytes changed in its streams gives
+   * an IOException (or, for changed bytes that still decode, some bytes), never another exception.
+   */
+  @Test
+  void corruptSmallBitShuffledBlocksGiveIOException() throws IOException {
+    Random rnd = new Random(79);
+    byte[] d = RawStreamTest.data(rnd, 8, 64 * 2 * 100 + 5);
+    byte[] c = RawStreamTest.chunk(d, 8, 1024, true, s -> s % 4 == 0);
+    BloscHeader h = BloscHeader.parse(c, 0, c.length);
+    byte[] out = new byte[h.nbytes()];
+    // block 3's stream size far past the end of the chunk
+    byte[] bad = c.clone();
+    int bstart = BloscHeader.le32(c, 16 + 4 * 3);
+    bad[bstart + 3] = 0x70;
+    assertThrows(IOException.class, () -> Blosc.decompress(h, bad, 0, out, 0, Blosc.Impl.JAVA));
+    // block 5 starting past the chunk's data
+    byte[] bad2 = c.clone();
+    bad2[16 + 4 * 5 + 3] = 0x70;
+    assertThrows(IOException.class, () -> Blosc.decompress(h, bad2, 0, out, 0, Blosc.Impl.JAVA));
+    for (int t = 0; t < 300; t++) {
+      byte[] x = c.clone();
+      for (int j = 1 + rnd.nextInt(4); j > 0; j--) {
+        int at = 16 + 4 * h.nblocks() + rnd.nextInt(x.length - 16 - 4 * h.nblocks());
+        x[at] = (byte) rnd.nextInt(256);
+      }
+      try {
+        Blosc.decompress(h, x, 0, out, 0, Blosc.Impl.JAVA);
+      } catch (IOException expected) {
+        // a clear error
+      }
+    }
+    Arrays.fill(out, (byte) 0);
+    Blosc.decompress(h, c, 0, out, 0, Blosc.Impl.JAVA);
+    assertArrayEquals(d, out);
   }
 }
