@@ -110,6 +110,21 @@ public final class FileHandles implements Closeable {
   }
 
   /**
+   * The current map mode and limits; {@code run()} on the result sets them back (tests and benchmarks that change
+   * them for a while).
+   */
+  public static Runnable mapSettings() {
+    MapMode m = mapMode;
+    long w = mapWindow;
+    long f = mapMinFile;
+    long r = mapMinRead;
+    return () -> {
+      setMapMode(m);
+      setMapLimits(w, f, r);
+    };
+  }
+
+  /**
    * Sets the mapping's window size (4096 .. 2^31-1 bytes), the smallest file mapped and the smallest read served
    * from a mapping, for mappings made from now on (tests: small windows so that chunks cross their boundaries).
    */

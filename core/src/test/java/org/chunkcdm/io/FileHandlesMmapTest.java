@@ -31,17 +31,11 @@ class FileHandlesMmapTest {
   @TempDir
   Path tmp;
 
-  private FileHandles.MapMode wasMode;
-  private long window;
-  private long minFile;
-  private long minRead;
+  private Runnable restoreMapSettings;
 
   @BeforeEach
   void smallWindows() {
-    wasMode = FileHandles.mapMode();
-    window = FileHandles.mapWindow();
-    minFile = FileHandles.mapMinFile();
-    minRead = FileHandles.mapMinRead();
+    restoreMapSettings = FileHandles.mapSettings();
     FileHandles.setMmap(true);
     FileHandles.setMapLimits(4096, 0, 1); // every read mapped, windows of one page
   }
@@ -49,8 +43,7 @@ class FileHandlesMmapTest {
   @AfterEach
   void restore() {
     FileHandles.checkSizeBeforeMappedRead(true);
-    FileHandles.setMapMode(wasMode);
-    FileHandles.setMapLimits(window, minFile, minRead);
+    restoreMapSettings.run();
   }
 
   private Path randomFile(String name, int size, long seed) throws IOException {

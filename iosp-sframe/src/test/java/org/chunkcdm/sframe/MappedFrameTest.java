@@ -43,25 +43,18 @@ class MappedFrameTest {
   @TempDir
   Path tmp;
 
-  private FileHandles.MapMode wasMode;
-  private long window;
-  private long minFile;
-  private long minRead;
+  private Runnable restoreMapSettings;
 
   @BeforeEach
   void mapEverything() {
-    wasMode = FileHandles.mapMode();
-    window = FileHandles.mapWindow();
-    minFile = FileHandles.mapMinFile();
-    minRead = FileHandles.mapMinRead();
+    restoreMapSettings = FileHandles.mapSettings();
     FileHandles.setMmap(true);
     FileHandles.setMapLimits(4096, 0, 64);
   }
 
   @AfterEach
   void restore() {
-    FileHandles.setMapMode(wasMode);
-    FileHandles.setMapLimits(window, minFile, minRead);
+    restoreMapSettings.run();
   }
 
   @Test
