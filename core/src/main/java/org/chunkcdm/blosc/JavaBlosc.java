@@ -66,6 +66,24 @@ final class JavaBlosc {
     BloscStats.CHUNKS.increment(); // the blocks counted their bytes
   }
 
+  /** Chunk offset of block {@code b}'s data, checked to lie inside the chunk's data area. */
+  private static int blockStart(BloscHeader h, byte[] src, int off, int b) throws FormatException {
+    int bstart = BloscHeader.le32(src, off + h.headerLength() + 4 * b);
+    int cbytes = h.cbytes();
+    if (bstart < h.dataStart() || bstart > cbytes - 4) {
+      throw new FormatException("Blosc chunk: block " + b + " offset " + bstart + " outside the chunk's data area ("
+          + h.dataStart() + ".." + cbytes + ")");
+    }
+    return bstart;
+  }
+
+  /** Streams a whole block is split into: its typesize when the chunk splits, else 1 (a short last block never splits). */
+  private static int streams(BloscHeader h) {
+    int ts = h.typesize();
+    int bs = h.blocksize();
+    return !h.isDontSplit() && (h.version() >= 3 || (ts <= 16 && bs / ts >= 128)) ? ts : 1;
+  }
+
   /** Bytes of small bit-shuffled blocks whose bit unshuffle runs in one pass ({@link #bitBatch}). */
   static final int BIT_BATCH_BYTES = 128 << 10;
 
@@ -82,7 +100,7 @@ final class JavaBlosc {
     if (h.hasDelta() || bs > BIT_BATCH_BYTES / 2 || !Filters.bitBlocks(ts, bs)) {
       return 0;
     }
-    if (!h.isDontSplit() && ts > 1 && (version >= 3 || (ts <= 16 && bs / ts >= 128))) {
+    if (streams(h) > 1) {
       return 0;
     }
     int[] filters = h.filters();
@@ -134,11 +152,7 @@ final class JavaBlosc {
       ChunkDictionary dict) throws IOException {
     final int bs = h.blocksize();
     final int cbytes = h.cbytes();
-    int bstart = BloscHeader.le32(src, off + h.headerLength() + 4 * b);
-    if (bstart < h.dataStart() || bstart > cbytes - 4) {
-      throw new FormatException("Blosc chunk: block " + b + " offset " + bstart + " outside the chunk's data area ("
-          + h.dataStart() + ".." + cbytes + ")");
-    }
+    int bstart = blockStart(h, src, off, b);
     int pos = off + bstart;
     final int end = off + cbytes;
     int csize = BloscHeader.le32(src, pos);
@@ -455,17 +469,8 @@ final class JavaBlosc {
     final int ts = h.typesize();
     final int version = h.version();
     final int cbytes = h.cbytes();
-    int bstart = BloscHeader.le32(src, off + h.headerLength() + 4 * b);
-    if (bstart < h.dataStart() || bstart > cbytes - 4) {
-      throw new FormatException("Blosc chunk: block " + b + " offset " + bstart + " outside the chunk's data area ("
-          + h.dataStart() + ".." + cbytes + ")");
-    }
-    int nstreams = 1;
-    if (!h.isDontSplit() && !leftover) {
-      if (version >= 3 || (ts <= 16 && bs / ts >= 128)) {
-        nstreams = ts;
-      }
-    }
+    int bstart = blockStart(h, src, off, b);
+    int nstreams = leftover ? 1 : streams(h);
     if (bsize % nstreams != 0) {
       throw new FormatException("Blosc chunk: block " + b + " of " + bsize + " bytes cannot be split into " + nstreams + " streams");
     }
