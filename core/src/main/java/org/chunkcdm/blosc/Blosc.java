@@ -94,6 +94,15 @@ public final class Blosc {
   }
 
   /**
+   * Whether pure Java unshuffles on the Vector API in this JVM: the module {@code jdk.incubator.vector} is present
+   * ({@code --add-modules jdk.incubator.vector}), {@code -Dchunkcdm.blosc.vector} is not false, and the vector
+   * kernels passed their self-check against the scalar code on this JDK.
+   */
+  public static boolean vectorUnshuffle() {
+    return Filters.VECTOR;
+  }
+
+  /**
    * Whether {@link Impl#AUTO} hands Blosc1 chunks to native c-blosc: only when one is available and pure Java
    * runs without the Vector API (with it, pure Java decodes faster than c-blosc 1.x).
    */

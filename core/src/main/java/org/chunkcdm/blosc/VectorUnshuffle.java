@@ -81,7 +81,12 @@ final class VectorUnshuffle {
     for (int i = 0; i < m; i += step) {
       ShortVector lo = (ShortVector) ByteVector.fromArray(PLANE2, a0, o0 + i).convertShape(B2S, ITEMS2, 0);
       ShortVector hi = (ShortVector) ByteVector.fromArray(PLANE2, a1, o1 + i).convertShape(B2S, ITEMS2, 0);
-      lo.and((short) 0xff).or(hi.lanewise(LSHL, 8)).intoByteArray(dst, dp + 2 * i, LE);
+      ShortVector r = lo.and((short) 0xff).or(hi.lanewise(LSHL, 8));
+      if (BYTE_ARRAY_API) { // see BYTE_ARRAY_API
+        r.intoByteArray(dst, dp + 2 * i, LE);
+      } else {
+        r.reinterpretAsBytes().intoArray(dst, dp + 2 * i);
+      }
     }
     return m;
   }
@@ -96,8 +101,13 @@ final class VectorUnshuffle {
       IntVector b1 = (IntVector) ByteVector.fromArray(PLANE4, a1, o1 + i).convertShape(B2I, ITEMS4, 0);
       IntVector b2 = (IntVector) ByteVector.fromArray(PLANE4, a2, o2 + i).convertShape(B2I, ITEMS4, 0);
       IntVector b3 = (IntVector) ByteVector.fromArray(PLANE4, a3, o3 + i).convertShape(B2I, ITEMS4, 0);
-      b0.and(0xff).or(b1.and(0xff).lanewise(LSHL, 8)).or(b2.and(0xff).lanewise(LSHL, 16)).or(b3.lanewise(LSHL, 24))
-          .intoByteArray(dst, dp + 4 * i, LE);
+      IntVector r = b0.and(0xff).or(b1.and(0xff).lanewise(LSHL, 8)).or(b2.and(0xff).lanewise(LSHL, 16))
+          .or(b3.lanewise(LSHL, 24));
+      if (BYTE_ARRAY_API) { // see BYTE_ARRAY_API
+        r.intoByteArray(dst, dp + 4 * i, LE);
+      } else {
+        r.reinterpretAsBytes().intoArray(dst, dp + 4 * i);
+      }
     }
     return m;
   }
@@ -115,7 +125,12 @@ final class VectorUnshuffle {
       r = r.or(widen(a4, o4 + i).and(0xffL).lanewise(LSHL, 32));
       r = r.or(widen(a5, o5 + i).and(0xffL).lanewise(LSHL, 40));
       r = r.or(widen(a6, o6 + i).and(0xffL).lanewise(LSHL, 48));
-      r.or(widen(a7, o7 + i).lanewise(LSHL, 56)).intoByteArray(dst, dp + 8 * i, LE);
+      r = r.or(widen(a7, o7 + i).lanewise(LSHL, 56));
+      if (BYTE_ARRAY_API) { // see BYTE_ARRAY_API
+        r.intoByteArray(dst, dp + 8 * i, LE);
+      } else {
+        r.reinterpretAsBytes().intoArray(dst, dp + 8 * i);
+      }
     }
     return m;
   }
@@ -178,14 +193,25 @@ final class VectorUnshuffle {
       r7 = r7.lanewise(XOR, t);
       r3 = r3.lanewise(XOR, t.lanewise(LSHL, 32));
       int d = dp + 8 * i;
-      r0.intoByteArray(dst, d + 0, LE);
-      r1.intoByteArray(dst, d + 64, LE);
-      r2.intoByteArray(dst, d + 128, LE);
-      r3.intoByteArray(dst, d + 192, LE);
-      r4.intoByteArray(dst, d + 256, LE);
-      r5.intoByteArray(dst, d + 320, LE);
-      r6.intoByteArray(dst, d + 384, LE);
-      r7.intoByteArray(dst, d + 448, LE);
+      if (BYTE_ARRAY_API) { // see BYTE_ARRAY_API
+        r0.intoByteArray(dst, d + 0, LE);
+        r1.intoByteArray(dst, d + 64, LE);
+        r2.intoByteArray(dst, d + 128, LE);
+        r3.intoByteArray(dst, d + 192, LE);
+        r4.intoByteArray(dst, d + 256, LE);
+        r5.intoByteArray(dst, d + 320, LE);
+        r6.intoByteArray(dst, d + 384, LE);
+        r7.intoByteArray(dst, d + 448, LE);
+      } else {
+        r0.reinterpretAsBytes().intoArray(dst, d + 0);
+        r1.reinterpretAsBytes().intoArray(dst, d + 64);
+        r2.reinterpretAsBytes().intoArray(dst, d + 128);
+        r3.reinterpretAsBytes().intoArray(dst, d + 192);
+        r4.reinterpretAsBytes().intoArray(dst, d + 256);
+        r5.reinterpretAsBytes().intoArray(dst, d + 320);
+        r6.reinterpretAsBytes().intoArray(dst, d + 384);
+        r7.reinterpretAsBytes().intoArray(dst, d + 448);
+      }
     }
     return m;
   }
@@ -209,7 +235,12 @@ final class VectorUnshuffle {
         r = r.or(widen(src, o4 + i).and(0xffL).lanewise(LSHL, 32));
         r = r.or(widen(src, o5 + i).and(0xffL).lanewise(LSHL, 40));
         r = r.or(widen(src, o6 + i).and(0xffL).lanewise(LSHL, 48));
-        r.or(widen(src, o7 + i).lanewise(LSHL, 56)).intoByteArray(dst, dp + 8 * (base + 8 * q), LE);
+        r = r.or(widen(src, o7 + i).lanewise(LSHL, 56));
+        if (BYTE_ARRAY_API) { // see BYTE_ARRAY_API
+          r.intoByteArray(dst, dp + 8 * (base + 8 * q), LE);
+        } else {
+          r.reinterpretAsBytes().intoArray(dst, dp + 8 * (base + 8 * q));
+        }
       }
     }
   }
@@ -220,6 +251,27 @@ final class VectorUnshuffle {
 
   private static final VectorSpecies<Long> L512 = LongVector.SPECIES_512;
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+
+  /**
+   * Whether this JDK's Vector API still has the byte-array loads and stores of JDK 16-18
+   * ({@code LongVector.fromByteArray}, {@code intoByteArray}); JDK 19 replaced them with memory-segment methods.
+   * JDK 17's C2 compiles them to plain vector loads and stores, while the portable form below, a byte vector
+   * reinterpreted, left the typesize-8 and bit kernels boxed there (65 -> 2.7 GB/s, FilterPathBench); on JDK 19 and
+   * later the portable form is the only one and runs at full speed (JDK 25: 70 GB/s). A constant, so C2 drops the
+   * other branch; a call to a method the JDK lacks is only an error when it runs. The branch is written out at every
+   * load and store: in a helper method C2 stopped inlining at its node-count cutoff and boxed the vectors again.
+   */
+  static final boolean BYTE_ARRAY_API = byteArrayApi();
+
+  private static boolean byteArrayApi() {
+    try {
+      LongVector.class.getMethod("intoByteArray", byte[].class, int.class, ByteOrder.class);
+      LongVector.class.getMethod("fromByteArray", VectorSpecies.class, byte[].class, int.class, ByteOrder.class);
+      return true;
+    } catch (NoSuchMethodException e) {
+      return false;
+    }
+  }
   /** Lane L takes lane L ^ d; HId: the lanes whose bit d is set. */
   private static final VectorShuffle<Long> X1 = VectorShuffle.fromOp(L512, i -> i ^ 1);
   private static final VectorShuffle<Long> X2 = VectorShuffle.fromOp(L512, i -> i ^ 2);
@@ -291,14 +343,26 @@ final class VectorUnshuffle {
     int m = rowBytes & ~63;
     for (int g = 0; g < m; g += 64) {
       int s = s0 + g;
-      LongVector r0 = LongVector.fromByteArray(L512, src, s + 0 * rowBytes, LE);
-      LongVector r1 = LongVector.fromByteArray(L512, src, s + 1 * rowBytes, LE);
-      LongVector r2 = LongVector.fromByteArray(L512, src, s + 2 * rowBytes, LE);
-      LongVector r3 = LongVector.fromByteArray(L512, src, s + 3 * rowBytes, LE);
-      LongVector r4 = LongVector.fromByteArray(L512, src, s + 4 * rowBytes, LE);
-      LongVector r5 = LongVector.fromByteArray(L512, src, s + 5 * rowBytes, LE);
-      LongVector r6 = LongVector.fromByteArray(L512, src, s + 6 * rowBytes, LE);
-      LongVector r7 = LongVector.fromByteArray(L512, src, s + 7 * rowBytes, LE);
+      LongVector r0, r1, r2, r3, r4, r5, r6, r7;
+      if (BYTE_ARRAY_API) { // see BYTE_ARRAY_API
+        r0 = LongVector.fromByteArray(L512, src, s + 0 * rowBytes, LE);
+        r1 = LongVector.fromByteArray(L512, src, s + 1 * rowBytes, LE);
+        r2 = LongVector.fromByteArray(L512, src, s + 2 * rowBytes, LE);
+        r3 = LongVector.fromByteArray(L512, src, s + 3 * rowBytes, LE);
+        r4 = LongVector.fromByteArray(L512, src, s + 4 * rowBytes, LE);
+        r5 = LongVector.fromByteArray(L512, src, s + 5 * rowBytes, LE);
+        r6 = LongVector.fromByteArray(L512, src, s + 6 * rowBytes, LE);
+        r7 = LongVector.fromByteArray(L512, src, s + 7 * rowBytes, LE);
+      } else {
+        r0 = ByteVector.fromArray(B512, src, s + 0 * rowBytes).reinterpretAsLongs();
+        r1 = ByteVector.fromArray(B512, src, s + 1 * rowBytes).reinterpretAsLongs();
+        r2 = ByteVector.fromArray(B512, src, s + 2 * rowBytes).reinterpretAsLongs();
+        r3 = ByteVector.fromArray(B512, src, s + 3 * rowBytes).reinterpretAsLongs();
+        r4 = ByteVector.fromArray(B512, src, s + 4 * rowBytes).reinterpretAsLongs();
+        r5 = ByteVector.fromArray(B512, src, s + 5 * rowBytes).reinterpretAsLongs();
+        r6 = ByteVector.fromArray(B512, src, s + 6 * rowBytes).reinterpretAsLongs();
+        r7 = ByteVector.fromArray(B512, src, s + 7 * rowBytes).reinterpretAsLongs();
+      }
       LongVector t;
       t = r0.lanewise(LSHR, 1).lanewise(XOR, r1).and(0x5555555555555555L);
       r1 = r1.lanewise(XOR, t);
@@ -411,14 +475,25 @@ final class VectorUnshuffle {
       r7 = r7.blend(t.rearrange(X4), HI4.not());
       }
       int d = o + 8 * g;
-      r0.intoByteArray(dst, d + 0, LE);
-      r1.intoByteArray(dst, d + 64, LE);
-      r2.intoByteArray(dst, d + 128, LE);
-      r3.intoByteArray(dst, d + 192, LE);
-      r4.intoByteArray(dst, d + 256, LE);
-      r5.intoByteArray(dst, d + 320, LE);
-      r6.intoByteArray(dst, d + 384, LE);
-      r7.intoByteArray(dst, d + 448, LE);
+      if (BYTE_ARRAY_API) { // see BYTE_ARRAY_API
+        r0.intoByteArray(dst, d + 0, LE);
+        r1.intoByteArray(dst, d + 64, LE);
+        r2.intoByteArray(dst, d + 128, LE);
+        r3.intoByteArray(dst, d + 192, LE);
+        r4.intoByteArray(dst, d + 256, LE);
+        r5.intoByteArray(dst, d + 320, LE);
+        r6.intoByteArray(dst, d + 384, LE);
+        r7.intoByteArray(dst, d + 448, LE);
+      } else {
+        r0.reinterpretAsBytes().intoArray(dst, d + 0);
+        r1.reinterpretAsBytes().intoArray(dst, d + 64);
+        r2.reinterpretAsBytes().intoArray(dst, d + 128);
+        r3.reinterpretAsBytes().intoArray(dst, d + 192);
+        r4.reinterpretAsBytes().intoArray(dst, d + 256);
+        r5.reinterpretAsBytes().intoArray(dst, d + 320);
+        r6.reinterpretAsBytes().intoArray(dst, d + 384);
+        r7.reinterpretAsBytes().intoArray(dst, d + 448);
+      }
     }
     return m;
   }
@@ -517,14 +592,25 @@ final class VectorUnshuffle {
       r7 = r7.lanewise(XOR, t);
       r3 = r3.lanewise(XOR, t.lanewise(LSHL, 32));
       int d = o + 8 * g;
-      r0.intoByteArray(dst, d + 0, LE);
-      r1.intoByteArray(dst, d + 64, LE);
-      r2.intoByteArray(dst, d + 128, LE);
-      r3.intoByteArray(dst, d + 192, LE);
-      r4.intoByteArray(dst, d + 256, LE);
-      r5.intoByteArray(dst, d + 320, LE);
-      r6.intoByteArray(dst, d + 384, LE);
-      r7.intoByteArray(dst, d + 448, LE);
+      if (BYTE_ARRAY_API) { // see BYTE_ARRAY_API
+        r0.intoByteArray(dst, d + 0, LE);
+        r1.intoByteArray(dst, d + 64, LE);
+        r2.intoByteArray(dst, d + 128, LE);
+        r3.intoByteArray(dst, d + 192, LE);
+        r4.intoByteArray(dst, d + 256, LE);
+        r5.intoByteArray(dst, d + 320, LE);
+        r6.intoByteArray(dst, d + 384, LE);
+        r7.intoByteArray(dst, d + 448, LE);
+      } else {
+        r0.reinterpretAsBytes().intoArray(dst, d + 0);
+        r1.reinterpretAsBytes().intoArray(dst, d + 64);
+        r2.reinterpretAsBytes().intoArray(dst, d + 128);
+        r3.reinterpretAsBytes().intoArray(dst, d + 192);
+        r4.reinterpretAsBytes().intoArray(dst, d + 256);
+        r5.reinterpretAsBytes().intoArray(dst, d + 320);
+        r6.reinterpretAsBytes().intoArray(dst, d + 384);
+        r7.reinterpretAsBytes().intoArray(dst, d + 448);
+      }
     }
     return m;
   }
