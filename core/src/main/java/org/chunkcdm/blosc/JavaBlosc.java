@@ -564,9 +564,6 @@ final class JavaBlosc {
       cur = target;
       cp = 0;
     }
-    if (planes && Filters.VECTOR && WordTranspose.TOUCH && bsize <= TOUCH_MAX_BLOCK) {
-      touchRawPlanes(pa, po, src, neblock);
-    }
     int remainingOutOfPlace = 0;
     for (int i = 5; i >= 0; i--) {
       if (transforms(filters[i], meta[i], ts, bsize, version) && filters[i] != BloscHeader.DELTA) {
@@ -633,26 +630,6 @@ final class JavaBlosc {
       System.arraycopy(cur, cp, dst, dp, bsize);
     }
     return false;
-  }
-
-  /** The largest block whose raw planes {@link #touchRawPlanes} reads ahead. */
-  static final int TOUCH_MAX_BLOCK = 512 << 10;
-
-  /**
-   * Reads the planes of a block that were stored raw, one byte per 64-byte line, before the vector unshuffle reads
-   * them all at once. They lie in the chunk, usually in no cache (a chunk set larger than L3, or a chunk just read
-   * from disk); one sequential pass per plane lets the hardware prefetcher stream them in, as {@link
-   * WordTranspose#touch} does for the kernels without the Vector API. Planes the codec has just decoded are in cache
-   * and left alone. Only for blocks of at most {@link #TOUCH_MAX_BLOCK}: with 1 MiB blocks (clevel 9) the touched
-   * planes and the block written pushed each other out of a 1 MiB L2 (3-4% slower). Issue 17, stop 26
-   * (docs/BENCHMARKS.md). {@code -Dchunkcdm.blosc.touch=false} turns it off.
-   */
-  private static void touchRawPlanes(byte[][] pa, int[] po, byte[] src, int n) {
-    for (int j = 0; j < pa.length; j++) {
-      if (pa[j] == src) {
-        WordTranspose.touch(src, po[j], po[j] + n);
-      }
-    }
   }
 
   /** True when filter {@code f} changes the bytes of a block of {@code bsize} bytes. */
