@@ -272,6 +272,7 @@ final class VectorUnshuffle {
       return false;
     }
   }
+
   /** Lane L takes lane L ^ d; HId: the lanes whose bit d is set. */
   private static final VectorShuffle<Long> X1 = VectorShuffle.fromOp(L512, i -> i ^ 1);
   private static final VectorShuffle<Long> X2 = VectorShuffle.fromOp(L512, i -> i ^ 2);
