@@ -36,5 +36,5 @@ exit /b 1
 
 :run
 rem jdk.incubator.vector: SIMD unshuffle in the pure-Java Blosc decoder (Java prints one "Using incubator modules" line)
-"%JAVA_EXE%" --add-modules jdk.incubator.vector %CHUNKCDM_JAVA_OPTS% -cp "%CHUNKCDM_HOME%\lib\*" org.chunkcdm.cli.Main %*
+"%JAVA_EXE%" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED %CHUNKCDM_JAVA_OPTS% -cp "%CHUNKCDM_HOME%\lib\*" org.chunkcdm.cli.Main %*
 exit /b %ERRORLEVEL%

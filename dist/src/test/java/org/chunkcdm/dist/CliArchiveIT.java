@@ -207,11 +207,13 @@ class CliArchiveIT {
       ZipEntry bat = z.getEntry("chunkcdm-" + VERSION + "/bin/chunkcdm.bat");
       String text = new String(z.getInputStream(bat).readAllBytes(), StandardCharsets.US_ASCII);
       assertTrue(text.contains("\r\n") && !text.replace("\r\n", "").contains("\n"), "CRLF line ends");
-      assertTrue(text.contains("--add-modules jdk.incubator.vector") && text.contains("org.chunkcdm.cli.Main")
-          && text.contains("lib\\*") && text.contains("GEQ 17"), text);
+      assertTrue(text.contains("--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED")
+          && text.contains("org.chunkcdm.cli.Main") && text.contains("lib\\*") && text.contains("GEQ 17"), text);
     }
     String sh = Files.readString(home.resolve("bin/chunkcdm"));
     assertFalse(sh.contains("\r"), "LF line ends in the sh launcher");
     assertTrue(sh.startsWith("#!/bin/sh\n"));
+    // JNA loads c-blosc: Java 22 and later warn about restricted methods unless native access is enabled
+    assertTrue(sh.contains("--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED"), sh);
   }
 }
