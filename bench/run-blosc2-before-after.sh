@@ -7,7 +7,8 @@
 # usage: bench/run-blosc2-before-after.sh BEFORE_JAR AFTER_JAR DIR ROUNDS SECONDS SET...
 #   e.g. flock /tmp/chunkcdm-bench.lock bench/run-blosc2-before-after.sh /tmp/main.jar bench/target/benchmarks.jar \
 #          /tmp/chunkcdm-bench-codec2/blosc2 2 1.5 zstd-shuffle-ts8-c5 zstd-bitshuffle-ts8-c5
-#   Env: B2PY (python with blosc2; default /tmp/venv-codec2/bin/python), OUT (result directory; default a mktemp).
+#   Env: B2PY (python with blosc2; default /tmp/venv-codec2/bin/python), OUT (result directory; default a mktemp),
+#   BEFORE_OPTS / AFTER_OPTS (extra JVM options of one side, e.g. one jar twice with a -D switch on one side).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BEFORE=$1; AFTER=$2; DIR=$3; R=$4; S=$5; shift 5
@@ -23,9 +24,9 @@ for r in $(seq 1 "$R"); do
   for v in vec novec; do
     F=(); [ $v = vec ] && F=(--add-modules jdk.incubator.vector)
     for side in before after; do
-      jar=$BEFORE; [ $side = after ] && jar=$AFTER
+      jar=$BEFORE; opts=${BEFORE_OPTS:-}; [ $side = after ] && jar=$AFTER && opts=${AFTER_OPTS:-}
       echo "round $r $side $v (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
-      "${J[@]}" "${F[@]}" -cp "$jar" org.chunkcdm.bench.Blosc2CodecBench time "$DIR" "$S" "${SETS[@]}" > "$O/$side-$v.$r" 2>/dev/null
+      "${J[@]}" "${F[@]}" $opts -cp "$jar" org.chunkcdm.bench.Blosc2CodecBench time "$DIR" "$S" "${SETS[@]}" > "$O/$side-$v.$r" 2>/dev/null
     done
   done
 done

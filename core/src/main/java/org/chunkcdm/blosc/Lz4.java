@@ -37,7 +37,24 @@ public final class Lz4 {
   private static final long[] REPEAT = {0, 0x0101010101010101L, 0x0001000100010001L, 0x0001000001000001L,
       0x0000000100000001L, 0x0000010000000001L, 0x0001000000000001L, 0x0100000000000001L, 1L};
 
+  /**
+   * 1 where the long-match loops of {@link #decode} run with a stride that the JIT cannot prove constant, 0 where it
+   * can. With a constant stride C2 makes them counted loops; Java 25's C2 then compiles the whole fast loop 4-22%
+   * slower on every LZ4 stream set of the benchmark, Java 17's 3-8% faster (the stride is {@code 64 | (len >>> 31 &
+   * UNCOUNTED)}, which is 64 either way since len is positive; with 0 the term folds away and Java 17 runs the code it
+   * ran before). On by default from Java 25, the newest JDK measured; Java 18-24 keep the counted loops (not
+   * measured here). {@code -Dchunkcdm.lz4.uncountedMatchLoops=true|false} overrides it (docs/BENCHMARKS.md,
+   * "LZ4 on Java 25").
+   */
+  private static final int UNCOUNTED = Boolean.parseBoolean(System.getProperty("chunkcdm.lz4.uncountedMatchLoops",
+      String.valueOf(Runtime.version().feature() >= 25))) ? 1 : 0;
+
   private Lz4() {}
+
+  /** Whether {@link #decode}'s long-match loops take the uncounted form (see {@code UNCOUNTED}); for tests. */
+  static boolean uncountedMatchLoops() {
+    return UNCOUNTED == 1;
+  }
 
   /**
    * Decodes {@code in[ip0..ip0+inLen)} into exactly {@code outLen} bytes at {@code out[op0..]}; {@code dict}
@@ -122,7 +139,8 @@ public final class Lz4 {
             LONG.set(out, nop + 40, w);
             LONG.set(out, nop + 48, w);
             LONG.set(out, nop + 56, w);
-            for (int i = 64; i < len; i += 64) { // up to 63 bytes past the match: room checked above
+            final int step = 64 | (len >>> 31 & UNCOUNTED); // 64: see UNCOUNTED
+            for (int i = 64; i < len; i += step) { // up to 63 bytes past the match: room checked above
               LONG.set(out, nop + i, w);
               LONG.set(out, nop + i + 8, w);
               LONG.set(out, nop + i + 16, w);
@@ -139,7 +157,8 @@ public final class Lz4 {
             LONG.set(out, nop + 48, (long) LONG.get(out, src + 48));
             LONG.set(out, nop + 56, (long) LONG.get(out, src + 56));
             // 32 bytes a round (up to 31 past the match): each read ends in bytes written before it, as above
-            for (int i = 64; i < len; i += 32) {
+            final int step = 32 | (len >>> 31 & UNCOUNTED); // 32: see UNCOUNTED
+            for (int i = 64; i < len; i += step) {
               LONG.set(out, nop + i, (long) LONG.get(out, src + i));
               LONG.set(out, nop + i + 8, (long) LONG.get(out, src + i + 8));
               LONG.set(out, nop + i + 16, (long) LONG.get(out, src + i + 16));

@@ -356,6 +356,14 @@ class Lz4ReferenceTest {
    * short). Each stream decoded exactly, into 1-6 bytes less and one byte more output (all refuse) and truncated at
    * each of its last 4 bytes, against the byte-at-a-time reference; nothing written outside the output.
    */
+  /** The form this JVM's run tests: the property when given (the second surefire execution), else Java 25+. */
+  @Test
+  void longMatchLoopFormIsTheConfiguredOne() {
+    String p = System.getProperty("chunkcdm.lz4.uncountedMatchLoops");
+    boolean want = p != null ? Boolean.parseBoolean(p) : Runtime.version().feature() >= 25;
+    assertEquals(want, Lz4.uncountedMatchLoops(), "uncounted long-match loops on Java " + Runtime.version());
+  }
+
   @Test
   void longMatchesAtEveryMarginOfTheOutputAndInput() {
     Random r = new Random(64);
