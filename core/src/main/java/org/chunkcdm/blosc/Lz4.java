@@ -39,12 +39,12 @@ public final class Lz4 {
 
   /**
    * 1 where the long-match loops of {@link #decode} run with a stride that the JIT cannot prove constant, 0 where it
-   * can. With a constant stride C2 makes them counted loops; Java 25's C2 then compiles the whole fast loop 4-22%
-   * slower on every LZ4 stream set of the benchmark, Java 17's 3-8% faster (the stride is {@code 64 | (len >>> 31 &
-   * UNCOUNTED)}, which is 64 either way since len is positive; with 0 the term folds away and Java 17 runs the code it
-   * ran before). On by default from Java 25, the newest JDK measured; Java 18-24 keep the counted loops (not
-   * measured here). {@code -Dchunkcdm.lz4.uncountedMatchLoops=true|false} overrides it (docs/BENCHMARKS.md,
-   * "LZ4 on Java 25").
+   * can. With a constant stride C2 makes them counted loops. Then Java 25's C2 compiles the whole fast loop so that
+   * the benchmark's LZ4 streams decode 9-21% slower than with uncounted loops, and Java 17's so that its typesize-4
+   * and -8 streams decode 7-9% faster (typesize 2: 2-4% slower). The stride is {@code 64 | (len >>> 31 & UNCOUNTED)},
+   * which is 64 either way since len is positive; with 0 the term folds away and Java 17 runs the code it ran before.
+   * On by default from Java 25, the newest JDK measured; Java 18-24 keep the counted loops (not measured here).
+   * {@code -Dchunkcdm.lz4.uncountedMatchLoops=true|false} overrides it (docs/BENCHMARKS.md, "LZ4 on Java 25").
    */
   private static final int UNCOUNTED = Boolean.parseBoolean(System.getProperty("chunkcdm.lz4.uncountedMatchLoops",
       String.valueOf(Runtime.version().feature() >= 25))) ? 1 : 0;

@@ -348,6 +348,17 @@ class Lz4ReferenceTest {
   }
 
   /**
+   * The long-match loop form this run tests: the property where given (core's lz4-uncounted-match-loops surefire
+   * execution), else the uncounted form from Java 25 on.
+   */
+  @Test
+  void longMatchLoopFormIsTheConfiguredOne() {
+    String p = System.getProperty("chunkcdm.lz4.uncountedMatchLoops");
+    boolean want = p != null ? Boolean.parseBoolean(p) : Runtime.version().feature() >= 25;
+    assertEquals(want, Lz4.uncountedMatchLoops(), "uncounted long-match loops on Java " + Runtime.version());
+  }
+
+  /**
    * The fast loop's matches past 24 bytes (five more words, then rounds of 64 bytes of the pattern word for periods 1,
    * 2 and 4 and rounds of 32 bytes read back for every other offset, which need the match length + 64 bytes of
    * output room): offsets 1-40 and a few far ones, every match length 19-140 and longer ones past the round
@@ -356,14 +367,6 @@ class Lz4ReferenceTest {
    * short). Each stream decoded exactly, into 1-6 bytes less and one byte more output (all refuse) and truncated at
    * each of its last 4 bytes, against the byte-at-a-time reference; nothing written outside the output.
    */
-  /** The form this JVM's run tests: the property when given (the second surefire execution), else Java 25+. */
-  @Test
-  void longMatchLoopFormIsTheConfiguredOne() {
-    String p = System.getProperty("chunkcdm.lz4.uncountedMatchLoops");
-    boolean want = p != null ? Boolean.parseBoolean(p) : Runtime.version().feature() >= 25;
-    assertEquals(want, Lz4.uncountedMatchLoops(), "uncounted long-match loops on Java " + Runtime.version());
-  }
-
   @Test
   void longMatchesAtEveryMarginOfTheOutputAndInput() {
     Random r = new Random(64);
