@@ -75,17 +75,8 @@ public final class VersionInfo implements CommandLine.IVersionProvider {
   public static String bloscBackend() {
     Blosc.Impl impl = Blosc.configured();
     boolean nat = Blosc.nativeAvailable();
-    String simd;
-    if (Blosc.vectorUnshuffle()) {
-      simd = "SIMD unshuffle (jdk.incubator.vector)";
-    } else if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
-      simd = "scalar unshuffle (no jdk.incubator.vector)";
-    } else if (!Boolean.parseBoolean(System.getProperty("chunkcdm.blosc.vector", "true"))) {
-      simd = "scalar unshuffle (-Dchunkcdm.blosc.vector=false)";
-    } else {
-      simd = "scalar unshuffle (jdk.incubator.vector present, but its kernels failed their self-check on Java "
-          + Runtime.version().feature() + ")";
-    }
+    String simd = Blosc.vectorUnshuffle() ? "SIMD unshuffle (jdk.incubator.vector)"
+        : "scalar unshuffle (" + Blosc.vectorUnshuffleOff() + ")";
     String java = "pure Java, " + simd;
     switch (impl) {
       case JAVA:

@@ -26,6 +26,9 @@ class VersionTest {
     assertTrue(lines.get(2).startsWith("Blosc: "), lines.get(2));
     // the line says what the codec does, not only whether the module is there
     assertEquals(Blosc.vectorUnshuffle(), lines.get(2).contains("SIMD unshuffle (jdk.incubator.vector)"), lines.get(2));
+    if (!Blosc.vectorUnshuffle()) { // and why not
+      assertTrue(lines.get(2).contains("scalar unshuffle (" + Blosc.vectorUnshuffleOff() + ")"), lines.get(2));
+    }
     if (Blosc.autoUsesNative()) { // c-blosc loaded and no Vector API in this JVM
       assertTrue(lines.get(2).startsWith("Blosc: native " + Blosc.nativeVersion()), lines.get(2));
     } else if (Blosc.nativeAvailable()) { // with the Vector API pure Java is the faster one

@@ -102,6 +102,11 @@ public final class Blosc {
     return Filters.VECTOR;
   }
 
+  /** Why {@link #vectorUnshuffle()} is false (no module, turned off, or a failed self-check), or null when it holds. */
+  public static String vectorUnshuffleOff() {
+    return Filters.VECTOR_OFF;
+  }
+
   /**
    * Whether {@link Impl#AUTO} hands Blosc1 chunks to native c-blosc: only when one is available and pure Java
    * runs without the Vector API (with it, pure Java decodes faster than c-blosc 1.x).

@@ -86,18 +86,31 @@ final class Filters {
    * ({@code --add-modules jdk.incubator.vector}), the path must agree with the scalar code, and
    * {@code -Dchunkcdm.blosc.vector=false} turns it off.
    */
-  static final boolean VECTOR = vectorUsable();
+  static final boolean VECTOR;
 
-  private static boolean vectorUsable() {
-    if (!Boolean.parseBoolean(System.getProperty("chunkcdm.blosc.vector", "true"))
-        || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
-      return false;
+  /** Why {@link #VECTOR} is false (for {@code chunkcdm --version}), or null when it holds. */
+  static final String VECTOR_OFF;
+
+  static {
+    String off = null;
+    if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+      off = "no jdk.incubator.vector";
+    } else if (!Boolean.parseBoolean(System.getProperty("chunkcdm.blosc.vector", "true"))) {
+      off = "-Dchunkcdm.blosc.vector=false";
+    } else {
+      boolean ok;
+      try {
+        ok = VectorUnshuffle.selfCheck();
+      } catch (LinkageError | RuntimeException e) { // an incubator API that changed in a later JDK
+        ok = false;
+      }
+      if (!ok) {
+        off = "jdk.incubator.vector present, but its kernels failed their self-check on Java "
+            + Runtime.version().feature();
+      }
     }
-    try {
-      return VectorUnshuffle.selfCheck();
-    } catch (LinkageError | RuntimeException e) { // an incubator API that changed in a later JDK
-      return false;
-    }
+    VECTOR_OFF = off;
+    VECTOR = off == null;
   }
 
   private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);

@@ -2,6 +2,7 @@ package org.chunkcdm.blosc;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
@@ -31,9 +32,11 @@ class UnshuffleTest {
     if (!Boolean.parseBoolean(System.getProperty("chunkcdm.blosc.vector", "true"))) {
       // core/pom.xml's second run of the filter tests: the plain-Java paths only
       assertTrue(!Filters.VECTOR && !Filters.VECTOR_BITS, "-Dchunkcdm.blosc.vector=false did not turn the vector paths off");
+      assertEquals("-Dchunkcdm.blosc.vector=false", Blosc.vectorUnshuffleOff());
       return;
     }
-    assertTrue(Filters.VECTOR, "the Vector API unshuffle did not pass its self-check");
+    assertTrue(Filters.VECTOR, "the Vector API unshuffle did not pass its self-check: " + Blosc.vectorUnshuffleOff());
+    assertNull(Blosc.vectorUnshuffleOff());
     assertTrue(VectorUnshuffle.handles(2) && VectorUnshuffle.handles(4), "no 256-bit vectors on this machine");
   }
 
