@@ -5,7 +5,8 @@
 # DIR/<set>.bcolz/ (bcolz's layout, 1 MiB chunk files compressed by c-blosc 1.21, libblosc.so.1). Then, per round
 # and set, interleaved: python-blosc2 (frame: blosc2.open + SChunk.get_slice into one preallocated float64 array;
 # bcolz: every chunk file read and blosc2.decompress2 into one preallocated array; blosc2.set_nthreads(2)) and
-# chunkcdm (NetcdfFiles.open + Variable.read() + close, 2 decode threads, --add-modules jdk.incubator.vector;
+# chunkcdm (NetcdfFiles.open + Variable.read() + close, 2 decode threads, --add-modules jdk.incubator.vector and
+# --enable-native-access=ALL-UNNAMED as the CLI's launchers;
 # bench WholeReadBench); wall clock, best of READ_ROUNDS reads per process, best of ROUNDS rounds. With a b2nd
 # array DIR/<set>.b2nd present (run-blosc2.sh read writes them), KINDS=b2nd adds it (python: blosc2.open(p)[:]).
 # Bench only (python-blosc2 and libblosc1 are never needed by mvn verify or CI).
@@ -14,7 +15,8 @@
 #   DIR default /tmp/chunkcdm-bench-whole (~13 GiB for the 8 sets); SET default the 8 sets of typesize 8, clevel 5.
 #   Env: ROUNDS (default 3), READ_ROUNDS (default 10: a fresh JVM still compiles in its first ~5 reads), KINDS (default "frame bcolz"), JAR (default
 #   bench/target/benchmarks.jar, built when missing), BEFORE (a second jar, e.g. main's: then every set is also read
-#   by it, in the order python, BEFORE, JAR, and the table gets its column), B2PY (python with blosc2 and numpy; default
+#   by it, in the order python, BEFORE, JAR, and the table gets its column), BEFORE_OPTS / AFTER_OPTS (JVM options
+#   for the BEFORE / JAR runs, e.g. BEFORE=$JAR BEFORE_OPTS=-Dchunkcdm.nativeRead=false), B2PY (python with blosc2 and numpy; default
 #   /tmp/venv-codec2/bin/python), OUT (result directory; default a mktemp).
 #   e.g. flock /tmp/chunkcdm-bench.lock bench/run-blosc2-whole.sh /tmp/chunkcdm-bench-whole6
 set -euo pipefail
@@ -53,10 +55,10 @@ for r in $(seq 1 "$ROUNDS"); do
       pyread=read$kind; [ "$kind" = b2nd ] && pyread=read
       "$PY" $B2 "$pyread" "$DIR" "$RR" "$s" | sed "s/^/$kind /" >> "$O/py.$r"
       if [ -n "${BEFORE:-}" ]; then
-        java -Xmx3g --add-modules jdk.incubator.vector -Dchunkcdm.decode.threads=2 -cp "$BEFORE" \
+        java -Xmx3g --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Dchunkcdm.decode.threads=2 ${BEFORE_OPTS:-} -cp "$BEFORE" \
           org.chunkcdm.bench.WholeReadBench read "$kind" "$DIR" "$RR" "$s" 2>/dev/null | sed "s/^/$kind /" >> "$O/before.$r"
       fi
-      java -Xmx3g --add-modules jdk.incubator.vector -Dchunkcdm.decode.threads=2 -cp "$JAR" \
+      java -Xmx3g --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Dchunkcdm.decode.threads=2 ${AFTER_OPTS:-} -cp "$JAR" \
         org.chunkcdm.bench.WholeReadBench read "$kind" "$DIR" "$RR" "$s" 2>/dev/null | sed "s/^/$kind /" >> "$O/java.$r"
     done
   done

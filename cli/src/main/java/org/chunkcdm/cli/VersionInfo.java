@@ -93,12 +93,19 @@ public final class VersionInfo implements CommandLine.IVersionProvider {
     }
   }
 
+  /** How large files are read: one copy through pread (Java 22+), or the channel's two, and why. */
+  public static String fileReads() {
+    String off = org.chunkcdm.io.FileHandles.nativeReadsOff();
+    return off == null ? "one copy (pread from the page cache into the array)" : "FileChannel (one-copy pread " + off + ")";
+  }
+
   @Override
   public String[] getVersion() {
     List<String> l = new ArrayList<>();
     l.add("chunkcdm " + version() + " (commit " + commit() + ")");
     l.add("netcdf-java " + netcdfVersion());
     l.add("Blosc: " + bloscBackend());
+    l.add("File reads: " + fileReads());
     l.add("Java " + Runtime.version() + " (" + System.getProperty("java.vendor", "?") + ")");
     return l.toArray(new String[0]);
   }

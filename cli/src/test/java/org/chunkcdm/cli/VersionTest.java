@@ -37,7 +37,13 @@ class VersionTest {
     } else {
       assertTrue(lines.get(2).startsWith("Blosc: pure Java") && lines.get(2).contains(Blosc.nativeVersion()), lines.get(2));
     }
-    assertTrue(lines.get(3).startsWith("Java " + Runtime.version()), lines.get(3));
+    String off = org.chunkcdm.io.FileHandles.nativeReadsOff();
+    assertEquals(off == null ? "File reads: one copy (pread from the page cache into the array)"
+        : "File reads: FileChannel (one-copy pread " + off + ")", lines.get(3));
+    if (Runtime.version().feature() < 22) {
+      assertTrue(lines.get(3).contains("needs Java 22 or later"), lines.get(3));
+    }
+    assertTrue(lines.get(4).startsWith("Java " + Runtime.version()), lines.get(4));
   }
 
   @Test

@@ -41,6 +41,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * {@code -Dchunkcdm.mmap=false} turns the mapping off, {@code =true} maps from the first read, {@code auto} (the
  * default) as above; {@code chunkcdm.mmap.minFileBytes} (default 64 MiB), {@code chunkcdm.mmap.minReadBytes}
  * (default 64 KiB) and {@code chunkcdm.mmap.windowBytes} set the limits.
+ *
+ * <p><b>One-copy reads (Java 22+).</b> Where {@link NativeReads} can run (Java 22 or later on Linux 6.5+, native
+ * access granted), a read of the same sizes that the mapping does not serve goes through {@code pread} straight into
+ * the caller's array when the page cache holds the whole range, and through the channel otherwise; one descriptor per
+ * such file, opened next to its channel and closed with it. {@link #nativeReadsOff()} says why it is off.
  */
 public final class FileHandles implements Closeable {
   private final Path root;
@@ -48,6 +53,7 @@ public final class FileHandles implements Closeable {
   private final ConcurrentHashMap<Path, FileChannel> open = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Path, Closeable> owners = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Path, Mapping> maps = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Path, NativeReads.Fd> fds = new ConcurrentHashMap<>();
 
   /** When reads copy out of a file's mapping ({@code -Dchunkcdm.mmap=false|auto|true}). */
   public enum MapMode {
@@ -337,6 +343,15 @@ public final class FileHandles implements Closeable {
         return;
       }
     }
+    if (len >= mapMinRead && nativeReads && NativeReads.on()) {
+      int n = nativeRead(p, pos, dst, off, len);
+      if (n == len) {
+        return;
+      }
+      pos += n; // the rest (a short file, an error, pages not in memory) through the channel
+      off += n;
+      len -= n;
+    }
     ByteBuffer bb = ByteBuffer.wrap(dst, off, len);
     for (int attempt = 0; ; attempt++) {
       try {
@@ -363,6 +378,48 @@ public final class FileHandles implements Closeable {
             : new IOException(p + ": read of " + len + " bytes at offset " + pos + " failed: " + e, e);
       }
     }
+  }
+
+  private static volatile boolean nativeReads = true;
+
+  /** Tests: turns the one-copy reads of {@link NativeReads} off or on again (where they can run at all). */
+  public static void setNativeReads(boolean on) {
+    nativeReads = on;
+  }
+
+  /** Why reads of large files do not copy straight from the page cache ({@link NativeReads}), or null when they do. */
+  public static String nativeReadsOff() {
+    return NativeReads.OFF;
+  }
+
+  /** Bytes read at the start of the range through {@link NativeReads}: 0 when none (the channel reads them). */
+  private int nativeRead(Path p, long pos, byte[] dst, int off, int len) throws IOException {
+    NativeReads.Fd f = fds.get(p);
+    if (f == null) {
+      long size;
+      try {
+        size = channel(p).size(); // after the channel's checks of the path
+      } catch (ClosedChannelException e) {
+        return 0;
+      }
+      f = size < Math.max(1, mapMinFile) ? null : NativeReads.open(p, realRoot());
+      f = f != null ? f : NativeReads.Fd.NONE;
+      NativeReads.Fd had = fds.putIfAbsent(p, f);
+      if (had != null) {
+        f.close();
+        f = had;
+      }
+    }
+    return f == NativeReads.Fd.NONE ? 0 : NativeReads.read(f, pos, dst, off, len);
+  }
+
+  /** Number of files read through {@link NativeReads} until {@link #close()} (tests). */
+  public int nativeCount() {
+    int n = 0;
+    for (NativeReads.Fd f : fds.values()) {
+      n += f != NativeReads.Fd.NONE ? 1 : 0;
+    }
+    return n;
   }
 
   /** Reads {@code len} bytes at {@code pos} into a new array, checking the file size first. */
@@ -600,6 +657,12 @@ public final class FileHandles implements Closeable {
   public void close() throws IOException {
     insideDirs.clear();
     maps.clear(); // the mappings are unmapped once the GC has reclaimed them (no unmap call in Java 17)
+    for (Path p : fds.keySet()) {
+      NativeReads.Fd f = fds.remove(p);
+      if (f != null) {
+        f.close(); // closed once the reads still using it are done
+      }
+    }
     IOException first = null;
     for (Path p : open.keySet()) {
       FileChannel ch = open.remove(p);

@@ -84,6 +84,40 @@ class MappedFrameTest {
     assertTrue(mapped >= 15 && datasets >= 2 * 40, mapped + " mapped, " + datasets + " read");
   }
 
+  /**
+   * The same through the one-copy reads of {@link FileHandles} (Java 22+, native access granted by the surefire
+   * argLine; on Java 17 the channel reads them and nothing is counted), the mapping off.
+   */
+  @Test
+  void everyFixtureThroughNativeReads() throws IOException {
+    FileHandles.setMmap(false);
+    boolean on = FileHandles.nativeReadsOff() == null;
+    String[] k = System.getProperty("os.version").split("[.-]");
+    boolean can = Runtime.version().feature() >= 22 && System.getProperty("os.name").equals("Linux")
+        && System.getProperty("os.arch").equals("amd64")
+        && (Integer.parseInt(k[0]) > 6 || Integer.parseInt(k[0]) == 6 && Integer.parseInt(k[1]) >= 5); // cachestat
+    assertEquals(can, on, "native reads: " + FileHandles.nativeReadsOff());
+    int through = 0;
+    for (Fixtures.Dataset d : Check.datasets()) {
+      Check.Expect want = Check.Expect.of(d.variables().get(0));
+      try (NetcdfFile nc = NetcdfFiles.open(d.file().toString())) {
+        Variable v = Check.find(nc, d);
+        v.setCaching(false);
+        Check.assertWhole(want, v);
+        Check.assertSections(want, v);
+        FileHandles h = ((Blosc2FrameIosp) nc.getIosp()).handles();
+        assertEquals(0, h.mappedCount());
+        if (!on) {
+          assertEquals(0, h.nativeCount(), d.toString());
+        } else if (!Check.sparse(d)) {
+          assertEquals(1, h.nativeCount(), d + ": a contiguous frame's chunks come through pread");
+          through++;
+        }
+      }
+    }
+    assertTrue(!on || through >= 15, through + " frames read through pread");
+  }
+
   /** The largest chunk's offset and stored size in the contiguous frame p. */
   private static long[] bigChunk(Path p) throws IOException {
     try (FileHandles h = new FileHandles(p)) {
