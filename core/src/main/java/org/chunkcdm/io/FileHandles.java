@@ -381,6 +381,12 @@ public final class FileHandles implements Closeable {
   }
 
   private static volatile boolean nativeReads = true;
+  private volatile boolean fdCleaner;
+
+  /** Its thread starts only once a descriptor is opened for {@link NativeReads}. */
+  private static final class FdCleaner {
+    static final java.lang.ref.Cleaner CLEANER = java.lang.ref.Cleaner.create();
+  }
 
   /** Tests: turns the one-copy reads of {@link NativeReads} off or on again (where they can run at all). */
   public static void setNativeReads(boolean on) {
@@ -403,6 +409,15 @@ public final class FileHandles implements Closeable {
         return 0;
       }
       f = size < Math.max(1, mapMinFile) ? null : NativeReads.open(p, realRoot());
+      if (f != null && !fdCleaner) {
+        synchronized (fds) {
+          if (!fdCleaner) { // handles dropped without close(): their descriptors are closed when they are collected
+            ConcurrentHashMap<Path, NativeReads.Fd> m = fds;
+            FdCleaner.CLEANER.register(this, () -> m.values().forEach(NativeReads.Fd::close));
+            fdCleaner = true;
+          }
+        }
+      }
       f = f != null ? f : NativeReads.Fd.NONE;
       NativeReads.Fd had = fds.putIfAbsent(p, f);
       if (had != null) {

@@ -297,10 +297,15 @@ final class NativeReads {
 
   /**
    * Opens {@code p} read-only, or null when it cannot be used: not openable, or the open file is not a regular file
-   * whose real path lies inside {@code realRoot} (checked on the open descriptor, so a file swapped for a link
-   * between the caller's checks and this open is refused).
+   * whose real path lies inside {@code realRoot}, or not the file (device and inode) that {@code p} names (checked on
+   * the open descriptor, so a file swapped for a link between the caller's checks and this open is refused).
    */
   static Fd open(Path p, Path realRoot) {
+    return open(p, p, realRoot);
+  }
+
+  /** {@link #open(Path, Path)} of {@code p}, whose descriptor must be the file {@code named} names (tests). */
+  static Fd open(Path p, Path named, Path realRoot) {
     if (OFF != null) {
       return null;
     }
@@ -319,7 +324,8 @@ final class NativeReads {
       Path self = Path.of("/proc/self/fd/" + fd);
       BasicFileAttributes a = Files.readAttributes(self, BasicFileAttributes.class);
       Path real = self.toRealPath();
-      if (a.isRegularFile() && real.startsWith(realRoot)) {
+      Object key = Files.readAttributes(named, BasicFileAttributes.class).fileKey(); // the file the path names now
+      if (a.isRegularFile() && real.startsWith(realRoot) && key != null && key.equals(a.fileKey())) {
         return f;
       }
     } catch (Exception e) {

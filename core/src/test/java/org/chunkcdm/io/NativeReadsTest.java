@@ -91,7 +91,7 @@ class NativeReadsTest {
 
   @Test
   void everyRangeAgainstTheFile() throws IOException {
-    byte[] data = random(3 * 1024 * 1024 + 777, 1);
+    byte[] data = random(9 * 1024 * 1024 + 777, 1); // the first read, of all of it, takes three calls of 4 MiB
     Path f = tmp.resolve("data.bin");
     Files.write(f, data);
     Random r = new Random(2);
@@ -244,6 +244,47 @@ class NativeReadsTest {
       assertEquals(NativeReads.on() ? 1 : 0, h.nativeCount());
     }
     assertEquals(before, openDescriptors());
+  }
+
+  /** Handles dropped without close(): their descriptors (and channels) are closed once the handles are collected. */
+  @Test
+  void descriptorsOfDroppedHandlesAreClosedByTheCollector() throws Exception {
+    byte[] data = random(100_000, 11);
+    Path f = tmp.resolve("a.bin");
+    Files.write(f, data);
+    long before = openDescriptors();
+    readAndDrop(f, data);
+    assertTrue(openDescriptors() > before, "open while the handles live");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (openDescriptors() > before && System.nanoTime() < deadline) {
+      System.gc();
+      Thread.sleep(20);
+    }
+    assertEquals(before, openDescriptors());
+  }
+
+  private static void readAndDrop(Path f, byte[] data) throws IOException {
+    FileHandles h = new FileHandles(f.getParent());
+    byte[] dst = new byte[data.length];
+    h.readFully(f, 0, dst, 0, dst.length);
+    assertArrayEquals(data, dst);
+    assertEquals(NativeReads.on() ? 1 : 0, h.nativeCount());
+  }
+
+  @Test
+  void aDescriptorOfAnotherFileThanThePathNamesIsRefused() throws Exception {
+    if (!NativeReads.on()) {
+      return; // nothing is opened this way here (asserted by onWhereItCanRunAndOtherwiseSaysWhy)
+    }
+    Path a = tmp.resolve("a.bin");
+    Path b = tmp.resolve("b.bin");
+    Files.write(a, random(10_000, 12));
+    Files.write(b, random(10_000, 13));
+    // as if a.bin had been swapped for another file between the checks of the path and the open
+    assertNull(NativeReads.open(a, b, tmp.toRealPath()));
+    NativeReads.Fd same = NativeReads.open(a, a, tmp.toRealPath());
+    assertTrue(same != null);
+    same.close();
   }
 
   @Test
