@@ -22,7 +22,7 @@ for r in $(seq 1 "$R"); do
   echo "round $r c-blosc2 (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
   "$PY" bench/blosc2/b2bench.py time "$DIR" "$S" "${SETS[@]}" > "$O/c.$r"
   for v in vec novec; do
-    F=(); [ $v = vec ] && F=(--add-modules jdk.incubator.vector)
+    F=(); [ $v = vec ] && F=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED) # as the CLI's launchers
     for side in before after; do
       jar=$BEFORE; opts=${BEFORE_OPTS:-}; [ $side = after ] && jar=$AFTER && opts=${AFTER_OPTS:-}
       echo "round $r $side $v (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2

@@ -99,6 +99,12 @@ public final class VersionInfo implements CommandLine.IVersionProvider {
     return off == null ? "one copy (pread from the page cache into the array)" : "FileChannel (one-copy pread " + off + ")";
   }
 
+  /** How data stored raw is copied: memmove (Java 22+), or System.arraycopy and why. */
+  public static String rawCopies() {
+    String off = Blosc.rawCopyOff();
+    return off == null ? "memmove in 128 KiB pieces" : "System.arraycopy (memmove " + off + ")";
+  }
+
   @Override
   public String[] getVersion() {
     List<String> l = new ArrayList<>();
@@ -106,6 +112,7 @@ public final class VersionInfo implements CommandLine.IVersionProvider {
     l.add("netcdf-java " + netcdfVersion());
     l.add("Blosc: " + bloscBackend());
     l.add("File reads: " + fileReads());
+    l.add("Raw copies: " + rawCopies());
     l.add("Java " + Runtime.version() + " (" + System.getProperty("java.vendor", "?") + ")");
     return l.toArray(new String[0]);
   }

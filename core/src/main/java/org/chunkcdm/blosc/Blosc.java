@@ -108,6 +108,14 @@ public final class Blosc {
   }
 
   /**
+   * Why copies of data stored raw do not go through the C library's {@code memmove} (Java 22+ with native access:
+   * {@code RawCopy}), or null when they do.
+   */
+  public static String rawCopyOff() {
+    return RawCopy.OFF;
+  }
+
+  /**
    * Whether {@link Impl#AUTO} hands Blosc1 chunks to native c-blosc: only when one is available and pure Java
    * runs without the Vector API (with it, pure Java decodes faster than c-blosc 1.x).
    */

@@ -174,7 +174,7 @@ final class JavaBlosc {
     } else if (csize > end - pos) {
       throw new FormatException("Blosc chunk: block " + b + " stream 0 of " + csize + " bytes passes the end of the chunk");
     } else if (csize == bs) {
-      System.arraycopy(src, pos, out, op, bs);
+      RawCopy.copy(src, pos, out, op, bs);
     } else {
       try {
         Codecs.decode(h.compressor(), src, pos, csize, out, op, bs, dict);
@@ -399,7 +399,7 @@ final class JavaBlosc {
       return true;
     }
     if (h.isMemcpyed()) {
-      System.arraycopy(src, off + h.headerLength() + start, dst, dp, count);
+      RawCopy.copy(src, off + h.headerLength() + start, dst, dp, count);
       return true;
     }
     return false;
@@ -542,7 +542,7 @@ final class JavaBlosc {
             cur = src;
             cp = pos;
           } else {
-            System.arraycopy(src, pos, target, out, neblock);
+            RawCopy.copy(src, pos, target, out, neblock);
           }
         } else {
           try {
@@ -627,7 +627,7 @@ final class JavaBlosc {
       cp = np;
     }
     if (cur != dst || cp != dp) {
-      System.arraycopy(cur, cp, dst, dp, bsize);
+      RawCopy.copy(cur, cp, dst, dp, bsize);
     }
     return false;
   }

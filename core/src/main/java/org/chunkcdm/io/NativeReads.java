@@ -3,22 +3,18 @@ package org.chunkcdm.io;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.lang.reflect.Array;
-import java.lang.reflect.Method;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Reads from the page cache straight into a heap array, one copy (Java 22 and later, Linux): {@code pread} called
  * through the FFM API as a <em>critical</em> function with heap access, so the kernel copies into the array itself.
  * {@code FileChannel.read} into a heap array makes two copies (the kernel's into the JDK's temporary direct buffer,
- * then the JDK's into the array). Built at run time through reflection and method handles: the jar stays Java 17
- * bytecode, and on Java 17–21 (or without native access) nothing here is ever used.
+ * then the JDK's into the array). Built at run time through {@link Ffm}: the jar stays Java 17 bytecode, and on
+ * Java 17–21 (or without native access) nothing here is ever used.
  *
  * <p>A critical call keeps the garbage collector waiting until it returns, so it is made only for ranges the page
  * cache holds whole, asked right before through {@code cachestat(2)} (Linux 6.5 and later; without it nothing is
@@ -40,152 +36,60 @@ final class NativeReads {
   private static final MethodHandle CACHESTAT;
   /** (int fd) → 0 or -1. */
   private static final MethodHandle CLOSE;
-  /** Opens a NUL-terminated path with flags: (byte[] path, int flags) → fd or -1 (non-critical; see open). */
-  private static final Method OPEN_INVOKE;
-  private static final Object OPEN_HANDLE;
-  private static final Method ARENA_OF_CONFINED;
-  private static final Method ARENA_ALLOCATE;
-  private static final Method ARENA_CLOSE;
-  private static final Method SEGMENT_COPY;
-  private static final Method SEGMENT_OF_ARRAY;
+  /** open(const char*, int flags, int mode) → fd or -1, not critical (an open may wait for a network file system). */
+  private static final MethodHandle OPEN;
   /** Why the reads are off, or null when they are on. */
   static final String OFF;
-  private static final int O_RDONLY_CLOEXEC_NONBLOCK;
+  /** O_RDONLY 0 | O_NONBLOCK 04000 | O_CLOEXEC 02000000 (the same on x86-64 and AArch64). */
+  private static final int O_RDONLY_CLOEXEC_NONBLOCK = 04000 | 02000000;
   private static final long SYS_CACHESTAT = 451; // the same number on every architecture (new syscall table)
 
   static {
     MethodHandle pread = null;
     MethodHandle cachestat = null;
     MethodHandle close = null;
-    Method openInvoke = null;
-    Object openHandle = null;
-    Method ofConfined = null;
-    Method allocate = null;
-    Method arenaClose = null;
-    Method copy = null;
-    Method ofArray = null;
-    int flags = 0;
-    String off = null;
-    String mode = System.getProperty("chunkcdm.nativeRead", "auto").trim().toLowerCase(Locale.ROOT);
+    MethodHandle open = null;
+    String off = Ffm.off("chunkcdm.nativeRead");
     String arch = System.getProperty("os.arch", "");
-    if (mode.equals("false") || mode.equals("off")) {
-      off = "off by -Dchunkcdm.nativeRead=" + mode;
-    } else if (Runtime.version().feature() < 22) {
-      off = "needs Java 22 or later (critical FFM calls)";
+    if (off != null) {
+      // as Ffm says
     } else if (!System.getProperty("os.name", "").equals("Linux")) {
       off = "Linux only";
     } else if (!arch.equals("amd64") && !arch.equals("aarch64")) {
       off = "not built for " + arch;
     } else {
       try {
-        // O_RDONLY 0, O_NONBLOCK 04000, O_CLOEXEC 02000000 (the same on x86-64 and AArch64)
-        flags = 04000 | 02000000;
-        Class<?> seg = Class.forName("java.lang.foreign.MemorySegment");
-        Class<?> layout = Class.forName("java.lang.foreign.MemoryLayout");
-        Class<?> valueLayout = Class.forName("java.lang.foreign.ValueLayout");
-        Class<?> fdesc = Class.forName("java.lang.foreign.FunctionDescriptor");
-        Class<?> linkerC = Class.forName("java.lang.foreign.Linker");
-        Class<?> optionC = Class.forName("java.lang.foreign.Linker$Option");
-        Class<?> arenaC = Class.forName("java.lang.foreign.Arena");
-        boolean granted = (Boolean) Module.class.getMethod("isNativeAccessEnabled").invoke(NativeReads.class.getModule());
-        if (!granted && !mode.equals("true")) {
-          throw new IllegalStateException("no native access granted (--enable-native-access=ALL-UNNAMED, or the module's"
-              + " name; the CLI's launchers pass it)");
-        }
-        Object jInt = valueLayout.getField("JAVA_INT").get(null);
-        Object jLong = valueLayout.getField("JAVA_LONG").get(null);
-        Object addr = valueLayout.getField("ADDRESS").get(null);
-        Object linker = linkerC.getMethod("nativeLinker").invoke(null);
-        Object lookup = linkerC.getMethod("defaultLookup").invoke(linker);
-        Method find = Class.forName("java.lang.foreign.SymbolLookup").getMethod("find", String.class);
-        Method descOf = fdesc.getMethod("of", layout, Array.newInstance(layout, 0).getClass());
-        Method downcall = linkerC.getMethod("downcallHandle", seg, fdesc, Array.newInstance(optionC, 0).getClass());
-        Object critical = optionC.getMethod("critical", boolean.class).invoke(null, true);
-        Object[] crit = (Object[]) Array.newInstance(optionC, 1);
-        crit[0] = critical;
-        Object[] none = (Object[]) Array.newInstance(optionC, 0);
-        ofArray = seg.getMethod("ofArray", byte[].class);
-        MethodHandles.Lookup l = MethodHandles.publicLookup();
-        MethodHandle ofBytes = l.unreflect(ofArray);
-        MethodHandle ofLongs = l.unreflect(seg.getMethod("ofArray", long[].class));
-        MethodHandle slice = l.unreflect(seg.getMethod("asSlice", long.class, long.class));
-
-        // pread(int, void*, size_t, off_t): the array slice [off, off + len) is bounds-checked by asSlice
-        Object preadDesc = descOf.invoke(null, jLong, layouts(layout, jInt, addr, jLong, jLong));
-        MethodHandle p = (MethodHandle) downcall.invoke(linker, symbol(find, lookup, "pread"), preadDesc, crit);
-        // (int fd, MemorySegment s, long count, long pos) ← (int fd, byte[] b, long off, long len, long count?, ...)
-        MethodHandle sliceOf = MethodHandles.filterArguments(slice, 0, ofBytes); // (byte[], long off, long len) → seg
-        // count = len: duplicate the len argument
-        MethodHandle withSeg = MethodHandles.collectArguments(p, 1, sliceOf); // (int, byte[], long off, long len, long count, long pos)
-        pread = MethodHandles.permuteArguments(withSeg,
+        Class<?> a = Ffm.ADDRESS;
+        // pread(int, void*, size_t, off_t) on the array slice [off, off + len), which asSlice checks
+        MethodHandle p = Ffm.downcall("pread", true, -1, long.class, int.class, a, long.class, long.class);
+        MethodHandle withSlice = MethodHandles.collectArguments(p, 1, Ffm.heapSlice(byte[].class));
+        // (int fd, byte[] b, long off, long len, long count, long pos): count = len
+        pread = MethodHandles.permuteArguments(withSlice,
             MethodType.methodType(long.class, int.class, byte[].class, long.class, long.class, long.class),
             0, 1, 2, 3, 3, 4);
-
         // syscall(long nr, ...) with (unsigned fd, struct cachestat_range*, struct cachestat*, unsigned flags)
-        Object sysDesc = descOf.invoke(null, jLong, layouts(layout, jLong, jInt, addr, addr, jInt));
-        Object[] critVariadic = (Object[]) Array.newInstance(optionC, 2);
-        critVariadic[0] = critical;
-        critVariadic[1] = optionC.getMethod("firstVariadicArg", int.class).invoke(null, 1);
-        MethodHandle sc = (MethodHandle) downcall.invoke(linker, symbol(find, lookup, "syscall"), sysDesc, critVariadic);
-        sc = MethodHandles.filterArguments(sc, 2, ofLongs, ofLongs);
-        cachestat = sc.asType(MethodType.methodType(long.class, long.class, int.class, long[].class, long[].class, int.class));
-
-        Object closeDesc = descOf.invoke(null, jInt, layouts(layout, jInt));
-        close = (MethodHandle) downcall.invoke(linker, symbol(find, lookup, "close"), closeDesc, none);
-
-        // open(const char*, int, ...): not critical (an open may wait for a network file system); the path is
-        // copied into a confined arena's native memory
-        Object openDesc = descOf.invoke(null, jInt, layouts(layout, addr, jInt, jInt));
-        Object[] variadic = (Object[]) Array.newInstance(optionC, 1);
-        variadic[0] = optionC.getMethod("firstVariadicArg", int.class).invoke(null, 2);
-        MethodHandle o = (MethodHandle) downcall.invoke(linker, symbol(find, lookup, "open"), openDesc, variadic);
-        openHandle = o;
-        openInvoke = MethodHandle.class.getMethod("invokeWithArguments", Object[].class);
-        ofConfined = arenaC.getMethod("ofConfined");
-        allocate = Class.forName("java.lang.foreign.SegmentAllocator").getMethod("allocate", long.class);
-        arenaClose = arenaC.getMethod("close");
-        copy = seg.getMethod("copy", Object.class, int.class, seg, valueLayout, long.class, int.class);
-        // probe: cachestat must exist (Linux 6.5+); fd 0 may be anything, so ask about a file we open ourselves
-        probe(cachestat, close, openHandle, openInvoke, ofConfined, allocate, arenaClose, copy, valueLayout, flags);
+        MethodHandle sc = Ffm.downcall("syscall", true, 1, long.class, long.class, int.class, a, a, int.class);
+        MethodHandle longs = Ffm.heapSegment(long[].class);
+        cachestat = MethodHandles.filterArguments(sc, 2, longs, longs)
+            .asType(MethodType.methodType(long.class, long.class, int.class, long[].class, long[].class, int.class));
+        close = Ffm.downcall("close", false, -1, int.class, int.class);
+        open = Ffm.downcall("open", false, 2, int.class, a, int.class, int.class);
+        probe(cachestat, close, open);
       } catch (Throwable t) {
         Throwable c = t instanceof java.lang.reflect.InvocationTargetException ? t.getCause() : t;
         off = c instanceof IllegalStateException ? c.getMessage() : "not available: " + c;
-        pread = null;
       }
     }
     PREAD = off == null ? pread : null;
     CACHESTAT = off == null ? cachestat : null;
     CLOSE = off == null ? close : null;
-    OPEN_INVOKE = openInvoke;
-    OPEN_HANDLE = openHandle;
-    ARENA_OF_CONFINED = ofConfined;
-    ARENA_ALLOCATE = allocate;
-    ARENA_CLOSE = arenaClose;
-    SEGMENT_COPY = copy;
-    SEGMENT_OF_ARRAY = ofArray;
-    O_RDONLY_CLOEXEC_NONBLOCK = flags;
+    OPEN = off == null ? open : null;
     OFF = off;
   }
 
-  private static Object layouts(Class<?> layout, Object... ls) {
-    Object a = Array.newInstance(layout, ls.length);
-    for (int i = 0; i < ls.length; i++) {
-      Array.set(a, i, ls[i]);
-    }
-    return a;
-  }
-
-  private static Object symbol(Method find, Object lookup, String name) throws Exception {
-    Optional<?> s = (Optional<?>) find.invoke(lookup, name);
-    return s.orElseThrow(() -> new IllegalStateException("no symbol " + name + " in the C library"));
-  }
-
-  private static Object jByte;
-
-  private static void probe(MethodHandle cachestat, MethodHandle close, Object openHandle, Method openInvoke,
-      Method ofConfined, Method allocate, Method arenaClose, Method copy, Class<?> valueLayout, int flags) throws Throwable {
-    jByte = valueLayout.getField("JAVA_BYTE").get(null);
-    int fd = open0(openHandle, openInvoke, ofConfined, allocate, arenaClose, copy, "/proc/self/exe", flags);
+  /** cachestat must exist (Linux 6.5+): asked about a file opened here (fd 0 may be anything). */
+  private static void probe(MethodHandle cachestat, MethodHandle close, MethodHandle open) throws Throwable {
+    int fd = open0(open, "/proc/self/exe");
     if (fd < 0) {
       throw new IllegalStateException("probe open of /proc/self/exe failed");
     }
@@ -201,17 +105,8 @@ final class NativeReads {
     }
   }
 
-  private static int open0(Object openHandle, Method openInvoke, Method ofConfined, Method allocate, Method arenaClose,
-      Method copy, String path, int flags) throws Throwable {
-    byte[] b = path.getBytes(jnu());
-    Object arena = ofConfined.invoke(null);
-    try {
-      Object s = allocate.invoke(arena, (long) b.length + 1); // zeroed: the terminating NUL
-      copy.invoke(null, b, 0, s, jByte, 0L, b.length);
-      return (Integer) openInvoke.invoke(openHandle, (Object) new Object[] {s, flags, 0});
-    } finally {
-      arenaClose.invoke(arena);
-    }
+  private static int open0(MethodHandle open, String path) throws Throwable {
+    return (Integer) Ffm.withCString(open, path.getBytes(jnu()), O_RDONLY_CLOEXEC_NONBLOCK, 0);
   }
 
   private static Charset jnu() {
@@ -311,8 +206,7 @@ final class NativeReads {
     }
     int fd;
     try {
-      fd = open0(OPEN_HANDLE, OPEN_INVOKE, ARENA_OF_CONFINED, ARENA_ALLOCATE, ARENA_CLOSE, SEGMENT_COPY,
-          p.toAbsolutePath().toString(), O_RDONLY_CLOEXEC_NONBLOCK);
+      fd = open0(OPEN, p.toAbsolutePath().toString());
     } catch (Throwable t) {
       return null;
     }

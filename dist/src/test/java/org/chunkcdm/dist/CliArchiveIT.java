@@ -147,6 +147,7 @@ class CliArchiveIT {
         && (Integer.parseInt(k[0]) > 6 || Integer.parseInt(k[0]) == 6 && Integer.parseInt(k[1]) >= 5);
     assertEquals(pread, lines.get(3).equals("File reads: one copy (pread from the page cache into the array)"), lines.get(3));
     assertTrue(pread || lines.get(3).startsWith("File reads: FileChannel (one-copy pread "), lines.get(3));
+    assertEquals(Runtime.version().feature() >= 22, lines.get(4).equals("Raw copies: memmove in 128 KiB pieces"), lines.get(4));
 
     // real values: a Blosc1 chunk decoded by the archive's CLI equals the fixture's expected bytes
     Fixtures.Dataset d = Fixtures.manifest("blosc2").datasets("chunk-blosc1").get(0);

@@ -1,0 +1,104 @@
+package org.chunkcdm.blosc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Raw copies through {@code memmove} ({@link RawCopy}; Java 22+ with native access, which the surefire argLine
+ * grants: CI's second run on Java 25 takes them, on Java 17 the reason is asserted and the same copies are
+ * {@code System.arraycopy}): every size around the limits against {@code System.arraycopy}, bounds refused before
+ * any byte moves, and chunks stored raw, blocks stored raw and split streams stored raw decoded through it.
+ */
+class RawCopyTest {
+  static boolean expectedOn() {
+    return Runtime.version().feature() >= 22 && !"false".equals(System.getProperty("chunkcdm.nativeCopy"));
+  }
+
+  @Test
+  void onWhereItCanRunAndOtherwiseSaysWhy() {
+    if (expectedOn()) {
+      assertNull(RawCopy.OFF, "Java " + Runtime.version().feature() + " with native access granted (the surefire argLine)");
+    } else {
+      assertTrue(RawCopy.OFF != null && (RawCopy.OFF.contains("Java 22") || RawCopy.OFF.contains("off by")), RawCopy.OFF);
+    }
+  }
+
+  @Test
+  void everySizeAroundTheLimitsAgainstArraycopy() {
+    Random r = new Random(1);
+    byte[] src = new byte[3 << 20];
+    r.nextBytes(src);
+    int[] sizes = {0, 1, 4095, RawCopy.MIN - 1, RawCopy.MIN, RawCopy.MIN + 1, RawCopy.PIECE - 1, RawCopy.PIECE,
+        RawCopy.PIECE + 1, 3 * RawCopy.PIECE + 77, (1 << 20) + 5, 2 << 20};
+    for (int n : sizes) {
+      for (int k = 0; k < 4; k++) {
+        int so = r.nextInt(src.length - n + 1);
+        int dp = r.nextInt(100);
+        byte[] want = new byte[n + dp + 50];
+        byte[] got = new byte[want.length];
+        r.nextBytes(want);
+        System.arraycopy(want, 0, got, 0, want.length);
+        System.arraycopy(src, so, want, dp, n);
+        long before = RawCopy.BYTES.sum();
+        RawCopy.copy(src, so, got, dp, n);
+        assertArrayEquals(want, got, n + " bytes from " + so + " to " + dp);
+        assertEquals(expectedOn() && n >= RawCopy.MIN ? n : 0, RawCopy.BYTES.sum() - before, n + " bytes through memmove");
+      }
+    }
+  }
+
+  @Test
+  void boundsAreCheckedBeforeAnyByteMoves() {
+    byte[] src = new byte[1 << 20];
+    Arrays.fill(src, (byte) 7);
+    byte[] dst = new byte[1 << 20];
+    int n = RawCopy.MIN * 2;
+    assertThrows(IndexOutOfBoundsException.class, () -> RawCopy.copy(src, src.length - n + 1, dst, 0, n));
+    assertThrows(IndexOutOfBoundsException.class, () -> RawCopy.copy(src, 0, dst, dst.length - n + 1, n));
+    assertThrows(IndexOutOfBoundsException.class, () -> RawCopy.copy(src, -1, dst, 0, n));
+    assertThrows(IndexOutOfBoundsException.class, () -> RawCopy.copy(src, 0, dst, 0, -n));
+    assertArrayEquals(new byte[dst.length], dst, "nothing written");
+  }
+
+  @Test
+  void oneArrayOntoItselfOverlapping() {
+    byte[] a = new byte[1 << 20];
+    new Random(2).nextBytes(a);
+    byte[] want = a.clone();
+    System.arraycopy(want, 1000, want, 1007, 500_000);
+    RawCopy.copy(a, 1000, a, 1007, 500_000);
+    assertArrayEquals(want, a);
+  }
+
+  @Test
+  void chunksBlocksAndStreamsStoredRawDecodeThroughIt() throws IOException {
+    Random r = new Random(3);
+    byte[] data = new byte[(1 << 20) + 24];
+    for (int i = 0; i < data.length; i++) {
+      data[i] = (byte) (i % 251 < 200 ? r.nextInt() : i >> 9); // mostly noise: streams stay raw
+    }
+    long before = RawCopy.BYTES.sum();
+    byte[] c = BloscPiecesTest.memcpyed(data, 8);
+    assertArrayEquals(data, Blosc.decompress(c, 0, c.length), "chunk stored raw");
+    byte[] part = new byte[300_001];
+    Blosc.decompressRange(c, 0, c.length, 12_345, part.length, part, 0);
+    assertArrayEquals(Arrays.copyOfRange(data, 12_345, 12_345 + part.length), part, "a range of it");
+    long chunkBytes = RawCopy.BYTES.sum() - before;
+    assertEquals(expectedOn() ? data.length + part.length : 0, chunkBytes);
+    for (boolean bit : new boolean[] {false, true}) {
+      for (int ts : new int[] {1, 8}) {
+        byte[] k = RawStreamTest.chunk(data, ts, 256 << 10, bit, s -> s % 3 != 1);
+        assertArrayEquals(data, Blosc.decompress(k, 0, k.length), "blocks of 256 KiB, streams raw, ts " + ts + " bit " + bit);
+      }
+    }
+    assertTrue(!expectedOn() || RawCopy.BYTES.sum() - before > chunkBytes, "raw blocks or streams went through memmove");
+  }
+}
