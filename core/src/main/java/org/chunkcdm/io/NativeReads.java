@@ -98,7 +98,7 @@ final class NativeReads {
       long[] stat = new long[5];
       long r = (long) cachestat.invokeExact(SYS_CACHESTAT, fd, range, stat, 0);
       if (r != 0) {
-        throw new IllegalStateException("no cachestat(2) in this kernel (Linux 6.5 or later needed)");
+        throw new IllegalStateException("no cachestat(2) here (Linux 6.5 or later, not blocked by a seccomp filter)");
       }
     } finally {
       int c = (int) close.invokeExact(fd);
