@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Random;
+import org.chunkcdm.testkit.NativeAccess;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class RawCopyTest {
   static boolean expectedOn() {
-    return Runtime.version().feature() >= 22 && !"false".equals(System.getProperty("chunkcdm.nativeCopy"));
+    return NativeAccess.ffmExpected() && !"false".equals(System.getProperty("chunkcdm.nativeCopy"));
   }
 
   @Test

@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.chunkcdm.testkit.NativeAccess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,20 +54,13 @@ class NativeReadsTest {
 
   /** What this JVM should do: null when the reads must be on, otherwise a fragment of the reason. */
   static String expectedReason() {
-    String prop = System.getProperty("chunkcdm.nativeRead", "auto");
-    if (prop.equals("false")) {
+    if ("false".equals(System.getProperty("chunkcdm.nativeRead"))) {
       return "off by";
     }
-    if (Runtime.version().feature() < 22) {
+    if (!NativeAccess.ffmExpected()) {
       return "Java 22";
     }
-    if (!System.getProperty("os.name").equals("Linux") || !System.getProperty("os.arch").equals("amd64")) {
-      return "";
-    }
-    String[] v = System.getProperty("os.version").split("[.-]");
-    int major = Integer.parseInt(v[0]);
-    int minor = Integer.parseInt(v[1]);
-    return major > 6 || major == 6 && minor >= 5 ? null : "cachestat";
+    return NativeAccess.preadExpected() ? null : "";
   }
 
   @Test

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.chunkcdm.testkit.Fixtures;
+import org.chunkcdm.testkit.NativeAccess;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -141,13 +142,10 @@ class CliArchiveIT {
           lines.get(2));
     }
     // the launcher grants native access: on Java 22+ (Linux 6.5+ x86-64) large files are read with one copy
-    String[] k = System.getProperty("os.version").split("[.-]");
-    boolean pread = Runtime.version().feature() >= 22 && System.getProperty("os.name").equals("Linux")
-        && System.getProperty("os.arch").equals("amd64")
-        && (Integer.parseInt(k[0]) > 6 || Integer.parseInt(k[0]) == 6 && Integer.parseInt(k[1]) >= 5);
+    boolean pread = NativeAccess.preadExpected();
     assertEquals(pread, lines.get(3).equals("File reads: one copy (pread from the page cache into the array)"), lines.get(3));
     assertTrue(pread || lines.get(3).startsWith("File reads: FileChannel (one-copy pread "), lines.get(3));
-    assertEquals(Runtime.version().feature() >= 22, lines.get(4).equals("Raw copies: memmove in 128 KiB pieces"), lines.get(4));
+    assertEquals(NativeAccess.ffmExpected(), lines.get(4).equals("Raw copies: memmove in 128 KiB pieces"), lines.get(4));
 
     // real values: a Blosc1 chunk decoded by the archive's CLI equals the fixture's expected bytes
     Fixtures.Dataset d = Fixtures.manifest("blosc2").datasets("chunk-blosc1").get(0);

@@ -15,6 +15,8 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.chunkcdm.chunk.ChunkCache;
 import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.SectionReader;
@@ -23,6 +25,7 @@ import org.chunkcdm.open.ChunkedDataset;
 import org.chunkcdm.open.Datasets;
 import org.chunkcdm.open.OpenOptions;
 import org.chunkcdm.testkit.Fixtures;
+import org.chunkcdm.testkit.NativeAccess;
 import org.chunkcdm.testkit.NetcdfChecks;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,31 +60,42 @@ class MappedFrameTest {
     restoreMapSettings.run();
   }
 
+  /**
+   * Reads every frame and b2nd fixture whole and in the contract's sections against the manifest; {@code check}
+   * gets each dataset's file handles and whether it is a contiguous frame. Returns the number read.
+   */
+  private static int readEveryFixture(BiConsumer<Fixtures.Dataset, FileHandles> contiguous, Consumer<FileHandles> any)
+      throws IOException {
+    int datasets = 0;
+    for (Fixtures.Dataset d : Check.datasets()) {
+      Check.Expect want = Check.Expect.of(d.variables().get(0));
+      try (NetcdfFile nc = NetcdfFiles.open(d.file().toString())) {
+        Variable v = Check.find(nc, d);
+        v.setCaching(false);
+        Check.assertWhole(want, v);
+        Check.assertSections(want, v);
+        FileHandles h = ((Blosc2FrameIosp) nc.getIosp()).handles();
+        any.accept(h);
+        if (!Check.sparse(d)) {
+          contiguous.accept(d, h);
+        }
+      }
+      datasets++;
+    }
+    return datasets;
+  }
+
   @Test
   void everyFixtureWithTheMappingOnAndOff() throws IOException {
-    int mapped = 0;
-    int datasets = 0;
-    for (boolean on : new boolean[] {true, false}) {
-      FileHandles.setMmap(on);
-      for (Fixtures.Dataset d : Check.datasets()) {
-        Check.Expect want = Check.Expect.of(d.variables().get(0));
-        try (NetcdfFile nc = NetcdfFiles.open(d.file().toString())) {
-          Variable v = Check.find(nc, d);
-          v.setCaching(false);
-          Check.assertWhole(want, v);
-          Check.assertSections(want, v);
-          int n = ((Blosc2FrameIosp) nc.getIosp()).handles().mappedCount();
-          if (!on) {
-            assertEquals(0, n, d + ": mapped with the mapping off");
-          } else if (!Check.sparse(d)) {
-            assertEquals(1, n, d + ": a contiguous frame is read through its mapping");
-            mapped++;
-          }
-        }
-        datasets++;
-      }
-    }
-    assertTrue(mapped >= 15 && datasets >= 2 * 40, mapped + " mapped, " + datasets + " read");
+    int[] mapped = {0};
+    FileHandles.setMmap(true);
+    int datasets = readEveryFixture((d, h) -> {
+      assertEquals(1, h.mappedCount(), d + ": a contiguous frame is read through its mapping");
+      mapped[0]++;
+    }, h -> { });
+    FileHandles.setMmap(false);
+    datasets += readEveryFixture((d, h) -> { }, h -> assertEquals(0, h.mappedCount(), "mapped with the mapping off"));
+    assertTrue(mapped[0] >= 15 && datasets >= 2 * 40, mapped[0] + " mapped, " + datasets + " read");
   }
 
   /**
@@ -92,30 +106,16 @@ class MappedFrameTest {
   void everyFixtureThroughNativeReads() throws IOException {
     FileHandles.setMmap(false);
     boolean on = FileHandles.nativeReadsOff() == null;
-    String[] k = System.getProperty("os.version").split("[.-]");
-    boolean can = Runtime.version().feature() >= 22 && System.getProperty("os.name").equals("Linux")
-        && System.getProperty("os.arch").equals("amd64")
-        && (Integer.parseInt(k[0]) > 6 || Integer.parseInt(k[0]) == 6 && Integer.parseInt(k[1]) >= 5); // cachestat
-    assertEquals(can, on, "native reads: " + FileHandles.nativeReadsOff());
-    int through = 0;
-    for (Fixtures.Dataset d : Check.datasets()) {
-      Check.Expect want = Check.Expect.of(d.variables().get(0));
-      try (NetcdfFile nc = NetcdfFiles.open(d.file().toString())) {
-        Variable v = Check.find(nc, d);
-        v.setCaching(false);
-        Check.assertWhole(want, v);
-        Check.assertSections(want, v);
-        FileHandles h = ((Blosc2FrameIosp) nc.getIosp()).handles();
-        assertEquals(0, h.mappedCount());
-        if (!on) {
-          assertEquals(0, h.nativeCount(), d.toString());
-        } else if (!Check.sparse(d)) {
-          assertEquals(1, h.nativeCount(), d + ": a contiguous frame's chunks come through pread");
-          through++;
-        }
-      }
-    }
-    assertTrue(!on || through >= 15, through + " frames read through pread");
+    assertEquals(NativeAccess.preadExpected(), on, "native reads: " + FileHandles.nativeReadsOff());
+    int[] through = {0};
+    readEveryFixture((d, h) -> {
+      assertEquals(on ? 1 : 0, h.nativeCount(), d + ": a contiguous frame's chunks come through pread");
+      through[0] += on ? 1 : 0;
+    }, h -> {
+      assertEquals(0, h.mappedCount());
+      assertTrue(on || h.nativeCount() == 0);
+    });
+    assertTrue(!on || through[0] >= 15, through[0] + " frames read through pread");
   }
 
   /** The largest chunk's offset and stored size in the contiguous frame p. */
