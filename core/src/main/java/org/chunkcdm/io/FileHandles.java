@@ -402,11 +402,17 @@ public final class FileHandles implements Closeable {
   private int nativeRead(Path p, long pos, byte[] dst, int off, int len) throws IOException {
     NativeReads.Fd f = fds.get(p);
     if (f == null) {
+      // the same size limit as the mapping: its lookup for this read (unless mappings are off) has the answer
+      Mapping mp = maps.get(p);
       long size;
-      try {
-        size = channel(p).size(); // after the channel's checks of the path
-      } catch (ClosedChannelException e) {
-        return 0;
+      if (mp != null) {
+        size = mp == Mapping.NONE ? -1 : mp.size;
+      } else {
+        try {
+          size = channel(p).size(); // after the channel's checks of the path
+        } catch (ClosedChannelException e) {
+          return 0;
+        }
       }
       f = size < Math.max(1, mapMinFile) ? null : NativeReads.open(p, realRoot());
       if (f != null && !fdCleaner) {
