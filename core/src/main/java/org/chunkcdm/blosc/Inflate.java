@@ -314,7 +314,7 @@ public final class Inflate {
     if (len > opEnd - op) {
       throw corrupt("decodes to more than the expected bytes", op - op0, opEnd - op0);
     }
-    System.arraycopy(in, ip, out, op, len);
+    RawCopy.copy(in, ip, out, op, len);
     ip += len;
     return op + len;
   }

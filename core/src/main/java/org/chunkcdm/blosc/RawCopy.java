@@ -7,20 +7,22 @@ import java.util.Objects;
 import org.chunkcdm.io.Ffm;
 
 /**
- * Copies of stored-raw Blosc data (a chunk stored raw, a block or split stream stored raw) of at least {@link #MIN}
- * bytes. On Java 22+ with native access ({@link Ffm}) they go through the C library's {@code memmove} in pieces of
- * {@link #PIECE} bytes, called as a critical FFM function on the two arrays (~4 µs each, so the garbage collector
- * never waits long): below glibc's non-temporal threshold that is {@code rep movsb} on CPUs with ERMS/FSRM, 25–45%
- * faster than {@code System.arraycopy}'s vector loop for the 1 MiB chunks of the benchmark, which is also how
- * c-blosc2 copies such chunks (docs/BENCHMARKS.md, "One-copy reads", raw copies). Everywhere else, and for one
- * array copied onto itself, {@code System.arraycopy}. Bounds are checked as {@code System.arraycopy} checks them,
- * before any call. {@code -Dchunkcdm.nativeCopy=false} turns it off.
+ * Copies of stored data of at least {@link #MIN} bytes: chunks, blocks and split streams that Blosc stored raw, and
+ * deflate's stored blocks and zstd's raw blocks inside the streams. Internal to chunkcdm's decoders (public only for
+ * the zstd package), not an API. On Java 22+ with native access ({@link Ffm}) they go through the C library's
+ * {@code memmove} in pieces of {@link #PIECE} bytes, called as a critical FFM function on the two arrays (~4 µs
+ * each, so the garbage collector never waits long): below glibc's non-temporal threshold that is {@code rep movsb} on
+ * CPUs with ERMS/FSRM, 25–45% faster than {@code System.arraycopy}'s vector loop for the 1 MiB chunks of the
+ * benchmark, which is also how c-blosc2 copies such chunks, and 25–35% faster for pieces of 8–64 KiB from a source
+ * in memory (below 4 KiB the call costs more than it saves; docs/BENCHMARKS.md, "One-copy reads" and stop 29).
+ * Everywhere else, and for one array copied onto itself, {@code System.arraycopy}. Bounds are checked as
+ * {@code System.arraycopy} checks them, before any call. {@code -Dchunkcdm.nativeCopy=false} turns it off.
  */
-final class RawCopy {
+public final class RawCopy {
   private RawCopy() {}
 
   /** Copies shorter than this take {@code System.arraycopy}. */
-  static final int MIN = 64 << 10;
+  public static final int MIN = 8 << 10;
   /** Bytes per {@code memmove} call. */
   static final int PIECE = 128 << 10;
   /** Why copies do not go through {@code memmove}, or null when they do. */
@@ -49,8 +51,8 @@ final class RawCopy {
     MOVE = off == null ? move : null;
   }
 
-  /** {@code System.arraycopy(src, so, dst, dp, n)} for distinct arrays. */
-  static void copy(byte[] src, int so, byte[] dst, int dp, int n) {
+  /** {@code System.arraycopy(src, so, dst, dp, n)}. */
+  public static void copy(byte[] src, int so, byte[] dst, int dp, int n) {
     if (n < MIN || MOVE == null || src == dst) {
       System.arraycopy(src, so, dst, dp, n);
       return;

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.zip.Deflater;
+import org.chunkcdm.blosc.zstd.ZstdDecoder;
 import org.chunkcdm.testkit.NativeAccess;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * Raw copies through {@code memmove} ({@link RawCopy}; Java 22+ with native access, which the surefire argLine
  * grants: CI's second run on Java 25 takes them, on Java 17 the reason is asserted and the same copies are
  * {@code System.arraycopy}): every size around the limits against {@code System.arraycopy}, bounds refused before
- * any byte moves, and chunks stored raw, blocks stored raw and split streams stored raw decoded through it.
+ * any byte moves, and chunks stored raw, blocks stored raw and split streams stored raw decoded through it, as are
+ * deflate's stored blocks and zstd's raw blocks of at least {@link RawCopy#MIN} bytes.
  */
 class RawCopyTest {
   static boolean expectedOn() {
@@ -101,5 +104,63 @@ class RawCopyTest {
       }
     }
     assertTrue(!expectedOn() || RawCopy.BYTES.sum() - before > chunkBytes, "raw blocks or streams went through memmove");
+  }
+  @Test
+  void deflateStoredBlocksDecodeThroughIt() throws IOException {
+    byte[] data = new byte[(1 << 20) + 333];
+    new Random(4).nextBytes(data);
+    Deflater d = new Deflater(0); // level 0: stored blocks of up to 64 KiB
+    d.setInput(data);
+    d.finish();
+    byte[] z = new byte[data.length + 1024];
+    int zl = 0;
+    while (!d.finished()) {
+      zl += d.deflate(z, zl, z.length - zl);
+    }
+    d.end();
+    byte[] got = new byte[data.length + 16];
+    Arrays.fill(got, (byte) 0x5a);
+    long before = RawCopy.BYTES.sum();
+    new Inflate().decode(z, 0, zl, got, 8, data.length);
+    assertArrayEquals(data, Arrays.copyOfRange(got, 8, 8 + data.length));
+    for (int i : new int[] {0, 7, got.length - 8, got.length - 1}) {
+      assertEquals((byte) 0x5a, got[i], "nothing written outside the output at " + i);
+    }
+    long moved = RawCopy.BYTES.sum() - before;
+    if (expectedOn()) {
+      assertTrue(moved >= data.length - RawCopy.MIN, moved + " of " + data.length + " bytes through memmove");
+    } else {
+      assertEquals(0, moved);
+    }
+  }
+
+  @Test
+  void zstdRawBlocksDecodeThroughItAndSmallOnesDoNot() throws IOException {
+    Random r = new Random(5);
+    int[] blocks = {100_000, RawCopy.MIN - 1, RawCopy.MIN, 3, 128 << 10};
+    int total = Arrays.stream(blocks).sum();
+    byte[] data = new byte[total];
+    r.nextBytes(data);
+    // a frame by hand: magic, descriptor 0xA0 (single segment, 4-byte content size), raw blocks (type 0)
+    java.io.ByteArrayOutputStream f = new java.io.ByteArrayOutputStream();
+    f.write(0x28); f.write(0xB5); f.write(0x2F); f.write(0xFD);
+    f.write(0xA0); // frame header descriptor: FCS field 4 bytes (flag 2), single segment
+    for (int k = 0; k < 4; k++) {
+      f.write(total >>> (8 * k));
+    }
+    int p = 0;
+    for (int b = 0; b < blocks.length; b++) {
+      int h = blocks[b] << 3 | (b == blocks.length - 1 ? 1 : 0); // type 0: raw
+      f.write(h); f.write(h >>> 8); f.write(h >>> 16);
+      f.write(data, p, blocks[b]);
+      p += blocks[b];
+    }
+    byte[] z = f.toByteArray();
+    byte[] got = new byte[total];
+    long before = RawCopy.BYTES.sum();
+    new ZstdDecoder().decompress(z, 0, z.length, got, 0, total);
+    assertArrayEquals(data, got);
+    long big = 100_000 + RawCopy.MIN + (128 << 10);
+    assertEquals(expectedOn() ? big : 0, RawCopy.BYTES.sum() - before, "raw blocks of at least MIN bytes through memmove");
   }
 }

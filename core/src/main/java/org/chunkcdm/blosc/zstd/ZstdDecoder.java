@@ -1,6 +1,7 @@
 package org.chunkcdm.blosc.zstd;
 
 import org.chunkcdm.blosc.Lz4;
+import org.chunkcdm.blosc.RawCopy;
 import org.chunkcdm.io.FormatException;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -200,7 +201,7 @@ public final class ZstdDecoder {
               throw new FormatException("raw block of " + size + " bytes overruns the " + (olimit - frameStart)
                   + "-byte output of the frame");
             }
-            System.arraycopy(in, p, out, o, size);
+            RawCopy.copy(in, p, out, o, size);
             p += size;
             o += size;
             break;
