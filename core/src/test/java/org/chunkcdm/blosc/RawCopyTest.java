@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Random;
@@ -105,6 +106,7 @@ class RawCopyTest {
     }
     assertTrue(!expectedOn() || RawCopy.BYTES.sum() - before > chunkBytes, "raw blocks or streams went through memmove");
   }
+
   @Test
   void deflateStoredBlocksDecodeThroughIt() throws IOException {
     byte[] data = new byte[(1 << 20) + 333];
@@ -142,16 +144,13 @@ class RawCopyTest {
     byte[] data = new byte[total];
     r.nextBytes(data);
     // a frame by hand: magic, descriptor 0xA0 (single segment, 4-byte content size), raw blocks (type 0)
-    java.io.ByteArrayOutputStream f = new java.io.ByteArrayOutputStream();
-    f.write(0x28); f.write(0xB5); f.write(0x2F); f.write(0xFD);
+    ByteArrayOutputStream f = new ByteArrayOutputStream();
+    littleEndian(f, ZstdDecoder.MAGIC, 4);
     f.write(0xA0); // frame header descriptor: FCS field 4 bytes (flag 2), single segment
-    for (int k = 0; k < 4; k++) {
-      f.write(total >>> (8 * k));
-    }
+    littleEndian(f, total, 4);
     int p = 0;
     for (int b = 0; b < blocks.length; b++) {
-      int h = blocks[b] << 3 | (b == blocks.length - 1 ? 1 : 0); // type 0: raw
-      f.write(h); f.write(h >>> 8); f.write(h >>> 16);
+      littleEndian(f, blocks[b] << 3 | (b == blocks.length - 1 ? 1 : 0), 3); // block header: size, type 0 (raw), last
       f.write(data, p, blocks[b]);
       p += blocks[b];
     }
@@ -162,5 +161,11 @@ class RawCopyTest {
     assertArrayEquals(data, got);
     long big = 100_000 + RawCopy.MIN + (128 << 10);
     assertEquals(expectedOn() ? big : 0, RawCopy.BYTES.sum() - before, "raw blocks of at least MIN bytes through memmove");
+  }
+
+  private static void littleEndian(ByteArrayOutputStream f, int v, int bytes) {
+    for (int k = 0; k < bytes; k++) {
+      f.write(v >>> (8 * k));
+    }
   }
 }
