@@ -111,19 +111,11 @@ class RawCopyTest {
   void deflateStoredBlocksDecodeThroughIt() throws IOException {
     byte[] data = new byte[(1 << 20) + 333];
     new Random(4).nextBytes(data);
-    Deflater d = new Deflater(0); // level 0: stored blocks of up to 64 KiB
-    d.setInput(data);
-    d.finish();
-    byte[] z = new byte[data.length + 1024];
-    int zl = 0;
-    while (!d.finished()) {
-      zl += d.deflate(z, zl, z.length - zl);
-    }
-    d.end();
+    byte[] z = InflateTest.deflate(data, 0, Deflater.DEFAULT_STRATEGY); // level 0: stored blocks of up to 64 KiB
     byte[] got = new byte[data.length + 16];
     Arrays.fill(got, (byte) 0x5a);
     long before = RawCopy.BYTES.sum();
-    new Inflate().decode(z, 0, zl, got, 8, data.length);
+    new Inflate().decode(z, 0, z.length, got, 8, data.length);
     assertArrayEquals(data, Arrays.copyOfRange(got, 8, 8 + data.length));
     for (int i : new int[] {0, 7, got.length - 8, got.length - 1}) {
       assertEquals((byte) 0x5a, got[i], "nothing written outside the output at " + i);
@@ -145,12 +137,15 @@ class RawCopyTest {
     r.nextBytes(data);
     // a frame by hand: magic, descriptor 0xA0 (single segment, 4-byte content size), raw blocks (type 0)
     ByteArrayOutputStream f = new ByteArrayOutputStream();
-    littleEndian(f, ZstdDecoder.MAGIC, 4);
+    RawStreamTest.le32(f, ZstdDecoder.MAGIC);
     f.write(0xA0); // frame header descriptor: FCS field 4 bytes (flag 2), single segment
-    littleEndian(f, total, 4);
+    RawStreamTest.le32(f, total);
     int p = 0;
     for (int b = 0; b < blocks.length; b++) {
-      littleEndian(f, blocks[b] << 3 | (b == blocks.length - 1 ? 1 : 0), 3); // block header: size, type 0 (raw), last
+      int header = blocks[b] << 3 | (b == blocks.length - 1 ? 1 : 0); // size, type 0 (raw), last block
+      f.write(header);
+      f.write(header >>> 8);
+      f.write(header >>> 16);
       f.write(data, p, blocks[b]);
       p += blocks[b];
     }
@@ -161,11 +156,5 @@ class RawCopyTest {
     assertArrayEquals(data, got);
     long big = 100_000 + RawCopy.MIN + (128 << 10);
     assertEquals(expectedOn() ? big : 0, RawCopy.BYTES.sum() - before, "raw blocks of at least MIN bytes through memmove");
-  }
-
-  private static void littleEndian(ByteArrayOutputStream f, int v, int bytes) {
-    for (int k = 0; k < bytes; k++) {
-      f.write(v >>> (8 * k));
-    }
   }
 }
