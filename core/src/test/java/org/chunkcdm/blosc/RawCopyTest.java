@@ -157,4 +157,23 @@ class RawCopyTest {
     long big = 100_000 + RawCopy.MIN + (128 << 10);
     assertEquals(expectedOn() ? big : 0, RawCopy.BYTES.sum() - before, "raw blocks of at least MIN bytes through memmove");
   }
+
+  @Test
+  void zstdLongRunsOfRawLiteralsDecodeThroughIt() throws IOException {
+    // random bytes compress to raw (not Huffman-coded) literals: a run of them, then a match (a copy of its first 4
+    // KiB) and a few more literals. The run is the first sequence's literals, copied through memmove; the last
+    // literals are too few for it
+    Random r = new Random(6);
+    for (int run : new int[] {RawCopy.MIN - 1, RawCopy.MIN + 1, 60_000, 120_000}) {
+      byte[] data = new byte[run + 4096 + 100];
+      r.nextBytes(data);
+      System.arraycopy(data, 0, data, run, 4096);
+      byte[] z = com.github.luben.zstd.Zstd.compress(data, 3);
+      byte[] got = new byte[data.length];
+      long before = RawCopy.BYTES.sum();
+      new ZstdDecoder().decompress(z, 0, z.length, got, 0, data.length);
+      assertArrayEquals(data, got, run + "-byte run");
+      assertEquals(expectedOn() && run >= RawCopy.MIN ? run : 0, RawCopy.BYTES.sum() - before, run + "-byte run");
+    }
+  }
 }

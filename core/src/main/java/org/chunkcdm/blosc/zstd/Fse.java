@@ -84,6 +84,8 @@ final class Fse {
   int symbols;
   private final int[] next = new int[256];
   private final byte[] spread = new byte[1 << LL_MAX_LOG];
+  /** The symbols in order, each as often as its count, with room for one 8-byte write past the end. */
+  private final byte[] ordered = new byte[(1 << LL_MAX_LOG) + 8];
 
   private static long[] symbols(int[] base, int[] bits) {
     long[] s = new long[base.length];
@@ -129,22 +131,18 @@ final class Fse {
       if (sym > maxSymbol) {
         throw new FormatException(what + ": FSE table description has more than " + (maxSymbol + 1) + " symbols");
       }
+      // nbBits - 1 bits give a value below small; else nbBits bits give one of the 2 * threshold - small larger ones.
+      // Which of the two is data, not a pattern a branch could learn: computed with masks
       int small = 2 * threshold - 1 - remaining;
       int v = peek(in, p, end, bitPos, nbBits);
       int low = v & (threshold - 1);
-      int value;
-      if (low < small) {
-        value = low;
-        bitPos += nbBits - 1;
-      } else {
-        value = v & (2 * threshold - 1);
-        if (value >= threshold) {
-          value -= small;
-        }
-        bitPos += nbBits;
-      }
+      int isLow = (low - small) >> 31; // -1 when low < small, else 0
+      int wide = v & (2 * threshold - 1);
+      wide -= small & -((wide >>> (nbBits - 1)) & 1); // values at or above threshold stand for value - small
+      int value = (low & isLow) | (wide & ~isLow);
+      bitPos += nbBits + isLow;
       int prob = value - 1;
-      remaining -= prob < 0 ? -prob : prob;
+      remaining -= Math.abs(prob);
       norm[sym++] = (short) prob;
       if (prob == 0) {
         int r;
@@ -162,10 +160,9 @@ final class Fse {
       if (bitPos > limitBits) {
         throw new FormatException(what + ": FSE table description runs past its " + (end - p) + " bytes");
       }
-      while (remaining < threshold) {
-        nbBits--;
-        threshold >>= 1;
-      }
+      // threshold is the largest power of two not above remaining, which only decreases (while it is above 1)
+      threshold = Integer.highestOneBit(remaining);
+      nbBits = 32 - Integer.numberOfLeadingZeros(remaining);
     }
     if (remaining != 1 || bitPos > limitBits) {
       throw new FormatException(what + ": FSE table description is inconsistent (probabilities do not add up to "
@@ -179,6 +176,9 @@ final class Fse {
   /** {@code n} (at most 16) bits at bit {@code bitPos} of the forward stream {@code in[p..end)}; zeros past its end. */
   private static int peek(byte[] in, int p, int end, int bitPos, int n) {
     int b = p + (bitPos >>> 3);
+    if (b <= end - 4) { // one 4-byte read (n + 7 <= 23 bits)
+      return ((int) ZstdDecoder.INT.get(in, b) >>> (bitPos & 7)) & ((1 << n) - 1);
+    }
     int v = 0;
     for (int i = 0; i < 3; i++) {
       if (b + i < end) {
@@ -222,12 +222,34 @@ final class Fse {
     final int mask = size - 1;
     final int step = (size >>> 1) + (size >>> 3) + 3;
     int pos = 0;
-    if (high == size - 1) { // no "less than 1" symbols: every position is free
+    if (high == size - 1) {
+      // no "less than 1" symbols, so every position is free: the symbols in order, written 8 at a time (most counts
+      // are at most 8: one write and no loop to mispredict per symbol), then dealt out to the positions
+      final byte[] seq = ordered;
+      int at = 0;
       for (int s = 0; s < symbols; s++) {
-        for (int i = norm[s]; i > 0; i--) {
-          spread[pos] = (byte) s;
-          pos = (pos + step) & mask;
+        int c = norm[s];
+        if (c > size - at) {
+          throw new FormatException(what + ": FSE distribution overfills its table of " + size);
         }
+        long sv = s * 0x0101010101010101L;
+        ZstdDecoder.LONG.set(seq, at, sv);
+        for (int i = 8; i < c; i += 8) {
+          ZstdDecoder.LONG.set(seq, at + i, sv);
+        }
+        at += c;
+      }
+      if (at != size) {
+        throw new FormatException(what + ": FSE distribution does not fill its table");
+      }
+      // two positions a round, each advanced by two steps: two short dependency chains instead of one long one
+      int pos2 = step & mask;
+      final int step2 = (2 * step) & mask;
+      for (int u = 0; u < size; u += 2) { // size is even (log >= 1 here)
+        spread[pos] = seq[u];
+        spread[pos2] = seq[u + 1];
+        pos = (pos + step2) & mask;
+        pos2 = (pos2 + step2) & mask;
       }
     } else {
       for (int s = 0; s < symbols; s++) {

@@ -59,8 +59,16 @@ public final class ZstdDecoder {
 
   // the literals of the current block
   private byte[] litArr;
+  /** Negative when the first sequence's literals are already at their place in the output (see decodeCompressedBlock). */
   private int litPos;
   private int litEnd;
+  // Huffman-coded literals of the current block, read but not yet decoded (litArr null)
+  private int hufStreams;
+  private int hufStart;
+  private int hufEnd;
+  private int hufSize;
+  /** Literals decoded straight into the output since this decoder was made (tests). */
+  long literalsInPlace;
 
   /** Input position after the last frame decoded by {@link #decodeFrame}. */
   private int inPos;
@@ -378,15 +386,67 @@ public final class ZstdDecoder {
     } else if (huffTable == null) {
       throw new FormatException("treeless literals, but no earlier Huffman table in this frame or dictionary");
     }
-    if (sf == 0) {
-      Huffman.decode1(in, s, e, huffTable, huffBits, lit, 0, regen, "literals");
-    } else {
-      Huffman.decode4(in, s, e, huffTable, huffBits, lit, 0, regen, "literals");
-    }
-    litArr = lit;
-    litPos = 0;
-    litEnd = regen;
+    // decoded by huffmanLiterals once the block's sequences header is read: see decodeCompressedBlock
+    litArr = null;
+    hufStreams = sf == 0 ? 1 : 4;
+    hufStart = s;
+    hufEnd = e;
+    hufSize = regen;
     return e;
+  }
+
+  /** Decodes the Huffman-coded literals left by {@link #decodeLiterals} into {@code dst[dp..dp+hufSize)}. */
+  private void huffmanLiterals(byte[] in, byte[] dst, int dp) throws IOException {
+    if (hufStreams == 1) {
+      Huffman.decode1(in, hufStart, hufEnd, huffTable, huffBits, dst, dp, hufSize, "literals");
+    } else {
+      Huffman.decode4(in, hufStart, hufEnd, huffTable, huffBits, dst, dp, hufSize, "literals");
+    }
+  }
+
+  /**
+   * The literals length of the first sequence of the bitstream {@code in[s..bend)} (tables already selected), or
+   * -1 when the stream is too short for it; {@link #sequences} reports such a stream in full.
+   */
+  private int firstLiteralLength(byte[] in, int s, int bend) {
+    int last = in[bend - 1] & 0xFF;
+    if (last == 0) {
+      return -1;
+    }
+    // the stream is read from its top (the end mark) down; bit i of it is bit i % 8 of in[s + i / 8]
+    final long top = 8L * (bend - s) - (Integer.numberOfLeadingZeros(last) - 23);
+    long pos = top - llLog;
+    if (pos < 0) {
+      return -1;
+    }
+    final long llE = llTable[bits(in, s, pos, llLog)];
+    pos -= ofLog;
+    if (pos < 0) {
+      return -1;
+    }
+    final long ofE = ofTable[bits(in, s, pos, ofLog)];
+    pos -= mlLog;
+    if (pos < 0) {
+      return -1;
+    }
+    final long mlE = mlTable[bits(in, s, pos, mlLog)];
+    final int nLl = (int) (llE >>> 32) & 0xFF;
+    pos -= ((ofE >>> 32) & 0xFF) + ((mlE >>> 32) & 0xFF) + nLl;
+    if (pos < 0) {
+      return -1;
+    }
+    return (int) llE + bits(in, s, pos, nLl);
+  }
+
+  /** {@code n} (at most 16) bits of the stream at {@code in[s..]} from its bit {@code pos} up (all inside it). */
+  private static int bits(byte[] in, int s, long pos, int n) {
+    int b = s + (int) (pos >>> 3);
+    int end = s + (int) ((pos + n + 7) >>> 3);
+    int v = 0;
+    for (int i = 0; b + i < end; i++) {
+      v |= (in[b + i] & 0xFF) << (8 * i);
+    }
+    return (v >>> (pos & 7)) & ((1 << n) - 1);
   }
 
   /** Chooses the table of one symbol type (0 literals lengths, 1 offsets, 2 match lengths); returns the new position. */
@@ -441,6 +501,13 @@ public final class ZstdDecoder {
     return p;
   }
 
+  /**
+   * Fewest literals that the first sequence must take beyond the block's other literals for them to be decoded in
+   * place (decodeCompressedBlock); also the smallest literal run that may be in place, so that a negative
+   * {@link #litPos} only ever meets the loop's long-run branch.
+   */
+  static final int IN_PLACE_MIN = 1024;
+
   private static final String[] TABLE_NAMES = {"sequences (literals lengths table)", "sequences (offsets table)",
       "sequences (match lengths table)"};
 
@@ -478,6 +545,14 @@ public final class ZstdDecoder {
       if (p != bend) {
         throw new FormatException("no sequences, but " + (bend - p) + " bytes after the sequences header");
       }
+      if (litArr == null) { // Huffman-coded literals straight into the output
+        if (hufSize > olimit - o) {
+          throw new FormatException(hufSize + " literals overrun the " + (olimit - o) + " bytes left of the output");
+        }
+        huffmanLiterals(in, out, o);
+        literalsInPlace += hufSize;
+        return o + hufSize;
+      }
       return copyLastLiterals(out, o, olimit);
     }
     if (p >= bend) {
@@ -490,6 +565,25 @@ public final class ZstdDecoder {
     p = selectTable(0, modes >>> 6, in, p, bend);
     p = selectTable(1, (modes >>> 4) & 3, in, p, bend);
     p = selectTable(2, (modes >>> 2) & 3, in, p, bend);
+    if (litArr == null) {
+      // Huffman-coded literals. When the first sequence takes most of them (bit-shuffled data: a long run of
+      // literals, then a few matches), they are decoded straight into the output, where that sequence puts them, and
+      // only the others are copied out to the literal buffer: one copy of the few instead of one of the many.
+      final int n = hufSize;
+      int first = n >= 2 * IN_PLACE_MIN && n <= olimit - o && p < bend ? firstLiteralLength(in, p, bend) : -1;
+      if (first <= n && first - (n - first) >= IN_PLACE_MIN) {
+        huffmanLiterals(in, out, o);
+        literalsInPlace += first;
+        System.arraycopy(out, o + first, lit, 0, n - first);
+        litPos = -first; // the sequence loop copies no literals while litPos is negative (only the first's)
+        litEnd = n - first;
+      } else {
+        huffmanLiterals(in, lit, 0);
+        litPos = 0;
+        litEnd = n;
+      }
+      litArr = lit;
+    }
     return sequences(in, p, bend, nbSeq, out, o, olimit, frameStart);
   }
 
@@ -498,7 +592,7 @@ public final class ZstdDecoder {
     if (n > olimit - o) {
       throw new FormatException(n + " literals overrun the " + (olimit - o) + " bytes left of the output");
     }
-    System.arraycopy(litArr, litPos, out, o, n);
+    RawCopy.copy(litArr, litPos, out, o, n);
     return o + n;
   }
 
@@ -665,8 +759,12 @@ public final class ZstdDecoder {
         } else if (ll <= 16) {
           LONG.set(out, o, (long) LONG.get(la, lp));
           LONG.set(out, o + 8, (long) LONG.get(la, lp + 8));
-        } else {
-          System.arraycopy(la, lp, out, o, ll);
+        } else if (lp >= 0) { // else the first sequence's literals, already in place
+          if (ll < RawCopy.MIN) {
+            System.arraycopy(la, lp, out, o, ll);
+          } else { // a long run of raw literals (bit-shuffled data), from the input
+            RawCopy.copy(la, lp, out, o, ll);
+          }
         }
       } else {
         o = execute(la, lp, le, ll, out, o, olimit, offset, ml, frameStart, nbSeq - left);
@@ -713,11 +811,13 @@ public final class ZstdDecoder {
       throw new FormatException("sequence " + seq + ": offset " + offset + " points before the start of the data ("
           + hist + " bytes decoded" + (dictLen > 0 ? ", " + dictLen + " of dictionary" : "") + ")");
     }
-    if (offset > hist) {
-      return copyFromDictionary(la, lp, ll, out, o, offset, ml, frameStart);
+    if (lp >= 0) { // else the first sequence's literals, already in place
+      System.arraycopy(la, lp, out, o, ll);
     }
-    System.arraycopy(la, lp, out, o, ll);
     o += ll;
+    if (offset > hist) {
+      return copyFromDictionary(out, o, offset, ml, frameStart);
+    }
     int from = o - offset;
     if (offset >= ml) {
       System.arraycopy(out, from, out, o, ml);
@@ -800,10 +900,8 @@ public final class ZstdDecoder {
     }
   }
 
-  /** A sequence whose match starts in the dictionary content (offset already checked). Exact copies. */
-  private int copyFromDictionary(byte[] la, int lp, int ll, byte[] out, int o, int offset, int ml, int frameStart) {
-    System.arraycopy(la, lp, out, o, ll);
-    o += ll;
+  /** The match of a sequence that starts in the dictionary content (offset already checked). Exact copies. */
+  private int copyFromDictionary(byte[] out, int o, int offset, int ml, int frameStart) {
     int back = offset - (o - frameStart); // bytes before the frame start
     byte[] dc = dictContent;
     int n = Math.min(back, ml);

@@ -195,14 +195,82 @@ class ZstdFastPathTest {
     }
   }
 
+  /**
+   * Blocks whose first sequence takes most of their Huffman-coded literals, as bit-shuffled data compresses: a long
+   * run of skewed bytes (no match of 5 bytes or more is likely in it), then {@code matches} copies of earlier data
+   * with short runs of literals between them, and {@code tail} literals at the end.
+   */
+  static byte[] longFirstRun(Random r, int run, int matches, int tail) {
+    byte[] b = new byte[run + matches * 3000 + tail];
+    int i = 0;
+    for (; i < run; i++) {
+      b[i] = (byte) Math.min(255, (int) (-Math.log(1 - r.nextDouble()) * 24));
+    }
+    for (int m = 0; m < matches; m++) {
+      int lits = r.nextInt(20);
+      for (int j = 0; j < lits; j++) {
+        b[i++] = (byte) r.nextInt(256);
+      }
+      int len = 8 + r.nextInt(2000);
+      int dist = 1 + r.nextInt(i - 1);
+      for (int j = 0; j < len; j++, i++) {
+        b[i] = b[i - dist];
+      }
+    }
+    for (int j = 0; j < tail; j++) {
+      b[i++] = (byte) Math.min(255, (int) (-Math.log(1 - r.nextDouble()) * 24));
+    }
+    return Arrays.copyOf(b, i);
+  }
+
+  @Test
+  void longFirstLiteralRunsAreDecodedInPlace() throws IOException {
+    // the first sequence's literals are Huffman-decoded straight into the output and the rest copied out (from 1 to
+    // 4 Huffman streams, with 0 to 40 sequences and up to 3,000 literals after the last one); blocks of literals only
+    // also go straight into the output
+    Random r = new Random(41);
+    ZstdDecoder reused = new ZstdDecoder();
+    long expected = 0;
+    for (int t = 0; t < 150; t++) {
+      int run = t % 3 == 0 ? 2048 + r.nextInt(2048) : 2048 + r.nextInt(126_000);
+      byte[] in = longFirstRun(r, run, t % 5 == 0 ? r.nextInt(2) : r.nextInt(40), r.nextBoolean() ? 0 : r.nextInt(3000));
+      byte[] frame = ZstdTestData.compress(in, 1 + r.nextInt(4), r.nextBoolean(), true, null);
+      String what = "long first run " + t + " (" + run + " of " + in.length + " bytes)";
+      roundTrip(in, frame, r.nextInt(20), what);
+      byte[] out = new byte[in.length];
+      long before = reused.literalsInPlace;
+      reused.decompress(frame, 0, frame.length, out, 0, in.length);
+      assertArrayEquals(in, out, what + " (reused decoder)");
+      expected += Math.min(run, ZstdDecoder.BLOCK_MAX);
+      assertTrue(reused.literalsInPlace - before <= in.length, what + ": " + (reused.literalsInPlace - before));
+    }
+    // most of the runs themselves (a match found inside one cuts it short, the next block starts another)
+    assertTrue(reused.literalsInPlace > expected * 3 / 4, reused.literalsInPlace + " of " + expected);
+  }
+
   @Test
   void damagedFramesAreRefusedOrDecodeAsAnotherDecoderDoes() {
     Random r = new Random(99);
+    damaged(r, 60, () -> shapes(r, 500 + r.nextInt(30_000)), 1000, 20);
+  }
+
+  @Test
+  void damagedFramesWithLongFirstRunsAreRefusedOrDecodeAsAnotherDecoderDoes() {
+    Random r = new Random(43);
+    damaged(r, 20, () -> longFirstRun(r, 2048 + r.nextInt(30_000), r.nextInt(10), r.nextInt(100)), 300, 10);
+  }
+
+  /**
+   * Damages {@code frames} frames of {@code source}'s data 60 ways each (truncated or 1-4 bytes changed): each is
+   * refused with an IOException or decodes to the bytes aircompressor gives, writing nothing outside the output.
+   */
+  private static void damaged(Random r, int frames, java.util.function.Supplier<byte[]> source, int minRefused,
+      int minDecodedByBoth) {
     ZstdDecompressor air = new ZstdDecompressor();
     int decodedByBoth = 0;
     int refused = 0;
-    for (int t = 0; t < 60; t++) {
-      byte[] in = shapes(r, 500 + r.nextInt(30_000));
+    for (int t = 0; t < frames; t++) {
+      byte[] in = source.get();
       byte[] frame = ZstdTestData.compress(in, 1 + r.nextInt(9), false, r.nextBoolean(), null);
       for (int m = 0; m < 60; m++) {
         byte[] f;
@@ -251,7 +319,7 @@ class ZstdFastPathTest {
         }
       }
     }
-    assertTrue(refused > 1000, "refused " + refused);
-    assertTrue(decodedByBoth > 20, "only " + decodedByBoth + " damaged frames decoded by both decoders");
+    assertTrue(refused > minRefused, "refused " + refused);
+    assertTrue(decodedByBoth > minDecodedByBoth, "only " + decodedByBoth + " damaged frames decoded by both decoders");
   }
 }
