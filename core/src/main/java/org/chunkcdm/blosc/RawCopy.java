@@ -8,15 +8,16 @@ import org.chunkcdm.io.Ffm;
 
 /**
  * Copies of stored data of at least {@link #MIN} bytes: chunks, blocks and split streams that Blosc stored raw, and
- * deflate's stored blocks and zstd's raw blocks inside the streams. Internal to chunkcdm's decoders (public only for
- * the zstd package), not an API. On Java 22+ with native access ({@link Ffm}) they go through the C library's
- * {@code memmove} in pieces of {@link #PIECE} bytes, called as a critical FFM function on the two arrays (~4 µs
- * each, so the garbage collector never waits long): below glibc's non-temporal threshold that is {@code rep movsb} on
- * CPUs with ERMS/FSRM, 25–45% faster than {@code System.arraycopy}'s vector loop for the 1 MiB chunks of the
- * benchmark, which is also how c-blosc2 copies such chunks, and 25–35% faster for pieces of 8–64 KiB from a source
- * in memory (below 4 KiB the call costs more than it saves; docs/BENCHMARKS.md, "One-copy reads" and stop 29).
- * Everywhere else, and for one array copied onto itself, {@code System.arraycopy}. Bounds are checked as
- * {@code System.arraycopy} checks them, before any call. {@code -Dchunkcdm.nativeCopy=false} turns it off.
+ * deflate's stored blocks, zstd's raw blocks and zstd's runs of raw literals inside the streams. Internal to
+ * chunkcdm's decoders (public only for the zstd package), not an API. On Java 22+ with native access ({@link Ffm})
+ * they go through the C library's {@code memmove} in pieces of {@link #PIECE} bytes, called as a critical FFM
+ * function on the two arrays (~4 µs each, so the garbage collector never waits long): below glibc's non-temporal
+ * threshold that is {@code rep movsb} on CPUs with ERMS/FSRM, 25–45% faster than {@code System.arraycopy}'s vector
+ * loop for the 1 MiB chunks of the benchmark, which is also how c-blosc2 copies such chunks, and 25–35% faster for
+ * pieces of 8–64 KiB from a source in memory (below 4 KiB the call costs more than it saves; docs/BENCHMARKS.md,
+ * "One-copy reads" and stop 29). Everywhere else, and for one array copied onto itself, {@code System.arraycopy}.
+ * Bounds are checked as {@code System.arraycopy} checks them, before any call. {@code -Dchunkcdm.nativeCopy=false}
+ * turns it off.
  */
 public final class RawCopy {
   private RawCopy() {}

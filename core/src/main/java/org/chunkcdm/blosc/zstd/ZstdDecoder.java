@@ -59,7 +59,7 @@ public final class ZstdDecoder {
 
   // the literals of the current block
   private byte[] litArr;
-  /** Negative when the first sequence's literals are already at their place in the output (see decodeCompressedBlock). */
+  /** Negative when the first sequence's literals are already in their place in the output (decodeCompressedBlock). */
   private int litPos;
   private int litEnd;
   // Huffman-coded literals of the current block, read but not yet decoded (litArr null)

@@ -222,7 +222,7 @@ class FseTablesTest {
     return c;
   }
 
-  /** A distribution that adds up to more or less than its table is refused by the table builder, not written past it. */
+  /** A distribution that adds up to more or less than its table is refused by the table builder, not written past. */
   @Test
   void distributionsThatDoNotFillTheTableAreRefused() {
     Fse fse = new Fse();
@@ -232,7 +232,8 @@ class FseTablesTest {
       System.arraycopy(d, 0, fse.norm, 0, d.length);
       fse.log = 6;
       fse.symbols = d.length;
-      assertThrows(FormatException.class, () -> fse.buildSequenceTable(new long[64], Fse.ML_SYM, "t"), "delta " + delta);
+      assertThrows(FormatException.class, () -> fse.buildSequenceTable(new long[64], Fse.ML_SYM, "t"),
+          "delta " + delta);
     }
   }
 }

@@ -233,7 +233,8 @@ class ZstdFastPathTest {
     long expected = 0;
     for (int t = 0; t < 150; t++) {
       int run = t % 3 == 0 ? 2048 + r.nextInt(2048) : 2048 + r.nextInt(126_000);
-      byte[] in = longFirstRun(r, run, t % 5 == 0 ? r.nextInt(2) : r.nextInt(40), r.nextBoolean() ? 0 : r.nextInt(3000));
+      int matches = t % 5 == 0 ? r.nextInt(2) : r.nextInt(40);
+      byte[] in = longFirstRun(r, run, matches, r.nextBoolean() ? 0 : r.nextInt(3000));
       byte[] frame = ZstdTestData.compress(in, 1 + r.nextInt(4), r.nextBoolean(), true, null);
       String what = "long first run " + t + " (" + run + " of " + in.length + " bytes)";
       roundTrip(in, frame, r.nextInt(20), what);
