@@ -114,7 +114,7 @@ final class Huffman {
   }
 
   /** Bits {@code [lo, lo+n)} of the stream {@code in[s..e)} (bit 0 = lowest bit of in[s]); zeros below bit 0. */
-  private static int bitsAt(byte[] in, int s, int e, int lo, int n) {
+  static int bitsAt(byte[] in, int s, int e, int lo, int n) {
     if (n == 0) {
       return 0;
     }

@@ -414,39 +414,28 @@ public final class ZstdDecoder {
       return -1;
     }
     // the stream is read from its top (the end mark) down; bit i of it is bit i % 8 of in[s + i / 8]
-    final long top = 8L * (bend - s) - (Integer.numberOfLeadingZeros(last) - 23);
-    long pos = top - llLog;
+    int pos = 8 * (bend - s) - (Integer.numberOfLeadingZeros(last) - 23);
+    pos -= llLog;
     if (pos < 0) {
       return -1;
     }
-    final long llE = llTable[bits(in, s, pos, llLog)];
+    final long llE = llTable[Huffman.bitsAt(in, s, bend, pos, llLog)];
     pos -= ofLog;
     if (pos < 0) {
       return -1;
     }
-    final long ofE = ofTable[bits(in, s, pos, ofLog)];
+    final long ofE = ofTable[Huffman.bitsAt(in, s, bend, pos, ofLog)];
     pos -= mlLog;
     if (pos < 0) {
       return -1;
     }
-    final long mlE = mlTable[bits(in, s, pos, mlLog)];
+    final long mlE = mlTable[Huffman.bitsAt(in, s, bend, pos, mlLog)];
     final int nLl = (int) (llE >>> 32) & 0xFF;
-    pos -= ((ofE >>> 32) & 0xFF) + ((mlE >>> 32) & 0xFF) + nLl;
+    pos -= (int) ((ofE >>> 32) & 0xFF) + (int) ((mlE >>> 32) & 0xFF) + nLl;
     if (pos < 0) {
       return -1;
     }
-    return (int) llE + bits(in, s, pos, nLl);
-  }
-
-  /** {@code n} (at most 16) bits of the stream at {@code in[s..]} from its bit {@code pos} up (all inside it). */
-  private static int bits(byte[] in, int s, long pos, int n) {
-    int b = s + (int) (pos >>> 3);
-    int end = s + (int) ((pos + n + 7) >>> 3);
-    int v = 0;
-    for (int i = 0; b + i < end; i++) {
-      v |= (in[b + i] & 0xFF) << (8 * i);
-    }
-    return (v >>> (pos & 7)) & ((1 << n) - 1);
+    return (int) llE + Huffman.bitsAt(in, s, bend, pos, nLl);
   }
 
   /** Chooses the table of one symbol type (0 literals lengths, 1 offsets, 2 match lengths); returns the new position. */
@@ -760,11 +749,7 @@ public final class ZstdDecoder {
           LONG.set(out, o, (long) LONG.get(la, lp));
           LONG.set(out, o + 8, (long) LONG.get(la, lp + 8));
         } else if (lp >= 0) { // else the first sequence's literals, already in place
-          if (ll < RawCopy.MIN) {
-            System.arraycopy(la, lp, out, o, ll);
-          } else { // a long run of raw literals (bit-shuffled data), from the input
-            RawCopy.copy(la, lp, out, o, ll);
-          }
+          RawCopy.copy(la, lp, out, o, ll); // memmove for long runs of raw literals (bit-shuffled data)
         }
       } else {
         o = execute(la, lp, le, ll, out, o, olimit, offset, ml, frameStart, nbSeq - left);

@@ -209,17 +209,20 @@ class FseTablesTest {
       long[] table = new long[1 << log];
       fse.buildSequenceTable(table, syms[kind], "t");
       assertArrayEquals(reference(d, log, syms[kind]), table, what);
-      if (!lowProb || Arrays.binarySearch(sorted(d), (short) -1) < 0) {
+      if (!hasLessThanOne(d)) {
         fast++;
       }
     }
     assertTrue(fast > 1000, fast + " distributions without \"less than 1\" symbols");
   }
 
-  private static short[] sorted(short[] d) {
-    short[] c = d.clone();
-    Arrays.sort(c);
-    return c;
+  private static boolean hasLessThanOne(short[] d) {
+    for (short v : d) {
+      if (v == -1) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A distribution that adds up to more or less than its table is refused by the table builder, not written past. */
