@@ -2,6 +2,7 @@ package org.chunkcdm.blosc.zstd;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -16,7 +17,8 @@ import org.junit.jupiter.api.Test;
  * value as a symbol (the rare high symbols get the longest codes, up to the 11-bit limit), literal counts of every
  * residue modulo 4 and 5 (the 4 streams' split and the 5-symbol rounds of one stream), both stream layouts. Also
  * the table layout the fast loops rely on (code length in the low byte, the symbol above it), and damaged streams:
- * an IOException or some output, never another exception, never a byte written outside the literals.
+ * an IOException or some output, never another exception, never a byte written outside the literals; damaged inside
+ * the streams, exactly the reference's literals when every stream is still used up exactly, else an IOException.
  */
 class ZstdHuffmanStreamsTest {
 
@@ -93,9 +95,15 @@ class ZstdHuffmanStreamsTest {
     return s;
   }
 
-  /** Reference: one backward Huffman stream {@code in[s..e)} decoded a bit at a time into {@code n} symbols. */
-  private static void referenceStream(byte[] in, int s, int e, int[] t, int maxBits, byte[] out, int o, int n) {
+  /**
+   * Reference: one backward Huffman stream {@code in[s..e)} decoded a bit at a time into {@code n} symbols (bits
+   * below the stream read as 0). Returns whether the stream holds an end mark and is used up exactly.
+   */
+  private static boolean referenceStream(byte[] in, int s, int e, int[] t, int maxBits, byte[] out, int o, int n) {
     int last = in[e - 1] & 0xFF;
+    if (last == 0) {
+      return false;
+    }
     // bit position (counted from bit 0 of in[s]) of the next bit to read: just below the end mark
     long pos = 8L * (e - s) - (Integer.numberOfLeadingZeros(last) - 23) - 1;
     for (int i = 0; i < n; i++) {
@@ -109,27 +117,44 @@ class ZstdHuffmanStreamsTest {
       out[o + i] = (byte) (v >>> 8);
       pos -= v & 0xFF;
     }
-    assertEquals(-1, pos, "reference: stream not used up exactly");
+    return pos == -1;
   }
 
-  /** Reference decode of a section's literals (1 or 4 streams). */
+  /** Reference decode of a section's literals (1 or 4 streams) from the frame it was cut from. */
   private static byte[] reference(Section x) {
-    byte[] f = x.frame;
-    byte[] out = new byte[x.regen];
+    byte[] out = reference(x, x.frame);
+    assertTrue(out != null, "reference: a stream not used up exactly");
+    return out;
+  }
+
+  /** Start and end of each stream of a section (the jump table read from {@code f}). */
+  private static int[] streamBounds(Section x, byte[] f) {
     int s = x.streamsStart;
     if (x.streams == 1) {
-      referenceStream(f, s, x.end, x.table, x.maxBits, out, 0, x.regen);
-      return out;
+      return new int[] {s, x.end};
     }
     int l1 = (f[s] & 0xFF) | (f[s + 1] & 0xFF) << 8;
     int l2 = (f[s + 2] & 0xFF) | (f[s + 3] & 0xFF) << 8;
     int l3 = (f[s + 4] & 0xFF) | (f[s + 5] & 0xFF) << 8;
-    int seg = (x.regen + 3) / 4;
     int s1 = s + 6;
-    referenceStream(f, s1, s1 + l1, x.table, x.maxBits, out, 0, seg);
-    referenceStream(f, s1 + l1, s1 + l1 + l2, x.table, x.maxBits, out, seg, seg);
-    referenceStream(f, s1 + l1 + l2, s1 + l1 + l2 + l3, x.table, x.maxBits, out, 2 * seg, seg);
-    referenceStream(f, s1 + l1 + l2 + l3, x.end, x.table, x.maxBits, out, 3 * seg, x.regen - 3 * seg);
+    return new int[] {s1, s1 + l1, s1 + l1 + l2, s1 + l1 + l2 + l3, x.end};
+  }
+
+  /**
+   * Reference decode of a section's literals from {@code f}, a copy of its frame: the literals, or null when a
+   * stream has no end mark or is not used up exactly by its symbols.
+   */
+  private static byte[] reference(Section x, byte[] f) {
+    byte[] out = new byte[x.regen];
+    int[] b = streamBounds(x, f);
+    int streams = b.length - 1;
+    int seg = streams == 1 ? x.regen : (x.regen + 3) / 4;
+    for (int i = 0; i < streams; i++) {
+      int n = i < streams - 1 ? seg : x.regen - i * seg;
+      if (!referenceStream(f, b[i], b[i + 1], x.table, x.maxBits, out, i * seg, n)) {
+        return null;
+      }
+    }
     return out;
   }
 
@@ -268,5 +293,56 @@ class ZstdHuffmanStreamsTest {
     }
     assertTrue(tried >= 1000, tried + " damaged sections");
     assertTrue(refused >= tried / 3, "only " + refused + " of " + tried + " damaged sections refused");
+  }
+
+  /**
+   * Damage inside the streams (the jump table kept): the decoders give exactly what the bit-at-a-time reference
+   * reads when every stream still ends in its mark and is used up exactly by its symbols, and refuse it when one is
+   * not (bits left over, bits missing, no end mark). libzstd 1.5.6 decodes some such sections to their full size
+   * (bench `ZstdFuzz`, docs/RELIABILITY.md); here they are corrupt data.
+   */
+  @Test
+  void damagedStreamsDecodeAsTheReferenceOrAreRefusedWhenNotUsedUpExactly() throws IOException {
+    Random r = new Random(29);
+    int decoded = 0;
+    int refused = 0;
+    int oneStream = 0;
+    for (int round = 0; round < 16; round++) {
+      byte[] data = skewed(r, round < 4 ? 120 + r.nextInt(150) : 3_000 + r.nextInt(100_000), r.nextInt(256),
+          2 + r.nextInt(255), 0.7 + r.nextDouble());
+      Section x = firstSection(ZstdTestData.compress(data, 3, false, true, null));
+      if (x == null) {
+        continue;
+      }
+      if (x.streams == 1) {
+        oneStream++;
+      }
+      int[] b = streamBounds(x, x.frame);
+      for (int k = 0; k < 120; k++) {
+        byte[] bad = x.frame.clone();
+        int i = r.nextInt(b.length - 1);
+        // the last bytes of a stream half of the time: where its end mark and last symbols are
+        int len = b[i + 1] - b[i];
+        int at = k % 2 == 0 ? b[i + 1] - 1 - r.nextInt(Math.min(3, len)) : b[i] + r.nextInt(len);
+        if (k % 3 == 0) {
+          bad[at] = (byte) r.nextInt(256);
+        } else {
+          bad[at] ^= (byte) (1 << r.nextInt(8));
+        }
+        byte[] expected = reference(x, bad);
+        String what = "round " + round + ", stream " + (i + 1) + " of " + x.streams + ", byte " + at;
+        if (expected == null) {
+          IOException e = assertThrows(IOException.class, () -> decode(x, bad), what);
+          assertTrue(e.getMessage().startsWith("test"), e.getMessage());
+          refused++;
+        } else {
+          assertArrayEquals(expected, decode(x, bad), what);
+          decoded++;
+        }
+      }
+    }
+    assertTrue(oneStream >= 2, oneStream + " sections with 1 stream");
+    assertTrue(decoded >= 300, decoded + " damaged sections the reference reads exactly");
+    assertTrue(refused >= 300, refused + " damaged sections with a stream not used up exactly");
   }
 }
