@@ -5,18 +5,18 @@ import com.github.luben.zstd.ZstdDecompressCtx;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Random;
+import org.chunkcdm.blosc.FuzzData;
 
 /**
- * Differential zstd campaign for longer runs than the unit tests (bench only; docs/BENCHMARKS.md, stop 31). For
- * SECONDS from SEED on, one seed a case: the reference zstd (zstd-jni) encodes generated data (byte- and
- * bit-shuffled float series, a long incompressible run before compressible data, random bytes, mixes of runs,
- * short-offset repeats and far copies) with random level (-5..22), strategy, min match, window, target length,
- * checksum and content-size flag. {@link ZstdDecoder} must give the input exactly and leave 64 bytes on either side
- * of the output untouched. Three damaged copies of each frame (a bit flipped, 4 bytes replaced, truncated) must
- * decode or give an IOException, never another exception or a write outside the output; where libzstd decodes a
- * damaged copy too, both must agree. Damaged copies libzstd accepts and ZstdDecoder refuses are counted (the first
- * 20 printed). Prints one summary line; exit status 1 on any failure. {@code -Dchunkcdm.fuzz.selfCheck=true} flips
- * one byte of the expected data of every case, so that every case must be reported as a mismatch.
+ * Differential zstd campaign for longer runs than the unit tests (bench only; docs/RELIABILITY.md, stop 31). For
+ * SECONDS from SEED on, one seed a case: the reference zstd (zstd-jni) encodes {@link FuzzData} with random level
+ * (-5..22), strategy, min match, window, target length, checksum and content-size flag. {@link ZstdDecoder} must
+ * give the input exactly and leave 64 bytes on either side of the output untouched. Three damaged copies of each
+ * frame (a bit flipped, 4 bytes replaced, truncated) must decode or give an IOException, never another exception
+ * or a write outside the output; where libzstd decodes a damaged copy too, both must agree. Damaged copies libzstd
+ * decodes and ZstdDecoder refuses are counted (the first 20 printed). Prints one summary line; exit status 1 on any
+ * failure. {@code -Dchunkcdm.fuzz.selfCheck=true} flips one byte of every expected output, so that every case is
+ * reported as a mismatch.
  *
  * <p>usage: {@code java -cp bench/target/benchmarks.jar org.chunkcdm.blosc.zstd.ZstdFuzz SECONDS SEED}
  */
@@ -24,101 +24,6 @@ public final class ZstdFuzz {
   private static Random r;
 
   private ZstdFuzz() {}
-
-  /** n bytes of one of the generated kinds (see the class comment). */
-  static byte[] data(int n) {
-    byte[] b = new byte[n];
-    int ts = 1 << (1 + r.nextInt(3));
-    switch (r.nextInt(8)) {
-      case 0: { // a float series, byte-shuffled (typesize 2, 4 or 8)
-        int items = n / ts;
-        byte[] raw = series(items, ts);
-        for (int i = 0; i < items; i++) {
-          for (int j = 0; j < ts; j++) {
-            b[j * items + i] = raw[i * ts + j];
-          }
-        }
-        break;
-      }
-      case 1: { // a float series, bit-shuffled
-        int items = (n / ts) & ~7;
-        byte[] raw = series(items, ts);
-        for (int i = 0; i < items; i++) {
-          for (int j = 0; j < ts * 8; j++) {
-            int bit = (raw[i * ts + j / 8] >>> (j & 7)) & 1;
-            int pos = j * items + i;
-            b[pos >>> 3] |= (byte) (bit << (pos & 7));
-          }
-        }
-        break;
-      }
-      case 2: { // up to 41 KiB of random bytes, then a mix: a block's first sequence takes a long literal run
-        int pre = Math.min(n, 1024 + r.nextInt(40000));
-        byte[] x = new byte[pre];
-        r.nextBytes(x);
-        System.arraycopy(x, 0, b, 0, pre);
-        fillMix(b, pre, n);
-        break;
-      }
-      case 3:
-        r.nextBytes(b);
-        break;
-      default:
-        fillMix(b, 0, n);
-    }
-    return b;
-  }
-
-  static byte[] series(int items, int ts) {
-    byte[] raw = new byte[items * ts];
-    double v = r.nextDouble() * 100;
-    double noise = Math.pow(10, -r.nextInt(8));
-    for (int i = 0; i < items; i++) {
-      v += Math.sin(i * 0.001) * 0.01 + r.nextGaussian() * noise;
-      long bits = ts == 8 ? Double.doubleToLongBits(v)
-          : ts == 4 ? Float.floatToIntBits((float) v) : (long) (v * 100) & 0xFFFF;
-      for (int j = 0; j < ts; j++) {
-        raw[i * ts + j] = (byte) (bits >>> (8 * j));
-      }
-    }
-    return raw;
-  }
-
-  static void fillMix(byte[] b, int from, int n) {
-    int p = from;
-    int alpha = 2 + r.nextInt(255);
-    while (p < n) {
-      int len = Math.min(n - p, 1 + (r.nextInt(4) == 0 ? r.nextInt(3000) : r.nextInt(40)));
-      switch (r.nextInt(5)) {
-        case 0:
-          for (int i = 0; i < len; i++) {
-            b[p + i] = (byte) r.nextInt(alpha);
-          }
-          break;
-        case 1:
-          Arrays.fill(b, p, p + len, (byte) r.nextInt(256));
-          break;
-        case 2:
-        case 3: // a copy from earlier: offsets 1..7 half of the time
-          if (p == 0) {
-            b[p] = 1;
-            len = 1;
-            break;
-          }
-          int far = Math.min(p, 1 << (4 + r.nextInt(14)));
-          int off = 1 + (r.nextBoolean() ? r.nextInt(Math.min(7, p)) : r.nextInt(far));
-          for (int i = 0; i < len; i++) {
-            b[p + i] = b[p + i - off];
-          }
-          break;
-        default:
-          for (int i = 0; i < len; i++) {
-            b[p + i] = (byte) r.nextInt(256);
-          }
-      }
-      p += len;
-    }
-  }
 
   private static final int PAD = 64;
   private static long failures;
@@ -183,7 +88,7 @@ public final class ZstdFuzz {
     for (long seed = seed0; System.nanoTime() - t0 < seconds * 1_000_000_000L; seed++) {
       r = new Random(seed);
       int n = r.nextInt(4) == 0 ? r.nextInt(2000) : r.nextInt(r.nextBoolean() ? 140_000 : 600_000);
-      byte[] src = data(n);
+      byte[] src = FuzzData.data(r, n);
       byte[] comp = encode(src);
       cases++;
       bytes += n;

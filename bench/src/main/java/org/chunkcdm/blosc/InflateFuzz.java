@@ -1,0 +1,182 @@
+package org.chunkcdm.blosc;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
+
+/**
+ * Differential zlib campaign for longer runs than the unit tests (bench only; docs/RELIABILITY.md, stop 31). For
+ * SECONDS from SEED on, one seed a case: {@link java.util.zip.Deflater} writes a zlib stream of {@link FuzzData}
+ * (level 0-9, default / filtered / Huffman-only strategy, up to 600 KB). {@link Inflate} must give the input exactly
+ * and leave 64 bytes on either side of the output untouched. Three damaged copies of each stream (1-3 bytes flipped
+ * or replaced, half of them in the first 200 bytes; or truncated), some with an expected size one byte off, must get
+ * java.util.zip's verdict: the same bytes where it decodes the stream to exactly that size, an IOException where it
+ * refuses, and an IOException where it decodes with bytes left over after the stream (refused here); never another
+ * exception or a write outside the output. Prints one summary line; exit status 1 on any failure.
+ * {@code -Dchunkcdm.fuzz.selfCheck=true} flips one byte of every expected output, so that every case is reported.
+ *
+ * <p>usage: {@code java -cp bench/target/benchmarks.jar org.chunkcdm.blosc.InflateFuzz SECONDS SEED}
+ */
+public final class InflateFuzz {
+  private static final int PAD = 64;
+  private static final int[] STRATEGIES = {Deflater.DEFAULT_STRATEGY, Deflater.FILTERED, Deflater.HUFFMAN_ONLY};
+  private static long failures;
+
+  private InflateFuzz() {}
+
+  private static void fail(String what) {
+    System.out.println(what);
+    failures++;
+  }
+
+  private static boolean canariesKept(byte[] out, int n) {
+    for (int i = 0; i < PAD; i++) {
+      if (out[i] != 0x5A || out[PAD + n + i] != 0x5A) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static byte[] deflate(byte[] src, int level, int strategy) {
+    Deflater d = new Deflater(level);
+    try {
+      d.setStrategy(strategy);
+      d.setInput(src);
+      d.finish();
+      byte[] buf = new byte[src.length + src.length / 8 + 64];
+      int n = 0;
+      while (!d.finished()) {
+        if (n == buf.length) {
+          buf = Arrays.copyOf(buf, 2 * buf.length);
+        }
+        n += d.deflate(buf, n, buf.length - n);
+      }
+      return Arrays.copyOf(buf, n);
+    } finally {
+      d.end();
+    }
+  }
+
+  /**
+   * java.util.zip's verdict on {@code c[0..len)} for {@code outLen} bytes: the bytes, or null when it refuses or
+   * gives another size; {@code trailing[0]} = the input bytes left after the stream.
+   */
+  private static byte[] zlib(byte[] c, int len, int outLen, int[] trailing) {
+    Inflater inf = new Inflater();
+    try {
+      inf.setInput(c, 0, len);
+      byte[] out = new byte[outLen];
+      int n = 0;
+      while (n < outLen) {
+        int k = inf.inflate(out, n, outLen - n);
+        if (k == 0 && (inf.finished() || inf.needsInput() || inf.needsDictionary())) {
+          break;
+        }
+        n += k;
+      }
+      if (n != outLen || !inf.finished() && (inf.inflate(new byte[1]) > 0 || !inf.finished())) {
+        return null;
+      }
+      trailing[0] = inf.getRemaining();
+      return out;
+    } catch (DataFormatException e) {
+      return null;
+    } finally {
+      inf.end();
+    }
+  }
+
+  public static void main(String[] a) {
+    long seconds = Long.parseLong(a[0]);
+    long seed0 = Long.parseLong(a[1]);
+    boolean selfCheck = Boolean.getBoolean("chunkcdm.fuzz.selfCheck");
+    long t0 = System.nanoTime();
+    Inflate inf = new Inflate();
+    long cases = 0;
+    long bytes = 0;
+    long sameBytes = 0;
+    long bothRefuse = 0;
+    long trailingOnly = 0;
+    for (long seed = seed0; System.nanoTime() - t0 < seconds * 1_000_000_000L; seed++) {
+      Random r = new Random(seed);
+      int n = r.nextInt(4) == 0 ? r.nextInt(2000) : r.nextInt(r.nextBoolean() ? 140_000 : 600_000);
+      byte[] src = FuzzData.data(r, n);
+      byte[] comp = deflate(src, r.nextInt(10), STRATEGIES[r.nextInt(3)]);
+      cases++;
+      bytes += n;
+      if (selfCheck && n > 0) {
+        src[r.nextInt(n)] ^= 1;
+      }
+      byte[] out = new byte[n + 2 * PAD + 1];
+      Arrays.fill(out, (byte) 0x5A);
+      String what = "seed " + seed + " (" + n + " bytes)";
+      try {
+        inf.decode(comp, 0, comp.length, out, PAD, n);
+        if (!Arrays.equals(out, PAD, PAD + n, src, 0, n)) {
+          fail("MISMATCH " + what);
+        }
+      } catch (Throwable e) {
+        fail("THROWS " + what + ": " + e);
+        inf = new Inflate();
+      }
+      if (!canariesKept(out, n)) {
+        fail("WRITES OUTSIDE THE OUTPUT " + what);
+      }
+      for (int d = 0; d < 3; d++) {
+        byte[] bad = comp.clone();
+        int len = bad.length;
+        if (r.nextInt(4) == 0) {
+          len = r.nextInt(len);
+        } else {
+          for (int f = 1 + r.nextInt(3); f > 0; f--) {
+            int pos = r.nextBoolean() ? r.nextInt(len) : r.nextInt(Math.min(len, 2 + r.nextInt(200)));
+            if (r.nextBoolean()) {
+              bad[pos] ^= (byte) (1 << r.nextInt(8));
+            } else {
+              bad[pos] = (byte) r.nextInt(256);
+            }
+          }
+        }
+        int outLen = r.nextInt(10) == 0 ? Math.max(0, n - 1 + r.nextInt(3)) : n;
+        int[] trailing = {0};
+        byte[] want = zlib(bad, len, outLen, trailing);
+        String damaged = what + ", damaged copy " + d + " for " + outLen + " bytes";
+        Arrays.fill(out, (byte) 0x5A);
+        try {
+          inf.decode(bad, 0, len, out, PAD, outLen);
+          if (want == null) {
+            fail("DECODES WHAT ZLIB REFUSES " + damaged);
+          } else if (!Arrays.equals(out, PAD, PAD + outLen, want, 0, outLen)) {
+            fail("DIFFERS FROM ZLIB " + damaged);
+          } else {
+            sameBytes++;
+          }
+        } catch (IOException e) {
+          if (want == null) {
+            bothRefuse++;
+          } else if (trailing[0] > 0) {
+            trailingOnly++;
+          } else {
+            fail("REFUSES WHAT ZLIB DECODES " + damaged + ": " + e.getMessage());
+          }
+        } catch (Throwable e) {
+          fail("THROWS " + damaged + ": " + e);
+          inf = new Inflate();
+        }
+        if (!canariesKept(out, outLen)) {
+          fail("WRITES OUTSIDE THE OUTPUT " + damaged);
+        }
+      }
+    }
+    System.out.printf("seeds %d..%d: %d streams of %d bytes in all; damaged copies: same bytes as java.util.zip %d, "
+        + "both refuse %d, only java.util.zip decodes (bytes after the stream) %d; failures %d%n", seed0,
+        seed0 + cases - 1, cases, bytes, sameBytes, bothRefuse, trailingOnly, failures);
+    if (failures > 0) {
+      System.exit(1);
+    }
+  }
+}
