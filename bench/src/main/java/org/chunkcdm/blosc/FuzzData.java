@@ -10,7 +10,20 @@ import java.util.Random;
  * copies.
  */
 public final class FuzzData {
+  /** The bytes kept free on either side of a campaign's output, each holding 0x5A. */
+  public static final int PAD = 64;
+
   private FuzzData() {}
+
+  /** True when the {@link #PAD} bytes on either side of the n-byte output at {@code out[PAD..]} still hold 0x5A. */
+  public static boolean canariesKept(byte[] out, int n) {
+    for (int i = 0; i < PAD; i++) {
+      if (out[i] != 0x5A || out[PAD + n + i] != 0x5A) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   /** {@code n} bytes of one of the kinds above, chosen by {@code r}. */
   public static byte[] data(Random r, int n) {

@@ -3,9 +3,8 @@ package org.chunkcdm.blosc;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Random;
-import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
-import java.util.zip.Inflater;
+import org.chunkcdm.testkit.ZlibVerdict;
 
 /**
  * Differential zlib campaign for longer runs than the unit tests (bench only; docs/RELIABILITY.md, stop 31). For
@@ -21,7 +20,6 @@ import java.util.zip.Inflater;
  * <p>usage: {@code java -cp bench/target/benchmarks.jar org.chunkcdm.blosc.InflateFuzz SECONDS SEED}
  */
 public final class InflateFuzz {
-  private static final int PAD = 64;
   private static final int[] STRATEGIES = {Deflater.DEFAULT_STRATEGY, Deflater.FILTERED, Deflater.HUFFMAN_ONLY};
   private static long failures;
 
@@ -30,15 +28,6 @@ public final class InflateFuzz {
   private static void fail(String what) {
     System.out.println(what);
     failures++;
-  }
-
-  private static boolean canariesKept(byte[] out, int n) {
-    for (int i = 0; i < PAD; i++) {
-      if (out[i] != 0x5A || out[PAD + n + i] != 0x5A) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static byte[] deflate(byte[] src, int level, int strategy) {
@@ -58,35 +47,6 @@ public final class InflateFuzz {
       return Arrays.copyOf(buf, n);
     } finally {
       d.end();
-    }
-  }
-
-  /**
-   * java.util.zip's verdict on {@code c[0..len)} for {@code outLen} bytes: the bytes, or null when it refuses or
-   * gives another size; {@code trailing[0]} = the input bytes left after the stream.
-   */
-  private static byte[] zlib(byte[] c, int len, int outLen, int[] trailing) {
-    Inflater inf = new Inflater();
-    try {
-      inf.setInput(c, 0, len);
-      byte[] out = new byte[outLen];
-      int n = 0;
-      while (n < outLen) {
-        int k = inf.inflate(out, n, outLen - n);
-        if (k == 0 && (inf.finished() || inf.needsInput() || inf.needsDictionary())) {
-          break;
-        }
-        n += k;
-      }
-      if (n != outLen || !inf.finished() && (inf.inflate(new byte[1]) > 0 || !inf.finished())) {
-        return null;
-      }
-      trailing[0] = inf.getRemaining();
-      return out;
-    } catch (DataFormatException e) {
-      return null;
-    } finally {
-      inf.end();
     }
   }
 
@@ -111,19 +71,19 @@ public final class InflateFuzz {
       if (selfCheck && n > 0) {
         src[r.nextInt(n)] ^= 1;
       }
-      byte[] out = new byte[n + 2 * PAD + 1];
+      byte[] out = new byte[n + 2 * FuzzData.PAD + 1];
       Arrays.fill(out, (byte) 0x5A);
       String what = "seed " + seed + " (" + n + " bytes)";
       try {
-        inf.decode(comp, 0, comp.length, out, PAD, n);
-        if (!Arrays.equals(out, PAD, PAD + n, src, 0, n)) {
+        inf.decode(comp, 0, comp.length, out, FuzzData.PAD, n);
+        if (!Arrays.equals(out, FuzzData.PAD, FuzzData.PAD + n, src, 0, n)) {
           fail("MISMATCH " + what);
         }
       } catch (Throwable e) {
         fail("THROWS " + what + ": " + e);
         inf = new Inflate();
       }
-      if (!canariesKept(out, n)) {
+      if (!FuzzData.canariesKept(out, n)) {
         fail("WRITES OUTSIDE THE OUTPUT " + what);
       }
       for (int d = 0; d < 3; d++) {
@@ -143,14 +103,14 @@ public final class InflateFuzz {
         }
         int outLen = r.nextInt(10) == 0 ? Math.max(0, n - 1 + r.nextInt(3)) : n;
         int[] trailing = {0};
-        byte[] want = zlib(bad, len, outLen, trailing);
+        byte[] want = ZlibVerdict.inflate(bad, 0, len, outLen, trailing);
         String damaged = what + ", damaged copy " + d + " for " + outLen + " bytes";
         Arrays.fill(out, (byte) 0x5A);
         try {
-          inf.decode(bad, 0, len, out, PAD, outLen);
+          inf.decode(bad, 0, len, out, FuzzData.PAD, outLen);
           if (want == null) {
             fail("DECODES WHAT ZLIB REFUSES " + damaged);
-          } else if (!Arrays.equals(out, PAD, PAD + outLen, want, 0, outLen)) {
+          } else if (!Arrays.equals(out, FuzzData.PAD, FuzzData.PAD + outLen, want, 0, outLen)) {
             fail("DIFFERS FROM ZLIB " + damaged);
           } else {
             sameBytes++;
@@ -167,7 +127,7 @@ public final class InflateFuzz {
           fail("THROWS " + damaged + ": " + e);
           inf = new Inflate();
         }
-        if (!canariesKept(out, outLen)) {
+        if (!FuzzData.canariesKept(out, outLen)) {
           fail("WRITES OUTSIDE THE OUTPUT " + damaged);
         }
       }

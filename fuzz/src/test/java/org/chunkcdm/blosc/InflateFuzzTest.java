@@ -3,9 +3,8 @@ package org.chunkcdm.blosc;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.zip.DataFormatException;
-import java.util.zip.Inflater;
 import org.chunkcdm.fuzz.FuzzSupport;
+import org.chunkcdm.testkit.ZlibVerdict;
 
 /**
  * The whole-buffer zlib decoder ({@link Inflate}): any bytes give exactly the expected output or an IOException,
@@ -42,26 +41,9 @@ class InflateFuzzTest {
 
   /** java.util.zip's bytes when it decodes the stream to exactly outLen bytes and consumes all of it, else null. */
   static byte[] zlib(byte[] data, int outLen) {
-    Inflater inf = new Inflater();
-    try {
-      inf.setInput(data, 3, data.length - 3);
-      byte[] out = new byte[outLen];
-      int n = 0;
-      while (n < outLen) {
-        int k = inf.inflate(out, n, outLen - n);
-        if (k == 0 && (inf.finished() || inf.needsInput() || inf.needsDictionary())) {
-          break;
-        }
-        n += k;
-      }
-      if (n != outLen || (!inf.finished() && (inf.inflate(new byte[1]) > 0 || !inf.finished()))) {
-        return null;
-      }
-      return inf.getRemaining() == 0 ? out : null;
-    } catch (DataFormatException e) {
-      return null;
-    } finally {
-      inf.end();
-    }
+    int[] trailing = {0};
+    byte[] out = ZlibVerdict.inflate(data, 3, data.length - 3, outLen, trailing);
+    return trailing[0] == 0 ? out : null;
   }
+
 }

@@ -25,22 +25,11 @@ public final class ZstdFuzz {
 
   private ZstdFuzz() {}
 
-  private static final int PAD = 64;
   private static long failures;
 
   private static void fail(String what) {
     System.out.println(what);
     failures++;
-  }
-
-  /** True when the PAD bytes on either side of the n-byte output still hold the canary. */
-  private static boolean canariesKept(byte[] out, int n) {
-    for (int i = 0; i < PAD; i++) {
-      if (out[i] != 0x5A || out[PAD + n + i] != 0x5A) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static byte[] encode(byte[] src) {
@@ -95,12 +84,12 @@ public final class ZstdFuzz {
       if (selfCheck && n > 0) {
         src[r.nextInt(n)] ^= 1;
       }
-      byte[] out = new byte[n + 2 * PAD];
+      byte[] out = new byte[n + 2 * FuzzData.PAD];
       Arrays.fill(out, (byte) 0x5A);
       String what = "seed " + seed + " (" + n + " bytes)";
       try {
-        int got = dec.decompress(comp, 0, comp.length, out, PAD, n);
-        if (got != n || !Arrays.equals(out, PAD, PAD + n, src, 0, n)) {
+        int got = dec.decompress(comp, 0, comp.length, out, FuzzData.PAD, n);
+        if (got != n || !Arrays.equals(out, FuzzData.PAD, FuzzData.PAD + n, src, 0, n)) {
           fail("MISMATCH " + what);
         }
       } catch (Throwable e) {
@@ -108,7 +97,7 @@ public final class ZstdFuzz {
         inPlace += dec.literalsInPlace;
         dec = new ZstdDecoder();
       }
-      if (!canariesKept(out, n)) {
+      if (!FuzzData.canariesKept(out, n)) {
         fail("WRITES OUTSIDE THE OUTPUT " + what);
       }
       for (int d = 0; d < 3 && comp.length > 0; d++) {
@@ -131,9 +120,9 @@ public final class ZstdFuzz {
         String damaged = what + ", damaged copy " + d;
         Arrays.fill(out, (byte) 0x5A);
         try {
-          dec.decompress(bad, 0, len, out, PAD, n);
+          dec.decompress(bad, 0, len, out, FuzzData.PAD, n);
           damagedOk++;
-          if (libN == n && !Arrays.equals(out, PAD, PAD + n, lib, 0, n)) {
+          if (libN == n && !Arrays.equals(out, FuzzData.PAD, FuzzData.PAD + n, lib, 0, n)) {
             fail("DIFFERS FROM LIBZSTD " + damaged);
           }
         } catch (IOException e) {
@@ -146,7 +135,7 @@ public final class ZstdFuzz {
           inPlace += dec.literalsInPlace;
           dec = new ZstdDecoder();
         }
-        if (!canariesKept(out, n)) {
+        if (!FuzzData.canariesKept(out, n)) {
           fail("WRITES OUTSIDE THE OUTPUT " + damaged);
         }
       }
