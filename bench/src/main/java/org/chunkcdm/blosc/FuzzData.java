@@ -15,6 +15,18 @@ public final class FuzzData {
 
   private FuzzData() {}
 
+  /** An output array with room for {@code room} bytes at {@code [PAD..]} and {@link #PAD} canaries (0x5A) around. */
+  public static byte[] guarded(int room) {
+    byte[] out = new byte[room + 2 * PAD];
+    rearm(out);
+    return out;
+  }
+
+  /** Sets every byte of a {@link #guarded} array to the canary again, before the next decode into it. */
+  public static void rearm(byte[] out) {
+    Arrays.fill(out, (byte) 0x5A);
+  }
+
   /** True when the {@link #PAD} bytes on either side of the n-byte output at {@code out[PAD..]} still hold 0x5A. */
   public static boolean canariesKept(byte[] out, int n) {
     for (int i = 0; i < PAD; i++) {
@@ -23,6 +35,11 @@ public final class FuzzData {
       }
     }
     return true;
+  }
+
+  /** One input of a campaign: up to 2,000 bytes a quarter of the time, else up to 140 KB or 600 KB. */
+  public static byte[] input(Random r) {
+    return data(r, r.nextInt(4) == 0 ? r.nextInt(2000) : r.nextInt(r.nextBoolean() ? 140_000 : 600_000));
   }
 
   /** {@code n} bytes of one of the kinds above, chosen by {@code r}. */

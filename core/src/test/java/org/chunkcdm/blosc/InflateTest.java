@@ -12,7 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.zip.Deflater;
-import org.chunkcdm.testkit.ZlibVerdict;
+import org.chunkcdm.testkit.ZlibReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,23 +22,6 @@ import org.junit.jupiter.api.Test;
  * what zlib refuses; it refuses more only for bytes after the stream's end).
  */
 class InflateTest {
-  static byte[] deflate(byte[] data, int level, int strategy) {
-    Deflater d = new Deflater(level);
-    d.setStrategy(strategy);
-    d.setInput(data);
-    d.finish();
-    byte[] buf = new byte[data.length + data.length / 100 + 64];
-    int n = 0;
-    while (!d.finished()) {
-      if (n == buf.length) {
-        buf = Arrays.copyOf(buf, buf.length * 2);
-      }
-      n += d.deflate(buf, n, buf.length - n);
-    }
-    d.end();
-    return Arrays.copyOf(buf, n);
-  }
-
   /** Data of many kinds: random, skewed symbols (long codes), float-like, periods 1..9, long-distance repeats. */
   static List<byte[]> corpus() {
     Random r = new Random(1950);
@@ -91,7 +74,7 @@ class InflateTest {
     int streams = 0;
     for (byte[] data : corpus()) {
       for (int[] m : MODES) {
-        byte[] c = deflate(data, m[0], m[1]);
+        byte[] c = ZlibReference.deflate(data, m[0], m[1]);
         // at an offset inside larger arrays, with guard bytes around the output that must stay untouched
         byte[] in = new byte[c.length + 10];
         System.arraycopy(c, 0, in, 3, c.length);
@@ -114,7 +97,7 @@ class InflateTest {
   @Test
   void refusesWrongSizesAndTrailingBytes() throws IOException {
     byte[] data = corpus().get(5);
-    byte[] c = deflate(data, 6, Deflater.DEFAULT_STRATEGY);
+    byte[] c = ZlibReference.deflate(data, 6, Deflater.DEFAULT_STRATEGY);
     Inflate inf = new Inflate();
     assertThrows(IOException.class, () -> inf.decode(c, 0, c.length, new byte[data.length + 1], 0, data.length + 1));
     assertThrows(IOException.class, () -> inf.decode(c, 0, c.length, new byte[data.length], 0, data.length - 1));
@@ -137,7 +120,7 @@ class InflateTest {
 
   /** The old path's verdict: the bytes, or null when java.util.zip refuses; {@code trailing[0]} = bytes left over. */
   static byte[] zlib(byte[] c, int outLen, int[] trailing) {
-    return ZlibVerdict.inflate(c, 0, c.length, outLen, trailing);
+    return ZlibReference.inflate(c, 0, c.length, outLen, trailing);
   }
 
   @Test
@@ -154,7 +137,7 @@ class InflateTest {
         continue;
       }
       int[] m = MODES[r.nextInt(MODES.length)];
-      byte[] c = deflate(data, m[0], m[1]);
+      byte[] c = ZlibReference.deflate(data, m[0], m[1]);
       int flips = 1 + r.nextInt(3);
       for (int f = 0; f < flips; f++) {
         int pos = r.nextBoolean() ? r.nextInt(c.length) : r.nextInt(Math.min(c.length, 2 + r.nextInt(200)));

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.zip.Deflater;
+import org.chunkcdm.testkit.ZlibReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -53,17 +54,9 @@ class RawStreamTest {
   }
 
   static byte[] zlib(byte[] b, int off, int len) {
-    Deflater d = new Deflater(6);
-    d.setInput(b, off, len);
-    d.finish();
-    byte[] buf = new byte[len * 2 + 64];
-    int n = 0;
-    while (!d.finished()) {
-      n += d.deflate(buf, n, buf.length - n);
-    }
-    d.end();
-    return Arrays.copyOf(buf, n);
+    return ZlibReference.deflate(b, off, len, 6, Deflater.DEFAULT_STRATEGY);
   }
+
 
   static void le32(ByteArrayOutputStream o, int v) {
     o.write(v);

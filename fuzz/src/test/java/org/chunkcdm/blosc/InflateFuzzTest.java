@@ -4,7 +4,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.io.IOException;
 import java.util.Arrays;
 import org.chunkcdm.fuzz.FuzzSupport;
-import org.chunkcdm.testkit.ZlibVerdict;
+import org.chunkcdm.testkit.ZlibReference;
 
 /**
  * The whole-buffer zlib decoder ({@link Inflate}): any bytes give exactly the expected output or an IOException,
@@ -42,7 +42,7 @@ class InflateFuzzTest {
   /** java.util.zip's bytes when it decodes the stream to exactly outLen bytes and consumes all of it, else null. */
   static byte[] zlib(byte[] data, int outLen) {
     int[] trailing = {0};
-    byte[] out = ZlibVerdict.inflate(data, 3, data.length - 3, outLen, trailing);
+    byte[] out = ZlibReference.inflate(data, 3, data.length - 3, outLen, trailing);
     return trailing[0] == 0 ? out : null;
   }
 

@@ -21,18 +21,16 @@ import org.chunkcdm.blosc.FuzzData;
  * <p>usage: {@code java -cp bench/target/benchmarks.jar org.chunkcdm.blosc.zstd.ZstdFuzz SECONDS SEED}
  */
 public final class ZstdFuzz {
-  private static Random r;
+  private static long failures;
 
   private ZstdFuzz() {}
-
-  private static long failures;
 
   private static void fail(String what) {
     System.out.println(what);
     failures++;
   }
 
-  private static byte[] encode(byte[] src) {
+  private static byte[] encode(Random r, byte[] src) {
     try (ZstdCompressCtx c = new ZstdCompressCtx()) {
       c.setLevel(r.nextInt(28) - 5);
       c.setChecksum(r.nextBoolean());
@@ -75,17 +73,16 @@ public final class ZstdFuzz {
     long libAccepts = 0;
     long bytes = 0;
     for (long seed = seed0; System.nanoTime() - t0 < seconds * 1_000_000_000L; seed++) {
-      r = new Random(seed);
-      int n = r.nextInt(4) == 0 ? r.nextInt(2000) : r.nextInt(r.nextBoolean() ? 140_000 : 600_000);
-      byte[] src = FuzzData.data(r, n);
-      byte[] comp = encode(src);
+      Random r = new Random(seed);
+      byte[] src = FuzzData.input(r);
+      int n = src.length;
+      byte[] comp = encode(r, src);
       cases++;
       bytes += n;
       if (selfCheck && n > 0) {
         src[r.nextInt(n)] ^= 1;
       }
-      byte[] out = new byte[n + 2 * FuzzData.PAD];
-      Arrays.fill(out, (byte) 0x5A);
+      byte[] out = FuzzData.guarded(n);
       String what = "seed " + seed + " (" + n + " bytes)";
       try {
         int got = dec.decompress(comp, 0, comp.length, out, FuzzData.PAD, n);
@@ -118,7 +115,7 @@ public final class ZstdFuzz {
         byte[] lib = new byte[n];
         int libN = reference(bad, len, lib, n);
         String damaged = what + ", damaged copy " + d;
-        Arrays.fill(out, (byte) 0x5A);
+        FuzzData.rearm(out);
         try {
           dec.decompress(bad, 0, len, out, FuzzData.PAD, n);
           damagedOk++;
