@@ -49,10 +49,30 @@ public final class FuzzSupport {
   /** A scratch directory of this JVM (one fuzz target runs per JVM when fuzzing). */
   public static synchronized Path scratch() throws IOException {
     if (dir == null) {
-      dir = Files.createTempDirectory("chunkcdm-fuzz");
-      dir.toFile().deleteOnExit();
+      Path d = Files.createTempDirectory("chunkcdm-fuzz");
+      // File.deleteOnExit cannot remove a directory that still holds files: every run used to leave one behind
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(d), "chunkcdm-fuzz-cleanup"));
+      dir = d;
     }
     return dir;
+  }
+
+  /** Deletes {@code root} and everything under it, deepest first; what cannot be deleted stays (best effort). */
+  static void deleteTree(Path root) {
+    if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> s = Files.walk(root)) {
+      for (Path p : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException e) {
+          // best effort at JVM exit
+        }
+      }
+    } catch (IOException | java.io.UncheckedIOException e) {
+      // best effort at JVM exit
+    }
   }
 
   /** Writes {@code bytes} to {@code p} (replacing it atomically, so a reader never sees half a file). */
