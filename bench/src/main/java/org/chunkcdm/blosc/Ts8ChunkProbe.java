@@ -18,7 +18,11 @@ import java.util.List;
  * first; {@code touch}/{@code touchS} time reading a byte per line (planes interleaved / one after another),
  * {@code touch2}/{@code touchS2} the same a second time; {@code tw} is {@code touchS} then {@code words};
  * {@code hint} reads a byte every {@code -Dhint=4096} bytes of each raw plane before the codec runs, then the dispatched
- * kernel ({@code hintnone}: no kernel), to see whether the prefetcher fetches the rest during the codec (noflag8: no). Assumes
+ * kernel ({@code hintnone}: no kernel), to see whether the prefetcher fetches the rest during the codec (noflag8: no);
+ * {@code disp2} times the dispatched kernel a second time (planes and destination then in cache), {@code copydisp}
+ * copies the raw planes into the scratch block first (through {@link RawCopy}), as c-blosc2 does; {@code sub} /
+ * {@code subnt} run the dispatched kernel in pieces of {@code -Dsub=2048} items, each piece's planes first read a byte
+ * per line one plane after another ({@code subnt}: not read first). Assumes
  * every block is split into typesize streams (the b2bench.py sets with shuffle, not zlib's).
  */
 public final class Ts8ChunkProbe {
@@ -109,6 +113,28 @@ public final class Ts8ChunkProbe {
     return x;
   }
 
+  static final int SUB = Integer.getInteger("sub", 2048);
+
+  /** The kernel in pieces of SUB items: each plane's piece read a byte per line, one plane after another, first. */
+  static long sub(int ts, byte[][] pa, int[] po, byte[] dst, int dp, int n, boolean touchFirst) {
+    long x = 0;
+    int[] q = new int[ts];
+    for (int i = 0; i < n; i += SUB) {
+      int m = Math.min(SUB, n - i);
+      for (int j = 0; j < ts; j++) {
+        q[j] = po[j] + i;
+        if (touchFirst) {
+          byte[] a = pa[j];
+          for (int k = q[j]; k < q[j] + m; k += 64) {
+            x += a[k];
+          }
+        }
+      }
+      Filters.unshufflePlanes(ts, pa, q, dst, dp + i * ts, m);
+    }
+    return x;
+  }
+
   static long chunk(String kernel, byte[] src, byte[] dst, long[] t) throws Exception {
     BloscHeader h = BloscHeader.parse(src, 0, src.length);
     int ts = h.typesize();
@@ -144,6 +170,19 @@ public final class Ts8ChunkProbe {
         case "words": WordTranspose.unshuffle(ts, pa, po, dst, dp, neblock); break;
         case "disp": Filters.unshufflePlanes(ts, pa, po, dst, dp, neblock); break;
         case "none": break;
+        case "sub": SINK += sub(ts, pa, po, dst, dp, neblock, true); break;
+        case "subnt": SINK += sub(ts, pa, po, dst, dp, neblock, false); break;
+        case "disp2": Filters.unshufflePlanes(ts, pa, po, dst, dp, neblock); t1 = System.nanoTime();
+          Filters.unshufflePlanes(ts, pa, po, dst, dp, neblock); break;
+        case "copydisp": // c-blosc2's way: the raw planes copied next to the decoded ones first, then the kernel
+          for (int s = 0; s < ts; s++) {
+            if (pa[s] == src) {
+              RawCopy.copy(src, po[s], target, s * neblock, neblock);
+              pa[s] = target;
+              po[s] = s * neblock;
+            }
+          }
+          Filters.unshufflePlanes(ts, pa, po, dst, dp, neblock); break;
         case "hint": Filters.unshufflePlanes(ts, pa, po, dst, dp, neblock); break;
         case "hintnone": break;
         case "tw": SINK += touchSeq(pa, po, neblock);

@@ -1,0 +1,189 @@
+package org.chunkcdm.blosc;
+
+import com.github.luben.zstd.ZstdDecompressCtx;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.chunkcdm.bench.ChunkStreams;
+
+/**
+ * An upper bound for each row of issue 17's table (bench/run-blosc2-bound.sh): for every Blosc2 chunk set
+ * ({@code bench/blosc2/b2bench.py write}), the speed of our whole chunk decode, of our codec alone on the chunks'
+ * compressed streams, and of the native library of that codec alone on the same streams, all as GB/s of the chunks'
+ * decoded bytes. Streams stored raw, the filters and the Blosc framing cost nothing in the two codec columns, so a
+ * whole chunk can never decode faster than its codec column: divided by c-blosc2's speed for the whole chunk (timed
+ * by the script), our codec column is the most the row can reach with this codec, whatever the filters and the
+ * framing cost. The native codec column shows how much of c-blosc2's own time is its codec.
+ *
+ * <p>Native codecs: liblz4 ({@code LZ4_decompress_safe} through JNA; about a microsecond of call overhead per
+ * stream counts against it), libzstd (zstd-jni), zlib (java.util.zip: the system's zlib, not c-blosc2's zlib-ng);
+ * BloscLZ exists only inside c-blosc2 ("-").
+ *
+ * <p>Usage: {@code CodecAloneBench DIR SECONDS NAME...}; prints "NAME ROW CODEC NATIVE" (GB/s; NATIVE "-" when there
+ * is none, CODEC and NATIVE "-" when every stream of the set is stored raw), each the best pass after one second of warm-up. With {@code -Dchunkcdm.bench.cpu=true} passes are timed
+ * by this thread's CPU time. Before timing, every stream must decode to its full size with our codec and to the same
+ * bytes with the native codec. Never run by {@code mvn verify}.
+ */
+public final class CodecAloneBench {
+  private CodecAloneBench() {}
+
+  private static final boolean CPU = Boolean.getBoolean("chunkcdm.bench.cpu");
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+  private interface Pass {
+    void run() throws Exception;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path dir = Paths.get(args[0]);
+    double seconds = Double.parseDouble(args[1]);
+    for (String name : List.of(args).subList(2, args.length)) {
+      Path file = dir.resolve(name + ".chunks");
+      ChunkStreams cs = ChunkStreams.load(file);
+      List<BloscHeader> headers = new ArrayList<>();
+      for (byte[] c : cs.chunks) {
+        headers.add(BloscHeader.parse(c, 0, c.length));
+      }
+      int most = 0; // the largest chunk (1 MiB in the codec sets, 8 MiB in a frame's chunks)
+      for (BloscHeader h : headers) {
+        most = Math.max(most, h.nbytes());
+      }
+      byte[] dst = new byte[most];
+      byte[] out = new byte[most];
+      check(file, cs, headers, out);
+      Pass row = () -> {
+        for (byte[] c : cs.chunks) {
+          Blosc.decompress(c, 0, c.length, dst, 0, Blosc.Impl.JAVA);
+        }
+      };
+      Pass codec = () -> {
+        for (int[] s : cs.streams) {
+          Codecs.decode(headers.get(s[0]).compressor(), cs.chunks.get(s[0]), s[1], s[2], out, 0, s[3], null);
+        }
+      };
+      // a set without compressed streams (all stored raw) costs its codec nothing: "-" in both codec columns
+      Pass nat = cs.streams.isEmpty() ? null : nativePass(file, cs, headers, out);
+      double r = best(row, cs.total, seconds);
+      String c = cs.streams.isEmpty() ? "-" : String.format("%.3f", best(codec, cs.total, seconds));
+      String n = nat == null ? "-" : String.format("%.3f", best(nat, cs.total, seconds));
+      System.out.printf("%s %.3f %s %s%n", name, r, c, n);
+      System.out.flush();
+    }
+  }
+
+  /**
+   * Every compressed stream decodes with our codec to its full size (Codecs.decode refuses anything else); our whole
+   * chunk decode's bytes are checked against python-blosc2's by Blosc2CodecBench, the native codecs' against ours
+   * below.
+   */
+  private static void check(Path file, ChunkStreams cs, List<BloscHeader> headers, byte[] out) throws Exception {
+    for (int[] s : cs.streams) {
+      Codecs.decode(headers.get(s[0]).compressor(), cs.chunks.get(s[0]), s[1], s[2], out, 0, s[3], null);
+    }
+  }
+
+  /** The native codec's pass over the same streams, its output checked against ours first; null when none. */
+  private static Pass nativePass(Path file, ChunkStreams cs, List<BloscHeader> headers, byte[] out) throws Exception {
+    BloscCompressor kind = headers.get(cs.streams.get(0)[0]).compressor();
+    byte[] ours = new byte[out.length];
+    Pass p;
+    switch (kind) {
+      case LZ4: {
+        com.sun.jna.Function lz4 = com.sun.jna.NativeLibrary.getInstance("lz4").getFunction("LZ4_decompress_safe");
+        List<com.sun.jna.Memory> mem = new ArrayList<>();
+        for (byte[] c : cs.chunks) {
+          com.sun.jna.Memory m = new com.sun.jna.Memory(c.length);
+          m.write(0, c, 0, c.length);
+          mem.add(m);
+        }
+        com.sun.jna.Memory nout = new com.sun.jna.Memory(out.length);
+        p = () -> {
+          for (int[] s : cs.streams) {
+            int n = lz4.invokeInt(new Object[] {mem.get(s[0]).share(s[1]), nout, s[2], s[3]});
+            if (n != s[3]) {
+              throw new IllegalStateException("liblz4 decoded " + n + " bytes, not " + s[3]);
+            }
+          }
+        };
+        for (int[] s : cs.streams) {
+          lz4.invokeInt(new Object[] {mem.get(s[0]).share(s[1]), nout, s[2], s[3]});
+          Codecs.decode(kind, cs.chunks.get(s[0]), s[1], s[2], ours, 0, s[3], null);
+          byte[] theirs = nout.getByteArray(0, s[3]);
+          if (!Arrays.equals(theirs, 0, s[3], ours, 0, s[3])) {
+            throw new IllegalStateException(file + ": liblz4 and ours differ on a stream");
+          }
+        }
+        return p;
+      }
+      case ZSTD: {
+        ZstdDecompressCtx z = new ZstdDecompressCtx();
+        p = () -> {
+          for (int[] s : cs.streams) {
+            int n = z.decompressByteArray(out, 0, s[3], cs.chunks.get(s[0]), s[1], s[2]);
+            if (n != s[3]) {
+              throw new IllegalStateException("libzstd decoded " + n + " bytes, not " + s[3]);
+            }
+          }
+        };
+        for (int[] s : cs.streams) {
+          z.decompressByteArray(out, 0, s[3], cs.chunks.get(s[0]), s[1], s[2]);
+          Codecs.decode(kind, cs.chunks.get(s[0]), s[1], s[2], ours, 0, s[3], null);
+          if (!Arrays.equals(out, 0, s[3], ours, 0, s[3])) {
+            throw new IllegalStateException(file + ": libzstd and ours differ on a stream");
+          }
+        }
+        return p;
+      }
+      case ZLIB: {
+        java.util.zip.Inflater inf = new java.util.zip.Inflater();
+        p = () -> {
+          for (int[] s : cs.streams) {
+            inf.reset();
+            inf.setInput(cs.chunks.get(s[0]), s[1], s[2]);
+            int n = inf.inflate(out, 0, s[3]);
+            if (n != s[3]) {
+              throw new IllegalStateException("zlib decoded " + n + " bytes, not " + s[3]);
+            }
+          }
+        };
+        p.run();
+        for (int[] s : cs.streams) {
+          inf.reset();
+          inf.setInput(cs.chunks.get(s[0]), s[1], s[2]);
+          inf.inflate(out, 0, s[3]);
+          Codecs.decode(kind, cs.chunks.get(s[0]), s[1], s[2], ours, 0, s[3], null);
+          if (!Arrays.equals(out, 0, s[3], ours, 0, s[3])) {
+            throw new IllegalStateException(file + ": zlib and ours differ on a stream");
+          }
+        }
+        return p;
+      }
+      default:
+        return null;
+    }
+  }
+
+  /** One second of warm-up, then the best GB/s ({@code total} bytes a pass) of the passes in {@code seconds}. */
+  private static double best(Pass pass, long total, double seconds) throws Exception {
+    long warm = System.nanoTime() + 1_000_000_000L;
+    while (System.nanoTime() < warm) {
+      pass.run();
+    }
+    double best = 0;
+    long end = System.nanoTime() + (long) (seconds * 1e9);
+    do {
+      long t = clock();
+      pass.run();
+      best = Math.max(best, total / ((clock() - t) / 1e9) / 1e9);
+    } while (System.nanoTime() < end);
+    return best;
+  }
+
+  private static long clock() {
+    return CPU ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
+  }
+}
