@@ -221,8 +221,11 @@ public final class Blosc2CodecBench {
     return bestGBps(pass, total, seconds);
   }
 
-  /** One second of warm-up, then the best GB/s ({@code total} bytes per pass) of the passes in {@code seconds}. */
-  private static double bestGBps(Runnable pass, long total, double seconds) {
+  /**
+   * One second of warm-up, then the best GB/s ({@code total} bytes per pass) of the passes in {@code seconds}; with
+   * {@code -Dchunkcdm.bench.cpu=true} by this thread's CPU time (also CodecAloneBench's clock).
+   */
+  public static double bestGBps(Runnable pass, long total, double seconds) {
     long warm = System.nanoTime() + 1_000_000_000L;
     while (System.nanoTime() < warm) {
       pass.run();

@@ -1,13 +1,12 @@
 package org.chunkcdm.blosc;
 
 import com.github.luben.zstd.ZstdDecompressCtx;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.chunkcdm.bench.Blosc2CodecBench;
 import org.chunkcdm.bench.ChunkStreams;
 
 /**
@@ -30,9 +29,6 @@ import org.chunkcdm.bench.ChunkStreams;
  */
 public final class CodecAloneBench {
   private CodecAloneBench() {}
-
-  private static final boolean CPU = Boolean.getBoolean("chunkcdm.bench.cpu");
-  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
   private interface Pass {
     void run() throws Exception;
@@ -167,23 +163,14 @@ public final class CodecAloneBench {
     }
   }
 
-  /** One second of warm-up, then the best GB/s ({@code total} bytes a pass) of the passes in {@code seconds}. */
-  private static double best(Pass pass, long total, double seconds) throws Exception {
-    long warm = System.nanoTime() + 1_000_000_000L;
-    while (System.nanoTime() < warm) {
-      pass.run();
-    }
-    double best = 0;
-    long end = System.nanoTime() + (long) (seconds * 1e9);
-    do {
-      long t = clock();
-      pass.run();
-      best = Math.max(best, total / ((clock() - t) / 1e9) / 1e9);
-    } while (System.nanoTime() < end);
-    return best;
-  }
-
-  private static long clock() {
-    return CPU ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
+  /** {@link Blosc2CodecBench#bestGBps} of {@code pass}. */
+  private static double best(Pass pass, long total, double seconds) {
+    return Blosc2CodecBench.bestGBps(() -> {
+      try {
+        pass.run();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }, total, seconds);
   }
 }
