@@ -23,8 +23,8 @@ import org.chunkcdm.bench.ChunkStreams;
  * BloscLZ exists only inside c-blosc2 ("-").
  *
  * <p>Usage: {@code CodecAloneBench DIR SECONDS NAME...}; prints "NAME ROW CODEC NATIVE" (GB/s; NATIVE "-" when there
- * is none, CODEC and NATIVE "-" when every stream of the set is stored raw), each the best pass after one second of warm-up. With {@code -Dchunkcdm.bench.cpu=true} passes are timed
- * by this thread's CPU time. Before timing, every stream must decode to its full size with our codec and to the same
+ * is none, CODEC and NATIVE "-" when every stream of the set is stored raw), each the best pass after one second of
+ * warm-up. With {@code -Dchunkcdm.bench.cpu=true} passes are timed by this thread's CPU time. Before timing, every stream must decode to its full size with our codec and to the same
  * bytes with the native codec. Never run by {@code mvn verify}.
  */
 public final class CodecAloneBench {
@@ -34,6 +34,15 @@ public final class CodecAloneBench {
     void run() throws Exception;
   }
 
+  /** A native library decoding one stream ({chunk, position, compressed size, decoded size}) of a set. */
+  private interface NativeStream {
+    /** Decodes stream {@code s}; returns the bytes it wrote. */
+    int decode(int[] s) throws Exception;
+
+    /** The first {@code n} bytes the last {@link #decode} wrote. */
+    byte[] output(int n);
+  }
+
   public static void main(String[] args) throws Exception {
     Path dir = Paths.get(args[0]);
     double seconds = Double.parseDouble(args[1]);
@@ -41,28 +50,40 @@ public final class CodecAloneBench {
       Path file = dir.resolve(name + ".chunks");
       ChunkStreams cs = ChunkStreams.load(file);
       List<BloscHeader> headers = new ArrayList<>();
-      for (byte[] c : cs.chunks) {
-        headers.add(BloscHeader.parse(c, 0, c.length));
-      }
       int most = 0; // the largest chunk (1 MiB in the codec sets, 8 MiB in a frame's chunks)
-      for (BloscHeader h : headers) {
+      for (byte[] c : cs.chunks) {
+        BloscHeader h = BloscHeader.parse(c, 0, c.length);
+        headers.add(h);
         most = Math.max(most, h.nbytes());
       }
       byte[] dst = new byte[most];
       byte[] out = new byte[most];
-      check(file, cs, headers, out);
       Pass row = () -> {
         for (byte[] c : cs.chunks) {
           Blosc.decompress(c, 0, c.length, dst, 0, Blosc.Impl.JAVA);
         }
       };
+      // Codecs.decode refuses a stream that does not decode to its full size, so one untimed pass checks ours
       Pass codec = () -> {
         for (int[] s : cs.streams) {
           Codecs.decode(headers.get(s[0]).compressor(), cs.chunks.get(s[0]), s[1], s[2], out, 0, s[3], null);
         }
       };
+      codec.run();
       // a set without compressed streams (all stored raw) costs its codec nothing: "-" in both codec columns
-      Pass nat = cs.streams.isEmpty() ? null : nativePass(file, cs, headers, out);
+      NativeStream lib = cs.streams.isEmpty() ? null : nativeStream(headers.get(cs.streams.get(0)[0]).compressor(), cs, out);
+      Pass nat = null;
+      if (lib != null) {
+        checkNative(file, cs, headers, lib, new byte[most]);
+        nat = () -> {
+          for (int[] s : cs.streams) {
+            int n = lib.decode(s);
+            if (n != s[3]) {
+              throw new IllegalStateException(file + ": the native codec decoded " + n + " bytes, not " + s[3]);
+            }
+          }
+        };
+      }
       double r = best(row, cs.total, seconds);
       String c = cs.streams.isEmpty() ? "-" : String.format("%.3f", best(codec, cs.total, seconds));
       String n = nat == null ? "-" : String.format("%.3f", best(nat, cs.total, seconds));
@@ -72,21 +93,22 @@ public final class CodecAloneBench {
   }
 
   /**
-   * Every compressed stream decodes with our codec to its full size (Codecs.decode refuses anything else); our whole
-   * chunk decode's bytes are checked against python-blosc2's by Blosc2CodecBench, the native codecs' against ours
-   * below.
+   * Every stream decodes with the native library to the same bytes as with ours (our whole chunk decode's bytes are
+   * checked against python-blosc2's by Blosc2CodecBench).
    */
-  private static void check(Path file, ChunkStreams cs, List<BloscHeader> headers, byte[] out) throws Exception {
+  private static void checkNative(Path file, ChunkStreams cs, List<BloscHeader> headers, NativeStream lib, byte[] ours)
+      throws Exception {
     for (int[] s : cs.streams) {
-      Codecs.decode(headers.get(s[0]).compressor(), cs.chunks.get(s[0]), s[1], s[2], out, 0, s[3], null);
+      int n = lib.decode(s);
+      Codecs.decode(headers.get(s[0]).compressor(), cs.chunks.get(s[0]), s[1], s[2], ours, 0, s[3], null);
+      if (n != s[3] || !Arrays.equals(lib.output(n), 0, n, ours, 0, n)) {
+        throw new IllegalStateException(file + ": the native codec and ours differ on a stream");
+      }
     }
   }
 
-  /** The native codec's pass over the same streams, its output checked against ours first; null when none. */
-  private static Pass nativePass(Path file, ChunkStreams cs, List<BloscHeader> headers, byte[] out) throws Exception {
-    BloscCompressor kind = headers.get(cs.streams.get(0)[0]).compressor();
-    byte[] ours = new byte[out.length];
-    Pass p;
+  /** The native library of {@code kind} on the streams of {@code cs}, writing into {@code out}; null when none. */
+  private static NativeStream nativeStream(BloscCompressor kind, ChunkStreams cs, byte[] out) {
     switch (kind) {
       case LZ4: {
         com.sun.jna.Function lz4 = com.sun.jna.NativeLibrary.getInstance("lz4").getFunction("LZ4_decompress_safe");
@@ -97,66 +119,47 @@ public final class CodecAloneBench {
           mem.add(m);
         }
         com.sun.jna.Memory nout = new com.sun.jna.Memory(out.length);
-        p = () -> {
-          for (int[] s : cs.streams) {
-            int n = lz4.invokeInt(new Object[] {mem.get(s[0]).share(s[1]), nout, s[2], s[3]});
-            if (n != s[3]) {
-              throw new IllegalStateException("liblz4 decoded " + n + " bytes, not " + s[3]);
-            }
+        return new NativeStream() {
+          @Override
+          public int decode(int[] s) {
+            return lz4.invokeInt(new Object[] {mem.get(s[0]).share(s[1]), nout, s[2], s[3]});
+          }
+
+          @Override
+          public byte[] output(int n) {
+            return nout.getByteArray(0, n);
           }
         };
-        for (int[] s : cs.streams) {
-          lz4.invokeInt(new Object[] {mem.get(s[0]).share(s[1]), nout, s[2], s[3]});
-          Codecs.decode(kind, cs.chunks.get(s[0]), s[1], s[2], ours, 0, s[3], null);
-          byte[] theirs = nout.getByteArray(0, s[3]);
-          if (!Arrays.equals(theirs, 0, s[3], ours, 0, s[3])) {
-            throw new IllegalStateException(file + ": liblz4 and ours differ on a stream");
-          }
-        }
-        return p;
       }
       case ZSTD: {
         ZstdDecompressCtx z = new ZstdDecompressCtx();
-        p = () -> {
-          for (int[] s : cs.streams) {
-            int n = z.decompressByteArray(out, 0, s[3], cs.chunks.get(s[0]), s[1], s[2]);
-            if (n != s[3]) {
-              throw new IllegalStateException("libzstd decoded " + n + " bytes, not " + s[3]);
-            }
+        return new NativeStream() {
+          @Override
+          public int decode(int[] s) {
+            return z.decompressByteArray(out, 0, s[3], cs.chunks.get(s[0]), s[1], s[2]);
+          }
+
+          @Override
+          public byte[] output(int n) {
+            return out;
           }
         };
-        for (int[] s : cs.streams) {
-          z.decompressByteArray(out, 0, s[3], cs.chunks.get(s[0]), s[1], s[2]);
-          Codecs.decode(kind, cs.chunks.get(s[0]), s[1], s[2], ours, 0, s[3], null);
-          if (!Arrays.equals(out, 0, s[3], ours, 0, s[3])) {
-            throw new IllegalStateException(file + ": libzstd and ours differ on a stream");
-          }
-        }
-        return p;
       }
       case ZLIB: {
         java.util.zip.Inflater inf = new java.util.zip.Inflater();
-        p = () -> {
-          for (int[] s : cs.streams) {
+        return new NativeStream() {
+          @Override
+          public int decode(int[] s) throws java.util.zip.DataFormatException {
             inf.reset();
             inf.setInput(cs.chunks.get(s[0]), s[1], s[2]);
-            int n = inf.inflate(out, 0, s[3]);
-            if (n != s[3]) {
-              throw new IllegalStateException("zlib decoded " + n + " bytes, not " + s[3]);
-            }
+            return inf.inflate(out, 0, s[3]);
+          }
+
+          @Override
+          public byte[] output(int n) {
+            return out;
           }
         };
-        p.run();
-        for (int[] s : cs.streams) {
-          inf.reset();
-          inf.setInput(cs.chunks.get(s[0]), s[1], s[2]);
-          inf.inflate(out, 0, s[3]);
-          Codecs.decode(kind, cs.chunks.get(s[0]), s[1], s[2], ours, 0, s[3], null);
-          if (!Arrays.equals(out, 0, s[3], ours, 0, s[3])) {
-            throw new IllegalStateException(file + ": zlib and ours differ on a stream");
-          }
-        }
-        return p;
       }
       default:
         return null;
