@@ -33,21 +33,39 @@ final class Codecs {
    */
   static void decode(BloscCompressor c, byte[] in, int ip, int inLen, byte[] out, int op, int outLen, ChunkDictionary dict)
       throws IOException {
+    decode(c, in, ip, inLen, out, op, outLen, dict, 0, 0);
+  }
+
+  /**
+   * {@link #decode(BloscCompressor, byte[], int, int, byte[], int, int, ChunkDictionary)} that may also read ahead
+   * a byte of each 64-byte line of {@code in[touch..touchEnd)} while it decodes (LZ4, BloscLZ and zstd, see
+   * {@link Lz4#decode(byte[], int, int, byte[], int, int, byte[], int, int)}); returns where that reading stopped.
+   */
+  static int decode(BloscCompressor c, byte[] in, int ip, int inLen, byte[] out, int op, int outLen,
+      ChunkDictionary dict, int touch, int touchEnd) throws IOException {
     int n;
     try {
       switch (c) {
         case BLOSCLZ:
-          BloscLZ.decode(in, ip, inLen, out, op, outLen);
-          return;
+          return BloscLZ.decode(in, ip, inLen, out, op, outLen, touch, touchEnd);
         case LZ4:
-          Lz4.decode(in, ip, inLen, out, op, outLen, dict == null ? null : dict.prefix);
-          return;
+          return Lz4.decode(in, ip, inLen, out, op, outLen, dict == null ? null : dict.prefix, touch, touchEnd);
         case SNAPPY:
           checkSnappy(in, ip, inLen, outLen);
           n = SNAPPY.get().decompress(in, ip, inLen, out, op, outLen);
           break;
         case ZSTD:
-          n = ZSTD.get().decompress(in, ip, inLen, out, op, outLen, dict == null ? null : dict.zstd);
+          if (touchEnd > touch) {
+            ZstdDecoder z = ZSTD.get();
+            z.touchAhead(touch, touchEnd);
+            try {
+              n = z.decompress(in, ip, inLen, out, op, outLen, dict == null ? null : dict.zstd);
+            } finally {
+              touch = z.touched();
+            }
+          } else {
+            n = ZSTD.get().decompress(in, ip, inLen, out, op, outLen, dict == null ? null : dict.zstd);
+          }
           break;
         case ZLIB:
           if (JDK_ZLIB) {
@@ -55,7 +73,7 @@ final class Codecs {
             break;
           }
           INFLATE.get().decode(in, ip, inLen, out, op, outLen);
-          return;
+          return touch;
         default:
           throw new FormatException("unsupported codec " + c);
       }
@@ -67,6 +85,7 @@ final class Codecs {
     if (n != outLen) {
       throw new FormatException(c.cname() + " stream decoded to " + n + " bytes, expected " + outLen);
     }
+    return touch;
   }
 
   /**
