@@ -16,21 +16,6 @@ final class BloscLZ {
 
   /** Decodes {@code in[ip0..ip0+inLen)} into exactly {@code outLen} bytes at {@code out[op0..]}. */
   static void decode(byte[] in, int ip0, int inLen, byte[] out, int op0, int outLen) throws IOException {
-    decode(in, ip0, inLen, out, op0, outLen, 0, 0);
-  }
-
-  /** Receives the bytes {@link #decode(byte[], int, int, byte[], int, int, int, int)} reads ahead. */
-  private static long sink;
-
-  /**
-   * {@link #decode(byte[], int, int, byte[], int, int)} that also reads one byte of each 64-byte line of
-   * {@code in[touch..touchEnd)}, a line per instruction, and returns where it stopped: see
-   * {@link Lz4#decode(byte[], int, int, byte[], int, int, byte[], int, int)}.
-   */
-  static int decode(byte[] in, int ip0, int inLen, byte[] out, int op0, int outLen, int touch, int touchEnd)
-      throws IOException {
-    int tp = touch;
-    long seen = 0;
     int ip = ip0;
     final int ipEnd = ip0 + inLen;
     int op = op0;
@@ -40,10 +25,6 @@ final class BloscLZ {
     }
     int ctrl = in[ip++] & 31;
     while (true) {
-      if (tp < touchEnd) {
-        seen += in[tp];
-        tp += 64;
-      }
       if (ctrl < 32) {
         int run = ctrl + 1;
         if (run > ipEnd - ip) {
@@ -109,7 +90,5 @@ final class BloscLZ {
     if (op != opEnd) {
       throw new FormatException("BloscLZ stream decoded to " + (op - op0) + " bytes, expected " + outLen);
     }
-    sink = seen;
-    return tp;
   }
 }

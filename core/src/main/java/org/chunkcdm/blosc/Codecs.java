@@ -33,39 +33,21 @@ final class Codecs {
    */
   static void decode(BloscCompressor c, byte[] in, int ip, int inLen, byte[] out, int op, int outLen, ChunkDictionary dict)
       throws IOException {
-    decode(c, in, ip, inLen, out, op, outLen, dict, 0, 0);
-  }
-
-  /**
-   * {@link #decode(BloscCompressor, byte[], int, int, byte[], int, int, ChunkDictionary)} that may also read ahead
-   * a byte of each 64-byte line of {@code in[touch..touchEnd)} while it decodes (LZ4, BloscLZ and zstd, see
-   * {@link Lz4#decode(byte[], int, int, byte[], int, int, byte[], int, int)}); returns where that reading stopped.
-   */
-  static int decode(BloscCompressor c, byte[] in, int ip, int inLen, byte[] out, int op, int outLen,
-      ChunkDictionary dict, int touch, int touchEnd) throws IOException {
     int n;
     try {
       switch (c) {
         case BLOSCLZ:
-          return BloscLZ.decode(in, ip, inLen, out, op, outLen, touch, touchEnd);
+          BloscLZ.decode(in, ip, inLen, out, op, outLen);
+          return;
         case LZ4:
-          return Lz4.decode(in, ip, inLen, out, op, outLen, dict == null ? null : dict.prefix, touch, touchEnd);
+          Lz4.decode(in, ip, inLen, out, op, outLen, dict == null ? null : dict.prefix);
+          return;
         case SNAPPY:
           checkSnappy(in, ip, inLen, outLen);
           n = SNAPPY.get().decompress(in, ip, inLen, out, op, outLen);
           break;
         case ZSTD:
-          if (touchEnd > touch) {
-            ZstdDecoder z = ZSTD.get();
-            z.touchAhead(touch, touchEnd);
-            try {
-              n = z.decompress(in, ip, inLen, out, op, outLen, dict == null ? null : dict.zstd);
-            } finally {
-              touch = z.touched();
-            }
-          } else {
-            n = ZSTD.get().decompress(in, ip, inLen, out, op, outLen, dict == null ? null : dict.zstd);
-          }
+          n = ZSTD.get().decompress(in, ip, inLen, out, op, outLen, dict == null ? null : dict.zstd);
           break;
         case ZLIB:
           if (JDK_ZLIB) {
@@ -73,7 +55,7 @@ final class Codecs {
             break;
           }
           INFLATE.get().decode(in, ip, inLen, out, op, outLen);
-          return touch;
+          return;
         default:
           throw new FormatException("unsupported codec " + c);
       }
@@ -85,7 +67,6 @@ final class Codecs {
     if (n != outLen) {
       throw new FormatException(c.cname() + " stream decoded to " + n + " bytes, expected " + outLen);
     }
-    return touch;
   }
 
   /**

@@ -452,43 +452,6 @@ final class JavaBlosc {
   }
 
   /**
-   * Whether a block split into streams whose byte-unshuffle reads the raw streams in place has those read ahead, a
-   * line per sequence, while its LZ4, BloscLZ or zstd streams decode ({@code -Dchunkcdm.blosc.rawDuringCodec=false} turns it
-   * off; issue 17, stop 33, docs/BENCHMARKS.md).
-   */
-  static final boolean RAW_DURING_CODEC = Boolean.parseBoolean(System.getProperty("chunkcdm.blosc.rawDuringCodec", "true"));
-
-  /**
-   * The bytes from the first to the end of the last of a block's streams stored raw ({@code start << 32 | end}),
-   * when the block also has a compressed stream; 0 otherwise, and when a stream header is out of bounds (the
-   * stream loop then reports it).
-   */
-  static long rawSpan(byte[] src, int pos, int end, int nstreams, int neblock) {
-    int lo = Integer.MAX_VALUE;
-    int hi = 0;
-    boolean coded = false;
-    for (int s = 0; s < nstreams; s++) {
-      if (pos > end - 4) {
-        return 0;
-      }
-      int csize = BloscHeader.le32(src, pos);
-      pos += 4;
-      if (csize < 0) {
-        pos++;
-      } else if (csize > end - pos) {
-        return 0;
-      } else if (csize == neblock) {
-        lo = Math.min(lo, pos);
-        hi = pos + csize;
-      } else if (csize > 0) {
-        coded = true;
-      }
-      pos += Math.max(csize, 0);
-    }
-    return coded && hi > lo ? (long) lo << 32 | hi : 0;
-  }
-
-  /**
    * As {@link #decodeBlock(BloscHeader, byte[], int, int, byte[], int, byte[], int, ChunkDictionary)}; with
    * {@code td} (no DELTA, item size {@code td.itemSize} = typesize) the block's last filter step, when it is a byte
    * or bit unshuffle of whole items with a typed kernel ({@link TypedUnshuffle}), stores the items into
@@ -542,10 +505,6 @@ final class JavaBlosc {
     int neblock = bsize / nstreams;
     int pos = off + bstart;
     final int end = off + cbytes;
-    long touch = planes && RAW_DURING_CODEC && (h.compressor() == BloscCompressor.LZ4 || h.compressor() == BloscCompressor.BLOSCLZ
-        || h.compressor() == BloscCompressor.ZSTD) ? rawSpan(src, pos, end, nstreams, neblock) : 0;
-    int ahead = (int) (touch >>> 32);
-    final int tEnd = (int) touch;
     for (int s = 0; s < nstreams; s++) {
       if (pos > end - 4) {
         throw new FormatException("Blosc chunk: block " + b + " stream " + s + " header lies past the end of the chunk");
@@ -587,7 +546,7 @@ final class JavaBlosc {
           }
         } else {
           try {
-            ahead = Codecs.decode(h.compressor(), src, pos, csize, target, out, neblock, dict, ahead, tEnd);
+            Codecs.decode(h.compressor(), src, pos, csize, target, out, neblock, dict);
           } catch (IOException e) {
             throw new FormatException("Blosc chunk: block " + b + " stream " + s + ": " + e.getMessage(), e);
           }

@@ -72,23 +72,6 @@ public final class Lz4 {
    */
   public static void decode(byte[] in, int ip0, int inLen, byte[] out, int op0, int outLen, byte[] dict)
       throws IOException {
-    decode(in, ip0, inLen, out, op0, outLen, dict, 0, 0);
-  }
-
-  /** Receives the bytes {@link #decode(byte[], int, int, byte[], int, int, byte[], int, int)} reads ahead. */
-  private static long sink;
-
-  /**
-   * {@link #decode(byte[], int, int, byte[], int, int, byte[])} that also reads one byte of each 64-byte line of
-   * {@code in[touch..touchEnd)}, one line per sequence of the fast loop, and returns where it stopped (issue 17,
-   * stop 33). A block split into streams keeps the streams stored raw in the chunk and unshuffles them in place;
-   * read this way during the decoding, their cache misses overlap the decoder's work instead of stalling the
-   * unshuffle after it.
-   */
-  static int decode(byte[] in, int ip0, int inLen, byte[] out, int op0, int outLen, byte[] dict, int touch,
-      int touchEnd) throws IOException {
-    int tp = touch;
-    long seen = 0;
     int ip = ip0;
     int op = op0;
     final int ipEnd = ip0 + inLen;
@@ -97,10 +80,6 @@ public final class Lz4 {
     final int opLimit = opEnd - 96;
     while (true) {
       while (ip < ipLimit && op < opLimit) {
-        if (tp < touchEnd) {
-          seen += in[tp];
-          tp += 64;
-        }
         int token = in[ip] & 0xff;
         if (token >= 0xf0) { // 15 or more literals
           break;
@@ -191,8 +170,7 @@ public final class Lz4 {
       }
       long next = sequence(in, ip, ipEnd, out, op, op0, outLen, dict);
       if (next < 0) {
-        sink = seen;
-        return tp;
+        return;
       }
       ip = (int) (next >>> 32);
       op = (int) next;

@@ -73,29 +73,6 @@ public final class ZstdDecoder {
   /** Input position after the last frame decoded by {@link #decodeFrame}. */
   private int inPos;
 
-  /** The lines of the input the sequence loop reads ahead, a line per sequence: see {@link #touchAhead}. */
-  private int touch;
-  private int touchEnd;
-  /** Receives the bytes read ahead. */
-  private long seen;
-
-  /**
-   * Makes the next {@link #decompress} also read one byte of each 64-byte line of {@code in[from..to)}, a line per
-   * sequence, as far as it gets; {@link #touched} then tells where it stopped (issue 17, stop 33: the raw streams
-   * of a split Blosc block, read while the codec works instead of after it).
-   */
-  public void touchAhead(int from, int to) {
-    touch = from;
-    touchEnd = to;
-  }
-
-  /** Where the reading of {@link #touchAhead} stopped; the next {@link #decompress} reads nothing ahead. */
-  public int touched() {
-    int t = touch;
-    touch = touchEnd = 0;
-    return t;
-  }
-
   /**
    * Decodes the zstd frames of {@code in[ip..ip+inLen)} (no dictionary) into exactly {@code outLen} bytes at
    * {@code out[op..]}; returns the number of bytes written, always {@code outLen}.
@@ -653,14 +630,7 @@ public final class ZstdDecoder {
     final int le = litEnd;
     final int litWild = la.length - 16;
     final int wildEnd = olimit - WILD;
-    int tp = touch;
-    final int te = touchEnd;
-    long got = 0;
     for (int left = nbSeq; left > 0; left--) {
-      if (tp < te) {
-        got += in[tp] + in[Math.min(tp + 64, te - 1)];
-        tp += 128;
-      }
       // refill
       int back = k >>> 3;
       if (ptr - back >= s) {
@@ -800,8 +770,6 @@ public final class ZstdDecoder {
     rep1 = r1;
     rep2 = r2;
     rep3 = r3;
-    touch = tp;
-    seen += got;
     long bitsLeft = 8L * (ptr - s) + 64 - k;
     if (bitsLeft != 0) {
       throw new FormatException("sequences bitstream " + (bitsLeft > 0 ? "has " + bitsLeft + " bits left over"
