@@ -15,15 +15,8 @@
 #   the JVM without any option (the 0.7 target).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DIR=$1; R=$2; S=$3; shift 3
-SETS=("$@")
-if [ ${#SETS[@]} -eq 0 ]; then
-  for c in lz4 blosclz zstd zlib; do for f in shuffle bitshuffle; do SETS+=("$c-$f-ts8-c5"); done; done
-  for t in 2 4; do for c in lz4 blosclz zstd zlib; do for f in shuffle bitshuffle; do SETS+=("$c-$f-ts$t-c5"); done; done; done
-  for l in 1 9; do for c in lz4 blosclz zstd zlib; do for f in shuffle bitshuffle; do SETS+=("$c-$f-ts8-c$l"); done; done; done
-fi
-PY=${B2PY:-/tmp/venv-codec2/bin/python}
-JAR=${JAR:-bench/target/benchmarks.jar}
+source bench/blosc2/common.sh
+blosc2_args "$@"
 N=${CHUNKS:-4}
 O=${OUT:-$(mktemp -d)}
 HOT=$O/hot

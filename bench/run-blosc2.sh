@@ -40,12 +40,8 @@ JAVA1=(java -Xmx2g -Dchunkcdm.bench.cpu=$CPUFLAG -Dchunkcdm.decode.threads=1 -Dc
 VEC=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED)
 MAIN_CLASS=org.chunkcdm.bench.Blosc2CodecBench
 
-SETS=()
-for c in lz4 blosclz zstd zlib; do for f in shuffle bitshuffle; do SETS+=("$c-$f-ts8-c5"); done; done
-if [ "$WHAT" = all ]; then
-  for t in 2 4; do for c in lz4 blosclz zstd zlib; do for f in shuffle bitshuffle; do SETS+=("$c-$f-ts$t-c5"); done; done; done
-  for l in 1 9; do for c in lz4 blosclz zstd zlib; do for f in shuffle bitshuffle; do SETS+=("$c-$f-ts8-c$l"); done; done; done
-fi
+source bench/blosc2/common.sh
+mapfile -t SETS < <(blosc2_sets "$WHAT")
 
 if [ "$WHAT" = main ] || [ "$WHAT" = all ]; then
   missing=()
