@@ -2,7 +2,7 @@
 # Issue 17's per-chunk rows in two cache states, c-blosc2 (python-blosc2, one thread) beside chunkcdm (one thread):
 #   cold: the issue's benchmark as bench/run-blosc2.sh runs it, every set's 64 chunks (64 MiB decoded) decoded in
 #         turn, so each chunk's compressed bytes come from memory (they are long out of the 32 MiB L3);
-#   hot:  the first CHUNKS chunks of the same set only (default 4: 1-4 MiB compressed), so their bytes stay in the
+#   hot:  the first CHUNKS chunks of the same set only (default 4: 1.7-4 MiB compressed), so their bytes stay in the
 #         L3 cache, as after the file read that fetches a chunk before every real decode (pread, or the copy out of a
 #         mapping: chunkcdm decodes nothing in place from a file or from the page cache).
 # GB/s of decoded bytes by thread CPU time, rounds interleaved, best round. Prints a Markdown table.
@@ -68,7 +68,8 @@ cc, ch = best("c-cold"), best("c-hot")
 head = "| set | cold: c-blosc2 GB/s | ours GB/s | ratio | hot: c-blosc2 GB/s | ours GB/s | ratio |"
 if "novec" in sides:
     head += " no flag: cold ratio | hot ratio |"
-print("chunkcdm with the Vector API and native access (as the CLI's launchers); no flag: without any JVM option")
+print("chunkcdm with the Vector API and native access (as the CLI's launchers)"
+      + ("; no flag: without any JVM option" if "novec" in sides else ""))
 print()
 print(head)
 print("|" + "---|" * (head.count("|") - 1))
