@@ -21,22 +21,8 @@ N=${CHUNKS:-4}
 O=${OUT:-$(mktemp -d)}
 HOT=$O/hot
 mkdir -p "$HOT"
-# the hot sets: the first N length-prefixed chunks of each DIR/SET.chunks (b2bench.py's format: le32 size, bytes)
-"$PY" - "$DIR" "$HOT" "$N" "${SETS[@]}" <<'PY'
-import os, struct, sys
-src, dst, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-for s in sys.argv[4:]:
-    with open(f"{src}/{s}.chunks", "rb") as f:
-        d = f.read()
-    p = 0
-    for _ in range(n):
-        if p + 4 > len(d):
-            sys.exit(f"{src}/{s}.chunks has fewer than {n} chunks")
-        p += 4 + struct.unpack_from("<i", d, p)[0]
-    with open(f"{dst}/{s}.chunks.tmp", "wb") as f:
-        f.write(d[:p])
-    os.replace(f"{dst}/{s}.chunks.tmp", f"{dst}/{s}.chunks")
-PY
+# the hot sets: the first N chunks of each DIR/SET.chunks
+"$PY" bench/blosc2/b2bench.py head "$DIR" "$HOT" "$N" "${SETS[@]}"
 J=(java -Xmx2g -Dchunkcdm.bench.cpu=true -Dchunkcdm.decode.threads=1 -Dchunkcdm.blosc.parallelBytes=2147483647)
 export B2CPU=1
 SIDES=(vec); [ "${NOFLAG:-0}" = 1 ] && SIDES+=(novec)

@@ -18,6 +18,8 @@
   readbcolz DIR ROUNDS NAME..  seconds of reading every data/__i.blp and blosc2.decompress2 of its chunk into one
                            preallocated float64 array (c-blosc2 reads c-blosc1 chunks), best of ROUNDS and of two
                            ways: chunk by chunk with 2 c-blosc2 threads, or 2 Python threads over the chunks
+  head DIR DST N NAME..    the first N chunks of each set DIR/<name>.chunks as DST/<name>.chunks (chunks that stay in
+                           the L3 cache when decoded in turn: bench/run-blosc2-hot.sh, run-blosc2-bound.sh CHUNKS=N)
   framechunks DIR NAME..   the first 8 chunks of each frame as DIR/frame-chunks/<name>.chunks (for the codec alone)
   timeframechunks DIR SECONDS NAME..  c-blosc2 (one thread, thread CPU time) on those chunks: best GB/s
 """
@@ -95,6 +97,20 @@ def load(d, name):
         chunks.append(buf[p + 4:p + 4 + n])
         p += 4 + n
     return chunks
+
+
+def head(d, dst, n, names):
+    """The first n chunks of each set DIR/<name>.chunks as DST/<name>.chunks, written atomically."""
+    os.makedirs(dst, exist_ok=True)
+    for name in names:
+        chunks = load(d, name)
+        if len(chunks) < n:
+            sys.exit(f"{d}/{name}.chunks has {len(chunks)} chunks, fewer than {n}")
+        tmp = os.path.join(dst, name + ".chunks.tmp")
+        with open(tmp, "wb") as f:
+            for c in chunks[:n]:
+                f.write(struct.pack("<I", len(c)) + c)
+        os.replace(tmp, os.path.join(dst, name + ".chunks"))
 
 
 def time_sets(d, seconds, names):
@@ -358,6 +374,8 @@ if __name__ == "__main__":
     cmd, d = sys.argv[1], sys.argv[2]
     if cmd == "write":
         write(d, int(sys.argv[3]), sys.argv[4:])
+    elif cmd == "head":
+        head(d, sys.argv[3], int(sys.argv[4]), sys.argv[5:])
     elif cmd == "time":
         time_sets(d, float(sys.argv[3]), sys.argv[4:])
     elif cmd == "memcpy":
