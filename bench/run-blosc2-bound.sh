@@ -26,14 +26,12 @@ if [ -n "${CHUNKS:-}" ]; then
   "$PY" bench/blosc2/b2bench.py head "$DIR" "$O/hot" "$CHUNKS" "${SETS[@]}"
   DIR=$O/hot
 fi
-J=(java -Xmx2g -Dchunkcdm.bench.cpu=true -Dchunkcdm.decode.threads=1 -Dchunkcdm.blosc.parallelBytes=2147483647)
-export B2CPU=1
-SIDES=(vec); [ "${NOFLAG:-0}" = 1 ] && SIDES+=(novec)
+blosc2_jvm
 for r in $(seq 1 "$R"); do
   echo "round $r/$R c-blosc2 (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
   "$PY" bench/blosc2/b2bench.py time "$DIR" "$S" "${SETS[@]}" > "$O/c.$r"
   for v in "${SIDES[@]}"; do
-    F=(); [ $v = vec ] && F=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED) # as the CLI's launchers
+    F=(); [ $v = vec ] && F=("${VEC[@]}")
     echo "round $r/$R java $v (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
     "${J[@]}" "${F[@]}" -cp "$JAR" org.chunkcdm.blosc.CodecAloneBench "$DIR" "$S" "${SETS[@]}" > "$O/$v.$r" 2> "$O/err-$v.$r" \
       || { grep -v WARNING "$O/err-$v.$r" >&2; exit 1; }

@@ -23,16 +23,14 @@ HOT=$O/hot
 mkdir -p "$HOT"
 # the hot sets: the first N chunks of each DIR/SET.chunks
 "$PY" bench/blosc2/b2bench.py head "$DIR" "$HOT" "$N" "${SETS[@]}"
-J=(java -Xmx2g -Dchunkcdm.bench.cpu=true -Dchunkcdm.decode.threads=1 -Dchunkcdm.blosc.parallelBytes=2147483647)
-export B2CPU=1
-SIDES=(vec); [ "${NOFLAG:-0}" = 1 ] && SIDES+=(novec)
+blosc2_jvm
 for r in $(seq 1 "$R"); do
   for state in cold hot; do
     d=$DIR; [ $state = hot ] && d=$HOT
     echo "round $r/$R $state c-blosc2 (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
     "$PY" bench/blosc2/b2bench.py time "$d" "$S" "${SETS[@]}" > "$O/c-$state.$r"
     for v in "${SIDES[@]}"; do
-      F=(); [ $v = vec ] && F=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED) # as the CLI's launchers
+      F=(); [ $v = vec ] && F=("${VEC[@]}")
       echo "round $r/$R $state java $v (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
       "${J[@]}" "${F[@]}" -cp "$JAR" org.chunkcdm.bench.Blosc2CodecBench time "$d" "$S" "${SETS[@]}" \
         > "$O/$v-$state.$r" 2> "$O/err-$v-$state.$r" || { grep -v WARNING "$O/err-$v-$state.$r" >&2; exit 1; }
