@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Makes the fuzz targets' seed inputs from the shared fixtures (run once; the seeds are committed).
+"""Makes the fuzz targets' seed inputs from the test data (testdata/) (run once; the seeds are committed).
 
-Usage: python3 fuzz/corpus-tools/make_seeds.py [--force]   (from the repository root; fixtures at ../shared or $CHUNKCDM_SHARED)
+Usage: python3 fuzz/corpus-tools/make_seeds.py [--force]  
 Writes fuzz/src/test/resources/<package>/<Class>Inputs/<method>/seed-*; existing files are kept unless --force.
 """
 import glob, os, struct

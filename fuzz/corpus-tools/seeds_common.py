@@ -4,8 +4,7 @@ import os, sys
 
 FORCE = '--force' in sys.argv
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SHARED = os.environ.get('CHUNKCDM_SHARED') or next(p for p in [os.path.join(ROOT, '..', 'shared'), '/work/shared'] if os.path.isdir(p))
-FX = os.path.join(SHARED, 'fixtures')
+FX = os.path.join(ROOT, 'testdata')
 RES = os.path.join(ROOT, 'fuzz', 'src', 'test', 'resources', 'org', 'chunkcdm')
 written = 0
 

@@ -7,7 +7,7 @@ No HDF5 Blosc2 plugin is needed: each chunk is written with h5py's low-level wri
 Blosc2 contiguous frame from python-blosc2 (`blosc2.asarray(chunk, chunks=chunk shape, blocks=...).to_cframe()`,
 the array's shape = the full HDF5 chunk shape, edge chunks padded), and the filter pipeline set with
 dcpl.set_filter(32026, optional, cd_values) with cd_values as the PyTables/hdf5-blosc2 filter stores them
-(../shared/fixtures/hdf5-blosc/README.md): [1, block bytes, typesize, chunk bytes, clevel, shuffle, codec,
+(testdata/hdf5-blosc/README.md): [1, block bytes, typesize, chunk bytes, clevel, shuffle, codec,
 rank, chunk shape...]. Rank-1 chunks may be b2nd (1-D) or plain super-chunks.
 
   python3 -m venv /tmp/venv-h5b2 && /tmp/venv-h5b2/bin/pip install h5py blosc2 numpy

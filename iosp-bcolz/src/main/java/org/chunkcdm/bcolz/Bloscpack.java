@@ -19,7 +19,7 @@ import org.chunkcdm.io.FileHandles;
 /**
  * One Bloscpack format-3 file (a {@code .blp} file, or a Blaze superchunk {@code __N__.bin}): the 32-byte
  * header, the optional metadata section, the optional offsets table and the chunk frames, each followed by
- * its checksum (layout: ../shared/fixtures/bloscpack/README.md). Parsing validates every size against the
+ * its checksum (layout: testdata/bloscpack/README.md). Parsing validates every size against the
  * file size before anything is allocated; each chunk's checksum is verified whenever the chunk is read.
  */
 final class Bloscpack {

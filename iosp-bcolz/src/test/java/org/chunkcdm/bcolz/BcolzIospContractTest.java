@@ -21,7 +21,7 @@ import ucar.nc2.dataset.NetcdfDatasets;
 import ucar.nc2.iosp.IOServiceProvider;
 
 /**
- * The shared IOSP contract over every dataset of ../shared/fixtures/bcolz and ../shared/fixtures/bloscpack,
+ * The shared IOSP contract over every dataset of testdata/bcolz and testdata/bloscpack,
  * opened through every path of docs/cdm-contract.md section 1 (directory, each meta file, {@code __attrs__},
  * {@code __rootdirs__}, NetcdfFiles and NetcdfDatasets, file: URLs), plus bcolz's own checks: the compression
  * attribute, and a changed {@code __attrs__} seen after the cache reopens a modified carray.

@@ -23,7 +23,7 @@ import ucar.nc2.dataset.NetcdfDatasets;
 import ucar.nc2.dataset.VariableDS;
 
 /**
- * The Blaze "chunked" persistent format (../shared/specs/blaze-persistent-formats.txt): {@code meta/sizes},
+ * The Blaze "chunked" persistent format (docs/specs/blaze-persistent-formats.txt): {@code meta/sizes},
  * {@code meta/storage}, {@code meta/attributes} and {@code data/__N__.bin} superchunks in Bloscpack layout.
  * No writer of this format exists, so these tests build such directories from real Bloscpack fixture files
  * (each used whole as one superchunk; nothing is encoded here) and expect the concatenation of their

@@ -29,7 +29,7 @@ import ucar.nc2.dataset.VariableDS;
 import ucar.nc2.iosp.IOServiceProvider;
 
 /**
- * The shared IOSP contract over every dataset of ../shared/fixtures/ds through every open path of the
+ * The shared IOSP contract over every dataset of testdata/ds through every open path of the
  * contract (masked cells = _FillValue), plus the ds reader's own checks: type, shape, dimensions and attributes
  * of every variable and the global attributes ({@link Expect}), masked cells missing in the enhanced dataset,
  * registration through ServiceLoader.

@@ -13,7 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Writes {@code .ds} files by the layout rules of ../shared/fixtures/ds/README.md, for tests and the benchmark
+ * Writes {@code .ds} files by the layout rules of testdata/ds/README.md, for tests and the benchmark
  * that need shapes, masks and sizes the fixtures do not have. Values are given as little-endian element bytes
  * (bool: one 0/1 byte each) and stored in the requested byte order.
  */

@@ -198,8 +198,8 @@ class H5BloscFixturesTest {
   /** Plain NetCDF-4 / HDF5 files (and the unfiltered variables of the Blosc file): same header, same values. */
   @Test
   void plainFilesIdenticalToStockNetcdfJava() throws Exception {
-    List<Path> files = List.of(Fixtures.shared().resolve("fixtures/ds/nc/basic.nc"),
-        Fixtures.shared().resolve("fixtures/ds/nc/types.nc"), Fixtures.family("hdf5-blosc").resolve("netcdf4_blosc.nc"));
+    List<Path> files = List.of(Fixtures.family("ds").resolve("nc/basic.nc"),
+        Fixtures.family("ds").resolve("nc/types.nc"), Fixtures.family("hdf5-blosc").resolve("netcdf4_blosc.nc"));
     int compared = 0;
     for (Path p : files) {
       try (NetcdfFile stock = NetcdfFiles.open(p.toString(), STOCK, -1, null, null);

@@ -18,7 +18,7 @@ import ucar.nc2.Variable;
 import ucar.nc2.iosp.IOServiceProvider;
 
 /**
- * The shared IOSP contract over every file of ../shared/fixtures/hdf5-blosc (PyTables Blosc and Blosc2, the
+ * The shared IOSP contract over every file of testdata/hdf5-blosc (PyTables Blosc and Blosc2, the
  * h5py plugin's Blosc, a NetCDF-4 file with Blosc variables): every variable's values from the manifest, whole
  * and in sections, registration, the THREDDS file-cache cycle and 16 threads. H5BloscIosp extends netcdf-java's
  * HDF5 reader, so it is registered ahead of it first (as the drop-in jar's ServiceLoader entry cannot be).

@@ -21,7 +21,7 @@ import org.msgpack.value.ValueType;
  * A Blosc2 frame: the msgpack header (with metalayers), the offsets index (a Blosc2 chunk of int64 entries,
  * one per logical chunk) and the msgpack trailer (with vlmetalayers), of a contiguous frame ({@code .b2frame},
  * {@code .b2f}, {@code .b2nd}) or of a sparse frame's {@code chunks.b2frame}. Layout facts: see
- * ../shared/fixtures/blosc2/README.md. Opening reads only the header, the index and the trailer; chunks are
+ * testdata/blosc2/README.md. Opening reads only the header, the index and the trailer; chunks are
  * located from the index when a read needs them ({@link #chunk(long)}).
  *
  * <p>A contiguous frame can also be parsed from a byte array ({@link #of(byte[], String)}: a frame held in

@@ -24,7 +24,7 @@ import ucar.nc2.dataset.NetcdfDatasets;
 import ucar.nc2.iosp.IOServiceProvider;
 
 /**
- * The shared IOSP contract over every frame dataset of ../shared/fixtures/blosc2 (kinds sframe, cframe,
+ * The shared IOSP contract over every frame dataset of testdata/blosc2 (kinds sframe, cframe,
  * b2nd-sframe, b2nd-cframe), opened through every path of docs/cdm-contract.md section 1, plus the frame
  * reader's own checks: the compression attribute names the manifest's codec and clevel, {@code _ChunkSizes}
  * has one entry per CDM dimension, the short extension {@code .b2f}.

@@ -29,7 +29,7 @@ final class FixtureStreams {
 
   /** A short readable name of a fixture path. */
   static String name(Path p) {
-    Path fam = Fixtures.shared().resolve("fixtures");
+    Path fam = Fixtures.testdata();
     return fam.relativize(p).toString();
   }
 }

@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Finds {@code ../shared/fixtures} relative to the reactor root (not the module directory) and reads the
- * fixtures' {@code MANIFEST.json} files. The reactor root comes from the system property
+ * Finds the test data ({@code testdata/<family>} in the repository) relative to the reactor root (not the module
+ * directory) and reads the families' {@code MANIFEST.json} files. The reactor root comes from the system property
  * {@code chunkcdm.root} (set by surefire) or, failing that, from walking up from the working directory to
  * the directory whose {@code pom.xml} is the reactor's.
  */
@@ -27,7 +27,7 @@ public final class Fixtures {
   /** The reactor root directory. */
   public static Path root() {
     String prop = System.getProperty("chunkcdm.root");
-    if (prop != null && !prop.isEmpty() && Files.isDirectory(Paths.get(prop, "..", "shared"))) {
+    if (prop != null && !prop.isEmpty() && Files.isDirectory(Paths.get(prop, "testdata"))) {
       return Paths.get(prop).toAbsolutePath().normalize();
     }
     Path dir = Paths.get("").toAbsolutePath();
@@ -39,18 +39,18 @@ public final class Fixtures {
     throw new IllegalStateException("cannot find the chunkcdm reactor root above " + dir);
   }
 
-  /** {@code <root>/../shared}. */
-  public static Path shared() {
-    Path p = root().resolve("..").resolve("shared").normalize();
+  /** {@code <root>/testdata}: one directory per fixture family. */
+  public static Path testdata() {
+    Path p = root().resolve("testdata");
     if (!Files.isDirectory(p)) {
-      throw new IllegalStateException("fixtures not found: " + p + " (clone chunkcdm next to shared/)");
+      throw new IllegalStateException("test data not found: " + p);
     }
     return p;
   }
 
-  /** {@code ../shared/fixtures/<family>}, e.g. family "bcolz", "bloscpack", "blosc2", "ds", "hdf5-blosc". */
+  /** {@code testdata/<family>}, e.g. family "bcolz", "bloscpack", "blosc2", "ds", "hdf5-blosc". */
   public static Path family(String family) {
-    return shared().resolve("fixtures").resolve(family);
+    return testdata().resolve(family);
   }
 
   /** The manifest of one fixture family (cached). */

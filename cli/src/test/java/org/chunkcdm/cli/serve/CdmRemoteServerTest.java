@@ -61,7 +61,7 @@ class CdmRemoteServerTest {
 
   @BeforeAll
   static void start() throws Exception {
-    fixturesRoot = Fixtures.shared().resolve("fixtures");
+    fixturesRoot = Fixtures.testdata();
     fixtures = CdmRemoteServer.start(fixturesRoot, "127.0.0.1", 0, 50);
   }
 

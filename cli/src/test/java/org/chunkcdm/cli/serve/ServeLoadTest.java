@@ -196,7 +196,7 @@ class ServeLoadTest {
   @Test
   void sixtyFourClientsMixedSectionsSlowAndVanishingReadersLeakNothing() throws Exception {
     int seconds = Integer.getInteger("chunkcdm.load.seconds", 4);
-    Path fixtures = Fixtures.shared().resolve("fixtures");
+    Path fixtures = Fixtures.testdata();
     List<Target> targets = targets(fixtures, new Random(15));
     MemoryMXBean mem = ManagementFactory.getMemoryMXBean();
     StringBuilder report = new StringBuilder();

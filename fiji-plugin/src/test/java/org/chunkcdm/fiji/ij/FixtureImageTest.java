@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every fixture variable of rank &ge; 2 in ../shared/fixtures/{bcolz,bloscpack,blosc2,ds}, through the ImgLib2
+ * Every fixture variable of rank &ge; 2 in testdata/{bcolz,bloscpack,blosc2,ds}, through the ImgLib2
  * adapter (every pixel of the LazyCellImg) and through the ImageJ virtual stack (every pixel of every plane,
  * the calibrated value for signed 16-bit), against the manifest's expected bytes. Variables that are no image
  * (strings, empty) must be refused with a message naming the variable.
