@@ -58,9 +58,9 @@ fi
 ./chunkcdm --version >/dev/null # the dev launcher builds when sources changed: not inside a timed run
 CP="$root/$CLI:$root/$BJAR"
 
-# the JVM options a launcher passes (the words between its java and the class path or jar), without CHUNKCDM_JAVA_OPTS
+# the JVM options a launcher passes: its jvm_opts="..." line
 launcher_opts() {
-  sed -n 's/^exec "\{0,1\}\$\{0,1\}java"\{0,1\} \(.*\) \(-cp\|-jar\) .*/\1/p' "$1" | sed 's/\${CHUNKCDM_JAVA_OPTS:-}//; s/  */ /g; s/ $//'
+  sed -n 's/^ *jvm_opts="\(.*\)"$/\1/p' "$1" | head -1
 }
 LOPTS=$(launcher_opts chunkcdm)
 
