@@ -22,9 +22,11 @@
 #        arrays python-blosc2), OUT a tmpfs directory for the outputs (default /dev/shm/chunkcdm-cold), ROUNDS
 #        (default 3), JDK (a JDK home to run everything with, default the java on PATH), B2PY (python with blosc2;
 #        default /tmp/venv-b2/bin/python, made with python3 -m venv + pip install blosc2 when missing),
+#        NOCDS=1 (the launchers and the launcher's options without their class-data archive: CHUNKCDM_CDS=off),
 #        NATIVE=0 (every JVM side with -Dchunkcdm.blosc=java: a machine without libblosc1),
 #        BEFORE_OPTS (default "--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED"),
-#        QUIET=N (before each timed process wait until at most N other processes are runnable, up to QUIET_WAIT
+#        NICE=N (run everything at nice N, e.g. -15, also as the session's autogroup nice: other sessions' builds
+#        then take less of the CPU from the measured processes; run it with setsid for a session of its own), QUIET=N (before each timed process wait until at most N other processes are runnable, up to QUIET_WAIT
 #        seconds, default 900: on a machine shared with builds), OPTS (options part: one "label|options" per line; default: the launcher's, with the module, and each lever
 #        alone), WARM (warm reads per JVM in the options part, default 5).
 set -euo pipefail
@@ -38,9 +40,18 @@ PY=${B2PY:-/tmp/venv-b2/bin/python}
 BEFORE_OPTS=${BEFORE_OPTS:---add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED}
 PARTS=("$@")
 [ ${#PARTS[@]} -eq 0 ] && PARTS=(convert read)
+if [ -n "${NICE:-}" ]; then
+  # with the kernel's autogroups (sched_autogroup_enabled) a process's nice counts only inside its session: the
+  # session's own nice is what other sessions' builds compete with
+  if [ -w /proc/self/autogroup ] && [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ]; then
+    echo "$NICE" > /proc/self/autogroup
+  fi
+  renice -n "$NICE" -p $$ >/dev/null # every process of the run inherits it
+fi
 if [ -n "${JDK:-}" ]; then
   export JAVA_HOME=$JDK PATH="$JDK/bin:$PATH"
 fi
+[ -n "${NOCDS:-}" ] && export CHUNKCDM_CDS=off
 NAT=()
 if [ "${NATIVE:-1}" = 0 ]; then
   NAT=(-Dchunkcdm.blosc=java)
@@ -55,7 +66,9 @@ BJAR=bench/target/chunkcdm-bench-$ver.jar
 if [ ! -f "$CLI" ] || [ ! -f "$BJAR" ] || [ ! -x "$ARCH" ]; then
   mvn -B -q -DskipTests -Dchunkcdm.publish.phase=none package -pl cli,bench -am >&2
 fi
-./chunkcdm --version >/dev/null # the dev launcher builds when sources changed: not inside a timed run
+# the dev launcher builds when sources changed, and both make their class-data archive on a first run: not timed
+./chunkcdm --version >/dev/null
+"$ARCH" --version >/dev/null
 CP="$root/$CLI:$root/$BJAR"
 
 # the JVM options a launcher passes: its jvm_opts="..." line
@@ -63,6 +76,12 @@ launcher_opts() {
   sed -n 's/^ *jvm_opts="\(.*\)"$/\1/p' "$1" | head -1
 }
 LOPTS=$(launcher_opts chunkcdm)
+# and the class-data archive ./chunkcdm made for this Java (--version above made it when missing)
+jdkhome=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
+jid=$(sed -n 's/^JAVA_RUNTIME_VERSION="\([^"]*\)".*$/\1/p' "$jdkhome/release" | sed -n '1{s/[^A-Za-z0-9._+-]/_/g;p;}')
+if [ -z "${NOCDS:-}" ] && [ -f "cli/target/cds/chunkcdm-$jid.jsa" ]; then
+  LOPTS="$LOPTS -XX:SharedArchiveFile=$root/cli/target/cds/chunkcdm-$jid.jsa -Xlog:cds=off -Xlog:cds+dynamic=off"
+fi
 
 mkdir -p "$DIR" "$OUT"
 if [ ! -f "$DIR/big_float64.bcolz/data/__1023.blp" ]; then
@@ -165,6 +184,9 @@ for part in "${PARTS[@]}"; do
           quiet
           rec "$s: python-blosc2, blosc2.open(p)[:] in a fresh process (reference)" \
             "$("$PY" bench/blosc2/b2bench.py read "$DIR" 1 "$s" | cut -d' ' -f2)"
+          quiet
+          rec "$s: python-blosc2 as above, NUMPY_MADVISE_HUGEPAGE=0 (no transparent huge pages)" \
+            "$(NUMPY_MADVISE_HUGEPAGE=0 "$PY" bench/blosc2/b2bench.py read "$DIR" 1 "$s" | cut -d' ' -f2)"
           quiet
           # shellcheck disable=SC2086
           rec "$s: chunkcdm, fresh JVM with the launcher's options" \
