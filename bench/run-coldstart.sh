@@ -9,8 +9,9 @@
 #            writeb2nd) in a fresh JVM started with the options of ./chunkcdm (ColdStartBench read: open + read +
 #            close, timed inside the process) against python-blosc2's first `blosc2.open(p)[:]` in a fresh process
 #            (b2bench.py read, 2 threads), and against the JVM started with BEFORE_OPTS.
-#   options  first and warm whole reads of the lz4 + shuffle b2nd in fresh JVMs, one row per option set of OPTS
-#            (what a one-shot command, a just-started server and Fiji's first big plane pay, then a warm server).
+#   options  first and warm whole reads of both b2nd arrays in fresh JVMs, one row per option set of OPTS (what a
+#            one-shot command, a just-started server and Fiji's first big plane pay, then a warm server); the host
+#            JVM rows stand for TDS and Fiji: netcdf-java and chunkcdm on the class path, no class-data archive.
 #   serve    `chunkcdm serve` started by ./chunkcdm, with and without the Vector API module: the first and the
 #            warm cdmremote requests for the whole lz4 + shuffle b2nd variable (curl, data discarded).
 # Best and median of ROUNDS per row, and the least CPU time (user + sys of a whole process; for the in-process
@@ -61,11 +62,16 @@ SETS=(lz4-shuffle-ts8-c5 zstd-bitshuffle-ts8-c5)
 
 ver=$(sed -n 's:.*<revision>\(.*\)</revision>.*:\1:p' pom.xml | head -1)
 CLI=cli/target/chunkcdm-cli.jar
-ARCH=cli/target/archive/chunkcdm-$ver/bin/chunkcdm
+TGZ=cli/target/chunkcdm-$ver.tar.gz
 BJAR=bench/target/chunkcdm-bench-$ver.jar
-if [ ! -f "$CLI" ] || [ ! -f "$BJAR" ] || [ ! -x "$ARCH" ]; then
+if [ ! -f "$CLI" ] || [ ! -f "$BJAR" ] || [ ! -f "$TGZ" ]; then
   mvn -B -q -DskipTests -Dchunkcdm.publish.phase=none package -pl cli,bench -am >&2
 fi
+# the CLI archive as a user unpacks it (its launcher writes cds/ there)
+ADIR=$(mktemp -d)
+trap 'rm -rf "$ADIR"' EXIT
+tar xzf "$TGZ" -C "$ADIR"
+ARCH=$ADIR/chunkcdm-$ver/bin/chunkcdm
 # the dev launcher builds when sources changed, and both make their class-data archive on a first run: not timed
 ./chunkcdm --version >/dev/null
 "$ARCH" --version >/dev/null
@@ -101,7 +107,7 @@ RES=$(mktemp -d)
 ORDER=()
 pid=
 # a server still running would keep flock's lock (it inherits the descriptor)
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$RES"' EXIT
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$RES" "$ADIR"' EXIT
 # rec ROW VALUE: one measurement of a table row
 rec() {
   [ -f "$RES/$(echo "$1" | md5sum | cut -c1-12)" ] || ORDER+=("$1")
@@ -201,25 +207,27 @@ for part in "${PARTS[@]}"; do
       done
       ;;
     options)
-      f=$DIR/lz4_shuffle_ts8_c5.b2nd
-      opts=${OPTS:-"launcher|$LOPTS
-launcher + Vector API module|$LOPTS --add-modules jdk.incubator.vector
-launcher + -XX:TieredStopAtLevel=1|$LOPTS -XX:TieredStopAtLevel=1
-launcher + -XX:+UseParallelGC|$LOPTS -XX:+UseParallelGC
-launcher + -XX:+UseTransparentHugePages|$LOPTS -XX:+UseTransparentHugePages
-launcher + -Xshare:off|$LOPTS -Xshare:off"}
-      for r in $(seq "$ROUNDS"); do
-        while IFS='|' read -r label o; do
-          quiet
-          # shellcheck disable=SC2086
-          line=$(java $o "${NAT[@]}" -cp "$CP" org.chunkcdm.bench.ColdStartBench read "$f" "$WARM" 2>/dev/null)
-          set -- $line
-          rec "$label: first read" "$2 $8"
-          rec "$label: warm read (best of $WARM)" "$4"
-        done <<< "$opts"
+      opts=${OPTS:-"one-shot command (the launcher's options)|$LOPTS
+one-shot command + Vector API module|$LOPTS --add-modules jdk.incubator.vector
+host JVM (TDS, serve, Fiji: no class-data archive)|--enable-native-access=ALL-UNNAMED
+host JVM + Vector API module|--enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector
+host JVM + -XX:TieredStopAtLevel=1|--enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1
+host JVM + -XX:+UseParallelGC|--enable-native-access=ALL-UNNAMED -XX:+UseParallelGC"}
+      for s in "${SETS[@]}"; do
+        f=$DIR/${s//-/_}.b2nd
+        for r in $(seq "$ROUNDS"); do
+          while IFS='|' read -r label o; do
+            quiet
+            # shellcheck disable=SC2086
+            line=$(java $o "${NAT[@]}" -cp "$CP" org.chunkcdm.bench.ColdStartBench read "$f" "$WARM" 2>/dev/null)
+            set -- $line
+            rec "$label: first read" "$2 $8"
+            rec "$label: warm read (best of $WARM)" "$4"
+          done <<< "$opts"
+        done
+        table "$s b2nd, first and warm whole reads in fresh JVMs (load $(cut -d' ' -f1-3 /proc/loadavg))" \
+          "$(head -1 <<< "$opts" | cut -d'|' -f1): first read"
       done
-      table "lz4 + shuffle b2nd, first and warm whole reads in fresh JVMs (load $(cut -d' ' -f1-3 /proc/loadavg))" \
-        "$(head -1 <<< "$opts" | cut -d'|' -f1): first read"
       ;;
     serve)
       name=lz4_shuffle_ts8_c5.b2nd

@@ -34,7 +34,7 @@ class CliArchiveIT {
   static final String VERSION = System.getProperty("chunkcdm.version");
   static final Path RELEASE = Paths.get("target", "release").toAbsolutePath();
   /** the tools the launcher uses (besides the shell it starts with) */
-  static final List<String> TOOLS = List.of("sed", "ls", "dirname", "cut");
+  static final List<String> TOOLS = List.of("sed", "ls", "dirname", "cut", "mkdir", "mv", "rm");
 
   @TempDir
   static Path tmp;
@@ -202,11 +202,48 @@ class CliArchiveIT {
     }
   }
 
+  /**
+   * The first command makes the class-data archive of this Java runtime in cds/ (a training run), the next ones use
+   * it; none of them prints anything more than without it, and CHUNKCDM_CDS=off runs without it.
+   */
+  @Test
+  void classDataArchiveMadeOnFirstRunAndQuiet() throws Exception {
+    String runtime = Files.readAllLines(Paths.get(System.getProperty("java.home"), "release")).stream()
+        .filter(l -> l.startsWith("JAVA_RUNTIME_VERSION=")).findFirst().orElseThrow()
+        .replaceAll("^JAVA_RUNTIME_VERSION=\"(.*)\"$", "$1").replaceAll("[^A-Za-z0-9._+-]", "_");
+    Path jsa = home.resolve("cds/chunkcdm-" + runtime + ".jsa");
+    Run off = run(javaPath(), Map.of("CHUNKCDM_CDS", "off"), "--version");
+    assertEquals(0, off.rc(), off.err());
+    Run first = run(javaPath(), Map.of(), "--version");
+    assertTrue(Files.size(jsa) > 1 << 20, jsa + " made by the first run");
+    Run second = run(javaPath(), Map.of(), "--version");
+    for (Run r : List.of(off, first, second)) {
+      assertEquals(0, r.rc(), r.err());
+      assertEquals("", r.err());
+      assertEquals(off.out(), r.out());
+    }
+    // and the JVM maps it: chunkcdm's classes come from the archive ("top" layer), not from the jars
+    Path log = tmp.resolve("class-load.txt");
+    Run logged = run(javaPath(), Map.of("CHUNKCDM_JAVA_OPTS", "-Xlog:class+load:file=" + log), "--version");
+    assertEquals(0, logged.rc(), logged.err());
+    String loaded = Files.readString(log);
+    assertTrue(loaded.lines().anyMatch(l -> l.contains(" org.chunkcdm.cli.Main source: shared objects file (top)")),
+        "Main from the archive:\n" + loaded.lines().filter(l -> l.contains("org.chunkcdm")).toList());
+    Path sample = home.resolve("samples/b2nd_3d_i2_cframe.b2nd");
+    if (Files.isRegularFile(sample)) { // the training run's dataset: the archive holds the classes of a dump
+      Run dump = run(javaPath(), Map.of(), "dump", "-H", sample.toString());
+      assertEquals(0, dump.rc(), dump.err());
+      assertEquals("", dump.err());
+      assertTrue(dump.out().startsWith("netcdf b2nd_3d_i2_cframe.b2nd {"), dump.out());
+    }
+  }
+
   @Test
   void zipHoldsTheSameFilesWithWindowsLauncher() throws Exception {
     Set<String> tarFiles = new TreeSet<>();
-    try (var s = Files.walk(home)) {
-      s.filter(Files::isRegularFile).forEach(f -> tarFiles.add("chunkcdm-" + VERSION + "/" + home.relativize(f).toString().replace('\\', '/')));
+    try (var s = Files.walk(home)) { // less cds/, which the launcher writes on its first run
+      s.filter(Files::isRegularFile).filter(f -> !home.relativize(f).startsWith("cds"))
+          .forEach(f -> tarFiles.add("chunkcdm-" + VERSION + "/" + home.relativize(f).toString().replace('\\', '/')));
     }
     Set<String> zipFiles = new TreeSet<>();
     try (ZipFile z = new ZipFile(RELEASE.resolve("chunkcdm-" + VERSION + ".zip").toFile())) {
