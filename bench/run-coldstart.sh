@@ -12,24 +12,29 @@
 #   options  first and warm whole reads of both b2nd arrays in fresh JVMs, one row per option set of OPTS (what a
 #            one-shot command, a just-started server and Fiji's first big plane pay, then a warm server); the host
 #            JVM rows stand for TDS and Fiji: netcdf-java and chunkcdm on the class path, no class-data archive.
+#   limits   what every fresh JVM pays: zeroing a 1 GiB array, ./chunkcdm --version and a small dump (with and
+#            without the class-data archive); dd of 1 GiB into OUT; a b2nd read in 16 slabs (the JIT's warm-up).
 #   serve    `chunkcdm serve` started by ./chunkcdm, with and without the Vector API module: the first and the
 #            warm cdmremote requests for the whole lz4 + shuffle b2nd variable (curl, data discarded).
 # Best and median of ROUNDS per row, and the least CPU time (user + sys of a whole process; for the in-process
 # first reads, the JVM's CPU time up to the end of the first read), which other processes on the machine disturb
 # less than the wall clock. Bench only: never run by mvn verify or CI.
 #
-# usage: flock /tmp/chunkcdm-bench.lock bench/run-coldstart.sh [PART...]   (default: convert read)
+# usage: flock /tmp/chunkcdm-bench.lock setsid env NICE=-15 bench/run-coldstart.sh [PART...]   (default: convert read)
 #   Env: DIR inputs (default /tmp/chunkcdm-bench-cold; written when missing: the carray needs libblosc1, the b2nd
 #        arrays python-blosc2), OUT a tmpfs directory for the outputs (default /dev/shm/chunkcdm-cold), ROUNDS
-#        (default 3), JDK (a JDK home to run everything with, default the java on PATH), B2PY (python with blosc2;
-#        default /tmp/venv-b2/bin/python, made with python3 -m venv + pip install blosc2 when missing),
+#        (default 3), WARM (warm reads per JVM in the options part, default 5), JDK (a JDK home to run everything
+#        with, default the java on PATH), B2PY (python with blosc2; default /tmp/venv-b2/bin/python, made with
+#        python3 -m venv + pip install blosc2 when missing),
 #        NOCDS=1 (the launchers and the launcher's options without their class-data archive: CHUNKCDM_CDS=off),
 #        NATIVE=0 (every JVM side with -Dchunkcdm.blosc=java: a machine without libblosc1),
 #        BEFORE_OPTS (default "--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED"),
-#        NICE=N (run everything at nice N, e.g. -15, also as the session's autogroup nice: other sessions' builds
-#        then take less of the CPU from the measured processes; run it with setsid for a session of its own), QUIET=N (before each timed process wait until at most N other processes are runnable, up to QUIET_WAIT
-#        seconds, default 900: on a machine shared with builds), OPTS (options part: one "label|options" per line; default: the launcher's, with the module, and each lever
-#        alone), WARM (warm reads per JVM in the options part, default 5).
+#        OPTS (options part: one "label|JVM options" per line; default: the launcher's options, a host JVM's, and
+#        each of the module, C1 only and the parallel collector on the host JVM),
+#        NICE=N (everything at nice N, e.g. -15, also as the session's autogroup nice, so that other sessions'
+#        builds take less of the CPU from the measured processes; hence setsid, a session of its own),
+#        QUIET=N (before each timed process, wait up to QUIET_WAIT seconds, default 900, until at most N other
+#        processes are runnable).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -260,8 +265,30 @@ host JVM + -XX:+UseParallelGC|--enable-native-access=ALL-UNNAMED -XX:+UseParalle
       table "chunkcdm serve: whole variable of the lz4 + shuffle b2nd over cdmremote, curl on loopback (load $(cut -d' ' -f1-3 /proc/loadavg))" \
         "serve, without the Vector API module: first request"
       ;;
+    limits)
+      sample=samples/b2nd_3d_i2_cframe.b2nd
+      for r in $(seq "$ROUNDS"); do
+        # shellcheck disable=SC2086
+        rec "new double[1 << 27] in a fresh JVM (1 GiB zeroed by the JVM)" \
+          "$(java $LOPTS -cp "$CP" org.chunkcdm.bench.ColdStartBench alloc | awk '{ print $(NF - 1) }')"
+        rm -f "$OUT/dd.bin"
+        rec "dd of 1 GiB to a file in OUT (the kernel's copy into tmpfs)" \
+          "$(wall dd if=/dev/zero of="$OUT/dd.bin" bs=1M count=1024)"
+        rm -f "$OUT/dd.bin"
+        rec "./chunkcdm --version, whole process" "$(wall ./chunkcdm --version)"
+        rec "./chunkcdm dump $sample, whole process" "$(wall ./chunkcdm dump "$sample")"
+        rec "./chunkcdm dump $sample, whole process, CHUNKCDM_CDS=off" "$(wall env CHUNKCDM_CDS=off ./chunkcdm dump "$sample")"
+      done
+      table "what every fresh JVM pays (load $(cut -d' ' -f1-3 /proc/loadavg))" "./chunkcdm --version, whole process"
+      for r in 1 2; do
+        quiet
+        # shellcheck disable=SC2086
+        echo "lz4 + shuffle b2nd in 16 slabs of 64 MiB, fresh JVM, launcher's options: $(java $LOPTS "${NAT[@]}" -cp "$CP" \
+          org.chunkcdm.bench.ColdStartBench slabs "$DIR/lz4_shuffle_ts8_c5.b2nd" 16)"
+      done
+      ;;
     *)
-      echo "unknown part $part (convert, read, options, serve)" >&2
+      echo "unknown part $part (convert, read, options, serve, limits)" >&2
       exit 2
       ;;
   esac

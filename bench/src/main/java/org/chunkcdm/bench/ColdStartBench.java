@@ -26,6 +26,9 @@ import ucar.nc2.stream.NcStreamWriter;
  *       (written through a temporary file and moved, as {@code chunkcdm convert} does); prints its own seconds. The
  *       whole process is timed by the script.</li>
  *   <li>{@code varname FILE}: prints the name of FILE's first variable.</li>
+ *   <li>{@code alloc}: the seconds of {@code new double[1 << 27]} (1 GiB, zeroed by the JVM) in this JVM.</li>
+ *   <li>{@code slabs FILE K}: FILE's first variable read in K equal slabs along its first dimension, the
+ *       milliseconds of each (how long the decoders take to reach compiled speed).</li>
  * </ul>
  * Never run by {@code mvn verify}.
  */
@@ -55,12 +58,33 @@ public final class ColdStartBench {
       }
       Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
       System.out.printf(Locale.ROOT, "ncstreamwriter %.3f main %.3f%n", (System.nanoTime() - t) / 1e9, main);
+    } else if (args.length == 1 && args[0].equals("alloc")) { // what the 1 GiB result costs a fresh JVM
+      long t = System.nanoTime();
+      double[] a = new double[1 << 27];
+      long t1 = System.nanoTime();
+      a[a.length - 1] = 1;
+      System.out.printf(Locale.ROOT, "new double[1 << 27] %.3f s%n", (t1 - t) / 1e9);
+    } else if (args.length == 3 && args[0].equals("slabs")) { // the JIT's warm-up, slab by slab
+      try (NetcdfFile nc = NetcdfFiles.open(args[1])) {
+        Variable v = nc.getVariables().get(0);
+        v.setCaching(false);
+        int n = v.getShape()[0];
+        int k = Integer.parseInt(args[2]);
+        StringBuilder b = new StringBuilder("ms per slab:");
+        for (int i = 0; i < k; i++) {
+          long t = System.nanoTime();
+          v.read(new ucar.ma2.Section(new int[] {i * (n / k)}, new int[] {n / k}));
+          b.append(String.format(Locale.ROOT, " %.0f", (System.nanoTime() - t) / 1e6));
+        }
+        System.out.println(b);
+      }
     } else if (args.length == 2 && args[0].equals("varname")) {
       try (NetcdfFile nc = NetcdfFiles.open(args[1])) {
         System.out.println(nc.getVariables().get(0).getFullNameEscaped());
       }
     } else {
-      throw new IllegalArgumentException("usage: read FILE [WARM] | ncstreamwriter IN OUT | varname FILE");
+      throw new IllegalArgumentException("usage: read FILE [WARM] | ncstreamwriter IN OUT | varname FILE | alloc"
+          + " | slabs FILE K");
     }
   }
 
