@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Before/after comparison of Blosc2 chunk sets (issue 17): c-blosc2 (python-blosc2, one thread) and two builds of
+# Before/after comparison of Blosc2 chunk sets: c-blosc2 (python-blosc2, one thread) and two builds of
 # the bench jar (e.g. main's and a branch's), each with and without --add-modules jdk.incubator.vector, timed by
 # thread CPU time, rounds interleaved (c-blosc2, before, after, ...) so that all see the same machine load.
 # Prints a Markdown table of GB/s and ratios against c-blosc2. Bench only (needs python-blosc2, never CI).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 17's per-chunk rows in two cache states, c-blosc2 (python-blosc2, one thread) beside chunkcdm (one thread):
-#   cold: the issue's benchmark as bench/run-blosc2.sh runs it, every set's 64 chunks (64 MiB decoded) decoded in
+# The per-chunk rows of bench/run-blosc2.sh in two cache states, c-blosc2 (python-blosc2, one thread) beside chunkcdm (one thread):
+#   cold: the benchmark as bench/run-blosc2.sh runs it, every set's 64 chunks (64 MiB decoded) decoded in
 #         turn, so each chunk's compressed bytes come from memory (they are long out of the 32 MiB L3);
 #   hot:  the first CHUNKS chunks of the same set only (default 4: 1.7-4 MiB compressed), so their bytes stay in the
 #         L3 cache, as after the file read that fetches a chunk before every real decode (pread, or the copy out of a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the time of chunk sets stored raw ("memcpyed") by c-blosc2 goes (issue 17): the same chunks' data copied by
+# Where the time of chunk sets stored raw ("memcpyed") by c-blosc2 goes: the same chunks' data copied by
 # plain memcpy in C (bench/blosc2/memcpy.c: per chunk, per block as c-blosc2 does, rep movsb, an AVX2 loop), by
 # glibc memmove from Python, decoded by c-blosc2 (python-blosc2, one thread), copied by Java's System.arraycopy and
 # decoded by the pure-Java decoder (one thread, --add-modules jdk.incubator.vector). Thread CPU time everywhere,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Before/after comparison of whole 1 GiB b2nd reads (issue 17): python-blosc2 `blosc2.open(p)[:]` (2 threads) and
+# Before/after comparison of whole 1 GiB b2nd reads: python-blosc2 `blosc2.open(p)[:]` (2 threads) and
 # `Variable.read()` with two builds of the bench jar (e.g. main's and a branch's; --add-modules
 # jdk.incubator.vector, 2 decode threads = the machine's cores here), interleaved per set and round so that all
 # three see the same machine load; wall clock, best of READ_ROUNDS reads per process, best of ROUNDS rounds.

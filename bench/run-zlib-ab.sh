@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# zlib rows of the c-blosc2 table (issue 17), before/after an Inflate change: c-blosc2 (python-blosc2, one thread)
+# zlib rows of the c-blosc2 table, before/after an Inflate change: c-blosc2 (python-blosc2, one thread)
 # and Blosc2CodecBench time with and without the Vector API, on this tree's bench jar ("after") and on the same jar
 # with Inflate.java of commit BEFORE compiled ahead of it ("before"); rounds interleaved, thread CPU time.
 # Prints one line per set: c-blosc2 GB/s, then before/after GB/s and ratios (best of the rounds). Bench only.

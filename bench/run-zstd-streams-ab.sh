@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A/B of two builds of the pure-Java zstd decoder on the zstd streams inside Blosc2 chunk sets (issue 17):
+# A/B of two builds of the pure-Java zstd decoder on the zstd streams inside Blosc2 chunk sets:
 # ZstdStreamsBench timing ours alone (no aircompressor, no libzstd), one JVM per side and round, the sides
 # alternating (A B A B ...) so that both see the same machine load; thread CPU time, best pass per JVM.
 # A side is a class path: a bench jar, or a directory of changed classes put before it (e.g. a variant of

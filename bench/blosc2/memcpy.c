@@ -1,4 +1,4 @@
-/* The C floor of chunk sets stored raw ("memcpyed") by c-blosc2 (issue 17; bench only, never built by Maven or CI).
+/* The C floor of chunk sets stored raw ("memcpyed") by c-blosc2 (bench only, never built by Maven or CI).
  * Copies the data bytes of every chunk of DIR/NAME.chunks (written by b2bench.py) into one 1 MiB buffer, as the
  * per-chunk benches decode them, four ways: one glibc memcpy per chunk, one memcpy per block (what c-blosc2 does
  * for such a chunk), "rep movsb", and a loop of 32-byte AVX2 loads and stores (what a JIT's arraycopy stub does).

@@ -3,10 +3,10 @@ package org.chunkcdm.blosc;
 import java.util.Random;
 
 /**
- * Issue 17 (never run by {@code mvn verify}): the byte and bit unshuffle as dispatched on this JVM against the
+ * Never run by {@code mvn verify}: the byte and bit unshuffle as dispatched on this JVM against the
  * kernels one by one: a plain byte loop; the 64-bit register (SWAR) byte unshuffle ({@code Filters.unshuffleSwar},
  * and for the bit unshuffle bit rows to planes first); the word transposes C2 vectorizes ({@link WordTranspose},
- * the path without the Vector API since the sixth pass), on one random block, rounds alternating, GB/s of block
+ * the path without the Vector API), on one random block, rounds alternating, GB/s of block
  * bytes per second of this thread's CPU time, best of five rounds. A kernel that does not take the item size does
  * nothing and shows a meaningless figure. Usage: {@code java [--add-modules
  * jdk.incubator.vector] -cp bench/target/benchmarks.jar org.chunkcdm.blosc.FilterPathBench [block bytes]

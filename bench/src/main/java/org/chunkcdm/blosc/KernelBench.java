@@ -5,7 +5,7 @@ import java.lang.management.ThreadMXBean;
 import java.util.Random;
 
 /**
- * The filter kernels alone on one random block (issue 17; a main class, never run by {@code mvn verify}): GB/s of
+ * The filter kernels alone on one random block (a main class, never run by {@code mvn verify}): GB/s of
  * block bytes per second of this thread's CPU time (so that other jobs on a shared machine do not count), best of
  * five rounds. Usage: {@code java [--add-modules jdk.incubator.vector] -cp bench/target/benchmarks.jar
  * org.chunkcdm.blosc.KernelBench [typesize] [block bytes]}. In package {@code org.chunkcdm.blosc} to reach the

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Issue 17 (noflag7; never run by {@code mvn verify}): where the time of a split-stream byte-shuffle chunk goes,
+ * Never run by {@code mvn verify}: where the time of a split-stream byte-shuffle chunk goes,
  * the codec's streams against the unshuffle of the block they leave behind, kernel by kernel, in the state the codec
  * leaves the caches in. Usage: {@code java -cp bench/target/benchmarks.jar org.chunkcdm.blosc.Ts8ChunkProbe
  * SET.chunks KERNEL[,KERNEL...] SECONDS}; best pass of each, nanoTime per block, two rounds. Kernels: {@code regs}
