@@ -49,7 +49,8 @@ import org.junit.jupiter.api.TestFactory;
  *   <li>{@code imagej}: the block is an ImageJ macro, run by a real ImageJ 1.54p (ij.jar from Maven Central, as
  *       fiji-plugin's ImageJZipIT uses it) with the release's {@code chunkcdm-imagej-VERSION.zip} unzipped into its
  *       folder, under {@code xvfb-run}, in a directory holding a copy of {@code samples/}; the macro must run to
- *       its end (a line the test appends writes a file) and ImageJ must quit;</li>
+ *       its end (lines the test appends write the open images' titles to a file), the variable of every
+ *       {@code run("Chunked Dataset (chunkcdm)...", ...)} line must be open as an image, and ImageJ must quit;</li>
  *   <li>{@code maven-consumer}: the netcdf-java programmer's pom fragment in README.md; ConsumerProjectIT builds a
  *       project from exactly that block (this class checks that there is one).</li>
  * </ul>
@@ -80,6 +81,8 @@ class DocsIT {
   static final Path RELEASE = Paths.get("target", "release").toAbsolutePath();
   static final Pattern SERVE = Pattern.compile("(^|\\s)(\\./chunkcdm|\\S*bin/chunkcdm)\\s+serve(\\s|$)");
   static final Pattern PORT = Pattern.compile("--port[ =](\\d+)");
+  /** the variable a macro's run("Chunked Dataset (chunkcdm)...", ...) opens */
+  static final Pattern OPEN = Pattern.compile("run\\(\"Chunked Dataset \\(chunkcdm\\)\\.\\.\\.\", \"[^\"]*variable=\\[([^\\]]+)\\]");
 
   @Test
   void markersAreWellFormedAndEveryUserGroupHasRunnableBlocks() throws Exception {
@@ -298,7 +301,9 @@ class DocsIT {
       copyTree(DocBlocks.ROOT.resolve("samples"), dir.resolve("samples"));
       Path done = dir.resolve(".macro-done.txt");
       Path macro = dir.resolve(".doc-test.ijm");
-      Files.writeString(macro, versioned(b.text()) + "\nFile.saveString(\"done\", \"" + done + "\");\nrun(\"Quit\");\n");
+      Files.writeString(macro, versioned(b.text()) + "\nout = \"images=\" + nImages;\n"
+          + "if (nImages > 0) out = out + \" title=\" + getTitle();\n"
+          + "File.saveString(out, \"" + done + "\");\nrun(\"Quit\");\n");
       Path userHome = Files.createDirectories(dir.resolve(".doc-test-home")); // ImageJ's prefs go here, not to ~
       List<String> cmd = List.of(xvfb, "-a", "-s", "-screen 0 1280x1024x24",
           Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-Duser.home=" + userHome,
@@ -316,6 +321,13 @@ class DocsIT {
       assertTrue(Files.exists(done), where + "  did not run to its end within " + TIMEOUT_S + " s (exited: " + exited
           + "; a macro error waits in a dialog). ImageJ's output:\n" + tail(log));
       assertTrue(exited, where + "  ran, but ImageJ did not quit. Output:\n" + tail(log));
+      // a block that opens a dataset must leave its image open: the title names the variable
+      Matcher open = OPEN.matcher(b.text());
+      String result = Files.readString(done);
+      while (open.find()) {
+        assertTrue(result.contains(":" + open.group(1)), where + "  opened no image of variable " + open.group(1)
+            + " (ImageJ: " + result + "). Output:\n" + tail(log));
+      }
     } finally {
       deleteTree(dir);
     }
