@@ -59,6 +59,9 @@ import org.junit.jupiter.api.TestFactory;
  * JVM's {@code java} first (so {@code -Djvm=...} runs the documented commands on that JDK too) and a {@code mvn}
  * that fails: the commands must not need Maven. Failures name the file, the line and the command.
  *
+ * <p>The CLI archive's README.txt (plain text, no markers) is checked too: its example lines on the bundled
+ * samples ({@code   bin/chunkcdm ... samples/...}) run in the unpacked archive.
+ *
  * <p><b>Three kinds of lines are not run as written:</b> {@code mvn ...} lines (the build that runs this test is
  * the build they describe; each must be one of {@link #BUILD_COMMANDS}); {@code ... serve ...} lines of the CLI,
  * which run until Ctrl-C: the server is started with a free port in place of the one written (or with
@@ -116,6 +119,30 @@ class DocsIT {
     List<DocBlocks.Block> blocks = DocBlocks.all().stream().filter(b -> b.context().equals("imagej")).toList();
     assertFalse(blocks.isEmpty());
     return blocks.stream().map(b -> DynamicTest.dynamicTest(b.where() + " [imagej]", () -> runMacro(b)));
+  }
+
+  /** the CLI archive's own README.txt: its example lines on the bundled samples run in the unpacked archive */
+  @Test
+  void archiveReadmeExamplesRunInTheUnpackedArchive() throws Exception {
+    Path dir = Files.createTempDirectory(Paths.get("target").toAbsolutePath(), "doc-test-txt-");
+    try {
+      Map<String, String> env = environment(dir);
+      Path tgz = RELEASE.resolve("chunkcdm-" + DocBlocks.VERSION + ".tar.gz");
+      run("tar xzf " + tgz, "tar xzf " + tgz, dir, env);
+      Path home = dir.resolve("chunkcdm-" + DocBlocks.VERSION);
+      List<String> lines = Files.readAllLines(home.resolve("README.txt"));
+      int ran = 0;
+      for (int i = 0; i < lines.size(); i++) {
+        String l = lines.get(i);
+        if (l.startsWith("  bin/chunkcdm ") && l.contains("samples/")) {
+          run("README.txt:" + (i + 1) + ": " + l.strip(), l.strip(), home, env);
+          ran++;
+        }
+      }
+      assertTrue(ran > 0, "README.txt of the CLI archive shows no example on the samples");
+    } finally {
+      deleteTree(dir);
+    }
   }
 
   // ---------------------------------------------------------------------------------------------------------------
