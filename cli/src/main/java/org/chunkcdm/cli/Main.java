@@ -1,5 +1,6 @@
 package org.chunkcdm.cli;
 
+import org.chunkcdm.blosc.LimitException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -74,7 +75,7 @@ public final class Main implements Callable<Integer> {
       m = t.getClass().getSimpleName();
     }
     String kind = FormatException.isFormatError(t) ? "format error: "
-        : t instanceof Bounds.LimitException ? "too large: " : t instanceof IOException ? "I/O error: " : "";
+        : t instanceof LimitException ? "too large: " : t instanceof IOException ? "I/O error: " : "";
     return kind + m.replace('\n', ' ');
   }
 
