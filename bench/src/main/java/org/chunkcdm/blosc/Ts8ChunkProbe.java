@@ -18,7 +18,7 @@ import java.util.List;
  * first; {@code touch}/{@code touchS} time reading a byte per line (planes interleaved / one after another),
  * {@code touch2}/{@code touchS2} the same a second time; {@code tw} is {@code touchS} then {@code words};
  * {@code hint} reads a byte every {@code -Dhint=4096} bytes of each raw plane before the codec runs, then the dispatched
- * kernel ({@code hintnone}: no kernel), to see whether the prefetcher fetches the rest during the codec (noflag8: no);
+ * kernel ({@code hintnone}: no kernel), to see whether the prefetcher fetches the rest during the codec (it does not);
  * {@code disp2} times the dispatched kernel a second time (planes and destination then in cache), {@code copydisp}
  * copies the raw planes into the scratch block first (through {@link RawCopy}), as c-blosc2 does; {@code sub} /
  * {@code subnt} run the dispatched kernel in pieces of {@code -Dsub=2048} items, each piece's planes first read a byte
