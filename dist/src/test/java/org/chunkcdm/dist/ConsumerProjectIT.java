@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import org.chunkcdm.testkit.Fixtures;
+import org.chunkcdm.testkit.TestFiles;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -84,7 +85,7 @@ class ConsumerProjectIT {
     assertEquals("<f8", v.dtype());
 
     Path work = Paths.get("target", "consumer").toAbsolutePath();
-    deleteTree(work);
+    TestFiles.deleteTree(work);
     Files.createDirectories(work.resolve("src/test/java/org/example"));
     Files.createDirectories(work.resolve("target"));
     String pom = resource("consumer/pom.xml").replace("@README_BLOCK@", readmeBlock());
@@ -167,17 +168,6 @@ class ConsumerProjectIT {
     try (InputStream in = ConsumerProjectIT.class.getClassLoader().getResourceAsStream(name)) {
       assertTrue(in != null, name);
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-  }
-
-  static void deleteTree(Path p) throws IOException {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (var s = Files.walk(p)) {
-      for (Path q : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
-        Files.delete(q);
-      }
     }
   }
 }

@@ -17,9 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,8 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipInputStream;
+import org.chunkcdm.testkit.TestFiles;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -141,7 +138,7 @@ class DocsIT {
       }
       assertTrue(ran > 0, "README.txt of the CLI archive shows no example on the samples");
     } finally {
-      deleteTree(dir);
+      TestFiles.deleteTree(dir);
     }
   }
 
@@ -192,7 +189,7 @@ class DocsIT {
         Path launcher = dir.resolve("chunkcdm");
         Files.writeString(launcher, "#!/bin/sh\nexec \"" + DocBlocks.ROOT.resolve("chunkcdm") + "\" \"$@\"\n");
         assertTrue(launcher.toFile().setExecutable(true));
-        copyTree(DocBlocks.ROOT.resolve("samples"), dir.resolve("samples"));
+        TestFiles.copy(DocBlocks.ROOT.resolve("samples"), dir.resolve("samples"));
       } else {
         for (String ext : List.of(".tar.gz", ".zip")) {
           Path a = RELEASE.resolve("chunkcdm-" + DocBlocks.VERSION + ext);
@@ -217,7 +214,7 @@ class DocsIT {
         }
       }
     } finally {
-      deleteTree(dir);
+      TestFiles.deleteTree(dir);
     }
   }
 
@@ -324,8 +321,8 @@ class DocsIT {
     try {
       Path home = Files.createDirectories(dir.resolve("ImageJ"));
       Files.copy(ijJar, home.resolve("ij.jar"));
-      unzip(zip, home);
-      copyTree(DocBlocks.ROOT.resolve("samples"), dir.resolve("samples"));
+      TestFiles.unzip(zip, home);
+      TestFiles.copy(DocBlocks.ROOT.resolve("samples"), dir.resolve("samples"));
       Path done = dir.resolve(".macro-done.txt");
       Path macro = dir.resolve(".doc-test.ijm");
       Files.writeString(macro, versioned(b.text()) + "\nout = \"images=\" + nImages;\n"
@@ -356,7 +353,7 @@ class DocsIT {
             + " (ImageJ: " + result + "). Output:\n" + tail(log));
       }
     } finally {
-      deleteTree(dir);
+      TestFiles.deleteTree(dir);
     }
   }
 
@@ -390,44 +387,5 @@ class DocsIT {
     }
     String s = Files.readString(f, StandardCharsets.UTF_8);
     return s.length() > 4000 ? "..." + s.substring(s.length() - 4000) : s;
-  }
-
-  static void copyTree(Path from, Path to) throws IOException {
-    try (Stream<Path> s = Files.walk(from)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        Path q = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(q);
-        } else {
-          Files.copy(p, q, StandardCopyOption.COPY_ATTRIBUTES);
-        }
-      }
-    }
-  }
-
-  static void unzip(Path zip, Path into) throws IOException {
-    try (ZipInputStream z = new ZipInputStream(Files.newInputStream(zip))) {
-      for (ZipEntry e; (e = z.getNextEntry()) != null; ) {
-        Path q = into.resolve(e.getName()).normalize();
-        assertTrue(q.startsWith(into), e.getName());
-        if (e.isDirectory()) {
-          Files.createDirectories(q);
-        } else {
-          Files.createDirectories(q.getParent());
-          Files.copy(z, q, StandardCopyOption.REPLACE_EXISTING);
-        }
-      }
-    }
-  }
-
-  static void deleteTree(Path p) throws IOException {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(p)) {
-      for (Path q : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(q);
-      }
-    }
   }
 }
