@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole reads of 1 GiB float64 plain Blosc2 frames and bcolz carrays against python-blosc2 (issue 17), 2 threads
+# Whole reads of 1 GiB float64 plain Blosc2 frames and bcolz carrays against python-blosc2, 2 threads
 # each side. bench/blosc2/b2bench.py writes, for every set (codec-filter-ts8-c5), the series of the b2nd arrays
 # of run-blosc2.sh as a plain frame DIR/<set>.b2frame (python-blosc2 SChunk, 8 MiB chunks) and as a bcolz carray
 # DIR/<set>.bcolz/ (bcolz's layout, 1 MiB chunk files compressed by c-blosc 1.21, libblosc.so.1). Then, per round

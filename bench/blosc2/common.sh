@@ -1,4 +1,4 @@
-# Sourced by the bench/run-blosc2*.sh scripts (issue 17); bench only.
+# Sourced by the bench/run-blosc2*.sh scripts; bench only.
 
 # blosc2_sets main|all: the chunk sets of bench/run-blosc2.sh, one name a line. main: the 8 codec + filter sets of
 # typesize 8, clevel 5; all: the 40, adding typesizes 2 and 4 (clevel 5) and clevels 1 and 9 (typesize 8).

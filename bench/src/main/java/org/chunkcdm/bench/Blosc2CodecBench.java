@@ -16,7 +16,7 @@ import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 
 /**
- * Java side of {@code bench/run-blosc2.sh} (issue 17; never run by {@code mvn verify}).
+ * Java side of {@code bench/run-blosc2.sh} (never run by {@code mvn verify}).
  *
  * <ul>
  *   <li>{@code time DIR SECONDS NAME...}: pure-Java decode speed of each chunk set written by

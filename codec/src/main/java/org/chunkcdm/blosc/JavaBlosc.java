@@ -89,7 +89,7 @@ final class JavaBlosc {
    * How many blocks of this chunk {@link #decodeBitBlocks} bit-unshuffles in one pass: 0 unless the chunk's only
    * step on a whole block is a bit unshuffle of one stream (no DELTA, no byte shuffle, not split), on the word kernel
    * ({@link Filters#bitBlocks}), with blocks of at most half {@link #BIT_BATCH_BYTES}. Small blocks (lz4 at clevel 1
-   * writes 16 KiB) leave that kernel's loops 32 lanes long, too short for C2's vector loops (issue 17, eighth pass).
+   * writes 16 KiB) leave that kernel's loops 32 lanes long, too short for C2's vector loops.
    */
   static int bitBatch(BloscHeader h) {
     int bs = h.blocksize();
@@ -144,7 +144,7 @@ final class JavaBlosc {
   /**
    * The one stream of whole block {@code b} (not split) into {@code out[op..op+blocksize)}, checked as
    * {@link #decodeBlock} checks it; no filter is undone. Written apart from decodeBlock's stream loop on purpose: a
-   * streams-only mode inside decodeBlock made other chunks 2-10% slower (issue 17, eighth pass).
+   * streams-only mode inside decodeBlock made other chunks 2-10% slower ({@code Blosc2CodecBench}).
    */
   private static void decodeStream(BloscHeader h, byte[] src, int off, int b, byte[] out, int op,
       ChunkDictionary dict) throws IOException {
