@@ -27,7 +27,7 @@ blosc2_args() {
 # block-parallel decode, thread CPU time), VEC (the options the CLI's launchers pass), SIDES (vec, plus novec with
 # NOFLAG=1: the JVM without any option) and B2CPU=1 (c-blosc2 timed by thread CPU time too).
 blosc2_jvm() {
-  J=(java -Xmx2g -Dchunkcdm.bench.cpu=true -Dchunkcdm.decode.threads=1 -Dchunkcdm.blosc.parallelBytes=2147483647)
+  J=(java -Xmx2g -Dchunkcdm.bench.cpu=true -Dchunkcdm.decode.threads=1)
   VEC=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED)
   SIDES=(vec); [ "${NOFLAG:-0}" = 1 ] && SIDES+=(novec)
   export B2CPU=1
