@@ -81,9 +81,9 @@ class OpenerTest {
     for (DType dt : types) {
       DataType cdm = org.chunkcdm.cdm.CdmTypes.of(dt);
       Number want = N3iosp.getFillValueDefault(cdm);
-      Number got = DsDatasets.defaultFill(dt);
+      Number got = FillValues.defaultFill(dt);
       // the same value in the variable's type (unsigned ones as their bit pattern)
-      assertEquals(DsDatasets.boxed(dt, want), DsDatasets.boxed(dt, got), dt.toString());
+      assertEquals(FillValues.boxed(dt, want), FillValues.boxed(dt, got), dt.toString());
     }
   }
 

@@ -86,9 +86,7 @@ public final class Fixtures {
     /** All dataset entries. */
     public List<Dataset> datasets() {
       List<Dataset> out = new ArrayList<>();
-      for (JsonNode d : root.path("datasets")) {
-        out.add(new Dataset(this, d));
-      }
+      root.path("datasets").forEach(d -> out.add(new Dataset(this, d)));
       return out;
     }
 
@@ -106,22 +104,28 @@ public final class Fixtures {
     }
 
     public Dataset dataset(String path) {
-      for (Dataset d : datasets()) {
-        if (d.path().equals(path)) {
-          return d;
-        }
-      }
-      throw new IllegalArgumentException("no dataset " + path + " in " + dir);
+      return find(datasets(), Dataset::path, path, "dataset", dir);
     }
   }
 
-  /** One dataset entry of a manifest. */
-  public static final class Dataset {
-    private final Manifest manifest;
-    private final JsonNode node;
+  /** The entry of {@code all} whose {@code key} is {@code want}. */
+  private static <T> T find(List<T> all, java.util.function.Function<T, String> key, String want, String what,
+      Object where) {
+    for (T t : all) {
+      if (key.apply(t).equals(want)) {
+        return t;
+      }
+    }
+    throw new IllegalArgumentException("no " + what + " " + want + " in " + where);
+  }
 
-    Dataset(Manifest manifest, JsonNode node) {
-      this.manifest = manifest;
+  /** An entry of a manifest: its JSON object, and the manifest or entry holding it. */
+  public abstract static class Entry<P> {
+    final P parent;
+    final JsonNode node;
+
+    Entry(P parent, JsonNode node) {
+      this.parent = parent;
       this.node = node;
     }
 
@@ -129,34 +133,39 @@ public final class Fixtures {
       return node;
     }
 
+    /** The entry's field {@code key} as text. */
+    String text(String key) {
+      return node.path(key).asText();
+    }
+  }
+
+  /** One dataset entry of a manifest. */
+  public static final class Dataset extends Entry<Manifest> {
+    Dataset(Manifest manifest, JsonNode node) {
+      super(manifest, node);
+    }
+
     public String path() {
-      return node.path("path").asText();
+      return text("path");
     }
 
     public String kind() {
-      return node.path("kind").asText();
+      return text("kind");
     }
 
     /** Absolute path of the dataset file or directory. */
     public Path file() {
-      return manifest.dir().resolve(path());
+      return parent.dir().resolve(path());
     }
 
     public List<Variable> variables() {
       List<Variable> out = new ArrayList<>();
-      for (JsonNode v : node.path("variables")) {
-        out.add(new Variable(this, v));
-      }
+      node.path("variables").forEach(v -> out.add(new Variable(this, v)));
       return out;
     }
 
     public Variable variable(String name) {
-      for (Variable v : variables()) {
-        if (v.name().equals(name)) {
-          return v;
-        }
-      }
-      throw new IllegalArgumentException("no variable " + name + " in " + path());
+      return find(variables(), Variable::name, name, "variable", path());
     }
 
     @Override
@@ -166,29 +175,21 @@ public final class Fixtures {
   }
 
   /** One variable entry of a dataset. */
-  public static final class Variable {
-    private final Dataset dataset;
-    private final JsonNode node;
-
+  public static final class Variable extends Entry<Dataset> {
     Variable(Dataset dataset, JsonNode node) {
-      this.dataset = dataset;
-      this.node = node;
-    }
-
-    public JsonNode json() {
-      return node;
+      super(dataset, node);
     }
 
     public Dataset dataset() {
-      return dataset;
+      return parent;
     }
 
     public String name() {
-      return node.path("name").asText();
+      return text("name");
     }
 
     public String dtype() {
-      return node.path("dtype").asText();
+      return text("dtype");
     }
 
     public long[] shape() {
@@ -207,16 +208,12 @@ public final class Fixtures {
 
     /** The expected raw bytes (C order, little-endian), read from the manifest's {@code expected} path. */
     public byte[] expected() {
-      try {
-        return Files.readAllBytes(dataset.manifest.dir().resolve(node.path("expected").asText()));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      return bytes(parent.parent.dir().resolve(text("expected")));
     }
 
     @Override
     public String toString() {
-      return dataset.path() + ":" + name();
+      return parent.path() + ":" + name();
     }
   }
 

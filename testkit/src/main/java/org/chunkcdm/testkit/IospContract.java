@@ -452,39 +452,25 @@ public abstract class IospContract {
     if (rank == 0 || Arrays.stream(shape).anyMatch(x -> x == 0)) {
       return out;
     }
-    long[] chunk = new long[rank];
+    long[] chunk = chunkShape(e, v, shape);
     long[] block = new long[rank];
-    long[] ec = e.chunk();
     long[] eb = e.block();
-    Attribute cs = v == null ? null : v.findAttribute("_ChunkSizes");
     for (int d = 0; d < rank; d++) {
-      long c;
-      if (ec != null && ec.length == rank) {
-        c = ec[d];
-      } else if (cs != null && cs.getLength() > d && cs.getNumericValue(d) != null) {
-        c = cs.getNumericValue(d).longValue();
-      } else {
-        c = shape[d] / 3;
-      }
-      chunk[d] = Math.max(1, c);
       block[d] = Math.max(1, eb != null && eb.length == rank ? eb[d] : chunk[d]);
     }
-    // along dimension 0, the others whole (or strided by 2)
-    long n0 = shape[0];
-    long c0 = chunk[0];
-    long boundary = Math.min(c0, n0 - 1);
-    long lo = Math.max(0, boundary - 2);
-    long hi = Math.min(n0 - 1, boundary + 2);
-    add(out, box(shape, lo, hi - lo + 1, 1, false));
-    long st = Math.max(2, c0 / 3 + 1);
-    long f = Math.min(1, n0 - 1);
-    add(out, box(shape, f, (n0 - 1 - f) / st + 1, st, true));
-    long lastStart0 = ((n0 - 1) / c0) * c0;
-    long from = Math.max(0, lastStart0 - 3);
-    add(out, box(shape, from, n0 - from, 1, false));
-    // in every dimension
+    alongFirst(out, shape, chunk[0]);
+    inEveryDimension(out, shape, chunk, block);
+    return out;
+  }
+
+  /**
+   * In every dimension: around the first block boundary past the first chunk boundary; stride 3; from before the
+   * last chunk start to the end; stride block+1 from inside the first block; strides 1, 2, 3 from index 1; the
+   * second half; one element in the middle.
+   */
+  private static void inEveryDimension(List<long[][]> out, long[] shape, long[] chunk, long[] block) {
+    int rank = shape.length;
     long[][] a = new long[3][rank];
-    long[][] b = new long[3][rank];
     long[][] c = new long[3][rank];
     long[][] g = new long[3][rank];
     long[][] half = new long[3][rank];
@@ -496,9 +482,6 @@ public abstract class IospContract {
       a[0][d] = Math.min(n - 1, Math.max(0, bs - 2));
       a[1][d] = Math.min(n - 1, csz + 2) - a[0][d] + 1;
       a[2][d] = 1;
-      b[0][d] = Math.min(1, n - 1);
-      b[2][d] = 3;
-      b[1][d] = (n - 1 - b[0][d]) / 3 + 1;
       long lastStart = (n - 1) / csz * csz;
       c[0][d] = Math.max(0, lastStart - 3);
       c[1][d] = n - c[0][d];
@@ -514,21 +497,63 @@ public abstract class IospContract {
       p[2][d] = 1;
     }
     add(out, a);
-    add(out, b);
+    add(out, fromOne(shape, 3));
     add(out, c);
     add(out, g);
     for (int s = 1; s <= 3; s++) {
-      long[][] k = new long[3][rank];
-      for (int d = 0; d < rank; d++) {
-        k[0][d] = Math.min(1, shape[d] - 1);
-        k[2][d] = s;
-        k[1][d] = (shape[d] - 1 - k[0][d]) / s + 1;
-      }
-      add(out, k);
+      add(out, fromOne(shape, s));
     }
     add(out, half);
     add(out, p);
-    return out;
+  }
+
+  /** Stride {@code s} from index 1 (0 in a dimension of one) to the end, in every dimension. */
+  private static long[][] fromOne(long[] shape, int s) {
+    long[][] k = new long[3][shape.length];
+    for (int d = 0; d < shape.length; d++) {
+      k[0][d] = Math.min(1, shape[d] - 1);
+      k[2][d] = s;
+      k[1][d] = (shape[d] - 1 - k[0][d]) / s + 1;
+    }
+    return k;
+  }
+
+  /** Chunk shape: the expectation's, else {@code _ChunkSizes}, else a third of each dimension (at least 1). */
+  private static long[] chunkShape(Expected e, Variable v, long[] shape) {
+    int rank = shape.length;
+    long[] chunk = new long[rank];
+    long[] ec = e.chunk();
+    Attribute cs = v == null ? null : v.findAttribute("_ChunkSizes");
+    for (int d = 0; d < rank; d++) {
+      long c;
+      if (ec != null && ec.length == rank) {
+        c = ec[d];
+      } else if (cs != null && cs.getLength() > d && cs.getNumericValue(d) != null) {
+        c = cs.getNumericValue(d).longValue();
+      } else {
+        c = shape[d] / 3;
+      }
+      chunk[d] = Math.max(1, c);
+    }
+    return chunk;
+  }
+
+  /**
+   * Along dimension 0, the others whole (or strided by 2): rows around the first chunk boundary; strided over
+   * all chunks; stride 1 across the last chunk boundary to the end.
+   */
+  private static void alongFirst(List<long[][]> out, long[] shape, long c0) {
+    long n0 = shape[0];
+    long boundary = Math.min(c0, n0 - 1);
+    long lo = Math.max(0, boundary - 2);
+    long hi = Math.min(n0 - 1, boundary + 2);
+    add(out, box(shape, lo, hi - lo + 1, 1, false));
+    long st = Math.max(2, c0 / 3 + 1);
+    long f = Math.min(1, n0 - 1);
+    add(out, box(shape, f, (n0 - 1 - f) / st + 1, st, true));
+    long lastStart0 = ((n0 - 1) / c0) * c0;
+    long from = Math.max(0, lastStart0 - 3);
+    add(out, box(shape, from, n0 - from, 1, false));
   }
 
   private static void add(List<long[][]> out, long[][] k) {
