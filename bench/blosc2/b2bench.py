@@ -113,9 +113,31 @@ def head(d, dst, n, names):
         os.replace(tmp, os.path.join(dst, name + ".chunks"))
 
 
-def time_sets(d, seconds, names):
+def clock():
     """Wall-clock time; with B2CPU=1 this thread's CPU time (c-blosc2 with one thread decodes in the caller)."""
-    clock = time.thread_time if os.environ.get("B2CPU") == "1" else time.perf_counter
+    return time.thread_time if os.environ.get("B2CPU") == "1" else time.perf_counter
+
+
+def best_rate(total, seconds, clk, work):
+    """The best GB/s of passes of work() over total bytes, timed by clk, until seconds have passed (at least one)."""
+    best = 0.0
+    end = time.perf_counter() + seconds
+    while True:
+        t = clk()
+        work()
+        best = max(best, total / (clk() - t) / 1e9)
+        if time.perf_counter() > end:
+            return best
+
+
+def decode_all(chunks, dst):
+    for c in chunks:
+        blosc2.decompress2(c, dst=dst)
+
+
+def time_sets(d, seconds, names):
+    """Decoding speed of each set, one thread (see clock)."""
+    clk = clock()
     blosc2.set_nthreads(1)
     for name in names:
         chunks = load(d, name)
@@ -123,15 +145,7 @@ def time_sets(d, seconds, names):
         total = 0
         for c in chunks:  # warm-up and size
             total += blosc2.decompress2(c, dst=dst) or (1 << 20)
-        best = 0.0
-        end = time.perf_counter() + seconds
-        while True:
-            t = clock()
-            for c in chunks:
-                blosc2.decompress2(c, dst=dst)
-            best = max(best, total / (clock() - t) / 1e9)
-            if time.perf_counter() > end:
-                break
+        best = best_rate(total, seconds, clk, lambda: decode_all(chunks, dst))
         print(f"{name} {best:.3f}")
         sys.stdout.flush()
 
@@ -139,7 +153,7 @@ def time_sets(d, seconds, names):
 def memcpy_sets(d, seconds, names):
     """The C floor of sets whose chunks are stored raw: glibc memmove of the same bytes (thread CPU time with B2CPU=1)."""
     import ctypes
-    clock = time.thread_time if os.environ.get("B2CPU") == "1" else time.perf_counter
+    clk = clock()
     blosc2.set_nthreads(1)
     for name in names:
         chunks = load(d, name)
@@ -152,22 +166,14 @@ def memcpy_sets(d, seconds, names):
             assert flags & 0x02, name + ": a chunk is not stored raw"
             srcs.append((ctypes.c_char_p(c), hl, nbytes, bs))
         total = sum(s[2] for s in srcs)
+
+        def memmove_all():
+            for p, hl, n, bs in srcs:
+                ctypes.memmove(dp, ctypes.cast(p, ctypes.c_void_p).value + hl, n)
+
         out = []
-        for mode in ("memmove", "c-blosc2"):
-            best = 0.0
-            end = time.perf_counter() + seconds
-            while True:
-                t = clock()
-                if mode == "memmove":
-                    for p, hl, n, bs in srcs:
-                        ctypes.memmove(dp, ctypes.cast(p, ctypes.c_void_p).value + hl, n)
-                else:
-                    for c in chunks:
-                        blosc2.decompress2(c, dst=dst)
-                best = max(best, total / (clock() - t) / 1e9)
-                if time.perf_counter() > end:
-                    break
-            out.append(f"{mode} {best:.3f}")
+        for mode, work in (("memmove", memmove_all), ("c-blosc2", lambda: decode_all(chunks, dst))):
+            out.append(f"{mode} {best_rate(total, seconds, clk, work):.3f}")
         print(f"{name} " + " ".join(out))
         sys.stdout.flush()
 
