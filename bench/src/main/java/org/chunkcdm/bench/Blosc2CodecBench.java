@@ -38,9 +38,12 @@ public final class Blosc2CodecBench {
     Path dir = Paths.get(args[1]);
     List<String> names = List.of(args).subList(3, args.length);
     switch (args[0]) {
-      case "time": {
+      case "time":
+      case "copy": {
         double seconds = Double.parseDouble(args[2]);
-        each(names, name -> time(dir.resolve(name + ".chunks"), seconds));
+        boolean copy = args[0].equals("copy");
+        each(names, name -> copy ? copyOnly(dir.resolve(name + ".chunks"), seconds)
+            : time(dir.resolve(name + ".chunks"), seconds));
         break;
       }
       case "streams": {
@@ -52,11 +55,6 @@ public final class Blosc2CodecBench {
           }
           System.out.flush();
         }
-        break;
-      }
-      case "copy": {
-        double seconds = Double.parseDouble(args[2]);
-        each(names, name -> copyOnly(dir.resolve(name + ".chunks"), seconds));
         break;
       }
       case "read": {

@@ -7,16 +7,11 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Random;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.chunkcdm.cli.serve.CdmRemoteServer;
 import org.chunkcdm.ncstream.iosp.NcStreamFileIosp;
+import org.chunkcdm.testkit.NetcdfChecks;
 import ucar.ma2.Array;
 import ucar.ma2.InvalidRangeException;
 import ucar.ma2.Section;
@@ -194,19 +189,9 @@ public final class NcsServeBench {
   /** Sections read per second by 8 threads, each with its own open dataset, for {@code seconds}. */
   static double rate(Opener opener, int rows, int seconds) throws Exception {
     long end = System.nanoTime() + seconds * 1_000_000_000L;
-    List<Callable<Long>> readers = new ArrayList<>();
-    for (int t = 0; t < 8; t++) {
-      Random r = new Random(t);
-      readers.add(() -> reads(opener, rows, end, r));
-    }
-    ExecutorService pool = Executors.newFixedThreadPool(readers.size());
     long done = 0;
-    try {
-      for (Future<Long> f : pool.invokeAll(readers)) {
-        done += f.get();
-      }
-    } finally {
-      pool.shutdownNow();
+    for (long n : NetcdfChecks.inParallel(8, t -> () -> reads(opener, rows, end, new Random(t)))) {
+      done += n;
     }
     return done / (double) seconds;
   }

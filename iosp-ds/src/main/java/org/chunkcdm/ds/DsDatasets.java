@@ -130,8 +130,8 @@ final class DsDatasets {
       if (!names.add(t.cdmName)) {
         throw new IOException(what(fileName, t.name) + ": two variables have the CDM name '" + t.cdmName + "'");
       }
-      long offset = t.noData ? 0 : integer(m.dot[Member.OFFSET], ".offset", what(fileName, t.name));
-      long len = t.noData ? 0 : integer(m.dot[Member.LEN], ".len", what(fileName, t.name));
+      long offset = t.noData ? 0 : integer(m.get(Member.Key.OFFSET), ".offset", what(fileName, t.name));
+      long len = t.noData ? 0 : integer(m.get(Member.Key.LEN), ".len", what(fileName, t.name));
       vars.add(bind(t, body, offset, len, h.bodyStart, bodySize, fileName));
     }
     Attributes global = new Attributes();

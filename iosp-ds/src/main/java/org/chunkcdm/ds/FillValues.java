@@ -2,7 +2,6 @@ package org.chunkcdm.ds;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.chunkcdm.chunk.DType;
 import org.chunkcdm.open.Attributes;
@@ -128,24 +127,15 @@ final class FillValues {
     return b.longValue();
   }
 
-  /** The fill value as one element in the dtype's byte order (bool: one byte). */
+  /** The fill value as one element in the dtype's byte order (bool: one byte; floats as their bits). */
   private static byte[] bytes(DType dt, Number v) {
-    ByteBuffer b = ByteBuffer.allocate(dt.itemSize()).order(dt.order());
-    switch (dt.kind()) {
-      case FLOAT:
-        if (dt.itemSize() == 4) {
-          b.putFloat(v.floatValue());
-        } else {
-          b.putDouble(v.doubleValue());
-        }
-        break;
-      default:
-        long x = v.longValue();
-        for (int i = 0; i < dt.itemSize(); i++) {
-          int shift = dt.order() == ByteOrder.BIG_ENDIAN ? 8 * (dt.itemSize() - 1 - i) : 8 * i;
-          b.put(i, (byte) (x >>> shift));
-        }
+    int n = dt.itemSize();
+    long bits = dt.kind() != DType.Kind.FLOAT ? v.longValue()
+        : n == 4 ? Float.floatToRawIntBits(v.floatValue()) : Double.doubleToRawLongBits(v.doubleValue());
+    byte[] b = new byte[n];
+    for (int i = 0; i < n; i++) {
+      b[i] = (byte) (bits >>> (dt.order() == ByteOrder.BIG_ENDIAN ? 8 * (n - 1 - i) : 8 * i));
     }
-    return b.array();
+    return b;
   }
 }

@@ -109,9 +109,9 @@ final class HeaderJson {
         m.attributes.add(new AbstractMap.SimpleImmutableEntry<>(k, tree(p)));
         continue;
       }
-      int slot = Member.KEYS.indexOf(k);
-      if (slot >= 0) {
-        m.dot[slot] = tree(p);
+      Member.Key dot = Member.Key.of(k);
+      if (dot != null) {
+        m.set(dot, tree(p));
       } else {
         p.skipChildren(); // other format metadata: neither used nor an attribute
       }
@@ -125,48 +125,40 @@ final class HeaderJson {
     if (t == null) {
       throw new JsonParseException(p, "unexpected end of the header");
     }
-    switch (t) {
-      case START_OBJECT: {
-        ObjectNode o = NODES.objectNode();
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-          String k = p.currentName();
-          p.nextToken();
-          o.set(k, tree(p));
-        }
-        return o;
+    if (t == JsonToken.START_OBJECT) {
+      ObjectNode o = NODES.objectNode();
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String k = p.currentName();
+        p.nextToken();
+        o.set(k, tree(p));
       }
-      case START_ARRAY: {
-        ArrayNode a = NODES.arrayNode();
-        while (p.nextToken() != JsonToken.END_ARRAY) {
-          a.add(tree(p));
-        }
-        return a;
-      }
-      case VALUE_STRING:
-        return TextNode.valueOf(p.getText());
-      case VALUE_NUMBER_INT:
-        return integer(p);
-      case VALUE_NUMBER_FLOAT:
-        return DoubleNode.valueOf(p.getDoubleValue());
-      case VALUE_TRUE:
-        return BooleanNode.TRUE;
-      case VALUE_FALSE:
-        return BooleanNode.FALSE;
-      case VALUE_NULL:
-        return NullNode.instance;
-      default:
-        throw new JsonParseException(p, "unexpected JSON token " + t);
+      return o;
     }
+    if (t == JsonToken.START_ARRAY) {
+      ArrayNode a = NODES.arrayNode();
+      while (p.nextToken() != JsonToken.END_ARRAY) {
+        a.add(tree(p));
+      }
+      return a;
+    }
+    if (t.isNumeric()) {
+      return t == JsonToken.VALUE_NUMBER_INT ? integer(p) : DoubleNode.valueOf(p.getDoubleValue());
+    }
+    if (t.isBoolean()) {
+      return BooleanNode.valueOf(t == JsonToken.VALUE_TRUE);
+    }
+    if (t == JsonToken.VALUE_STRING || t == JsonToken.VALUE_NULL) {
+      return t == JsonToken.VALUE_NULL ? NullNode.instance : TextNode.valueOf(p.getText());
+    }
+    throw new JsonParseException(p, "unexpected JSON token " + t);
   }
 
   private static JsonNode integer(JsonParser p) throws IOException {
-    switch (p.getNumberType()) {
-      case INT:
-        return IntNode.valueOf(p.getIntValue());
-      case LONG:
-        return LongNode.valueOf(p.getLongValue());
-      default:
-        return BigIntegerNode.valueOf(p.getBigIntegerValue());
+    JsonParser.NumberType t = p.getNumberType();
+    if (t == JsonParser.NumberType.INT) {
+      return IntNode.valueOf(p.getIntValue());
     }
+    return t == JsonParser.NumberType.LONG ? LongNode.valueOf(p.getLongValue())
+        : BigIntegerNode.valueOf(p.getBigIntegerValue());
   }
 }

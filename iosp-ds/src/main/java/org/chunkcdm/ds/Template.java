@@ -63,7 +63,7 @@ final class Template {
       if (m.notAnObject != null) {
         throw new IOException(what + ": metadata is not a JSON object");
       }
-      JsonNode size = m.dot[Member.SIZE];
+      JsonNode size = m.get(Member.Key.SIZE);
       noData = size == null || size.isNull();
       shape = noData ? new long[0] : shape(size, what);
       try {
@@ -74,7 +74,7 @@ final class Template {
       type = dsType(m, what, noData);
       isString = type.equals("str") || type.equals("unicode");
       isBool = type.equals("bool");
-      ByteOrder order = byteOrder(m.dot[Member.ENDIAN], what);
+      ByteOrder order = byteOrder(m.get(Member.Key.ENDIAN), what);
       // bool is read as uint8 0/1 (not DType BOOL, which would turn a masked cell's fill 255 into 1)
       dt = isString ? DType.of(DType.Kind.UNICODE, 4, order)
           : isBool ? DType.of(DType.Kind.UINT, 1, order) : numpy(type).withOrder(order);
@@ -102,8 +102,8 @@ final class Template {
   /** The template of a parsed member; {@code fileName} only names the file in an error. */
   static Template of(Member m, String fileName) throws IOException {
     Kind k = new Kind(m, fileName);
-    boolean masked = !k.noData && bool(m.dot[Member.MISSING], ".missing", k.what);
-    List<String> dims = dimNames(m.dot[Member.DIMS], k.name, k.shape.length, k.what);
+    boolean masked = !k.noData && bool(m.get(Member.Key.MISSING), ".missing", k.what);
+    List<String> dims = dimNames(m.get(Member.Key.DIMS), k.name, k.shape.length, k.what);
     List<String> valid = new ArrayList<>(dims.size());
     for (String d : dims) {
       valid.add(Names.valid(d));
@@ -122,7 +122,7 @@ final class Template {
       attrs.putUnsigned("flag_values", new byte[] {0, 1});
       attrs.put("flag_meanings", "false true");
     }
-    JsonNode time = m.dot[Member.TIME];
+    JsonNode time = m.get(Member.Key.TIME);
     if (time != null && time.asBoolean(false)) {
       attrs.remove("units");
       attrs.remove("calendar");
@@ -176,7 +176,7 @@ final class Template {
    * sized names. A variable without data and without type reads as an int8 scalar fill value.
    */
   private static String dsType(Member meta, String what, boolean noData) throws IOException {
-    JsonNode t = meta.dot[Member.TYPE];
+    JsonNode t = meta.get(Member.Key.TYPE);
     if (t == null || t.isNull()) {
       if (noData) {
         return "int8";
@@ -188,7 +188,7 @@ final class Template {
       return s;
     }
     if (s.equals("float") || s.equals("int") || s.equals("uint")) {
-      JsonNode bits = meta.dot[Member.DSIZE];
+      JsonNode bits = meta.get(Member.Key.DSIZE);
       String sized = bits != null && bits.isIntegralNumber() ? s + bits.asInt() : null;
       if (sized != null && TYPES.contains(sized)) {
         return sized;

@@ -39,7 +39,7 @@ final class Templates {
     MADE.incrementAndGet();
     Member m = HeaderJson.member(b, s);
     // the scan and the parser must agree on where the file places the variable
-    if (!agree(m.dot[Member.OFFSET], s.offStart, s.offset) || !agree(m.dot[Member.LEN], s.lenStart, s.len)) {
+    if (!agree(m.get(Member.Key.OFFSET), s.offStart, s.offset) || !agree(m.get(Member.Key.LEN), s.lenStart, s.len)) {
       throw new IOException("scan and parse disagree");
     }
     t = Template.of(m, fileName);

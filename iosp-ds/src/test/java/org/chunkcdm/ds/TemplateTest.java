@@ -16,11 +16,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.chunkcdm.testkit.Fixtures;
+import org.chunkcdm.testkit.NetcdfChecks;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -194,29 +192,17 @@ class TemplateTest {
       paths.add(station(tmp.resolve("t" + i + ".ds"), i, i % 2 == 0 ? "K" : "C", i % 4 < 2 ? "float32" : "float64"));
     }
     Templates.clear();
-    ExecutorService pool = Executors.newFixedThreadPool(8);
-    try {
-      List<Future<?>> fs = new ArrayList<>();
-      for (int t = 0; t < 8; t++) {
-        int first = t;
-        fs.add(pool.submit(() -> {
-          for (int round = 0; round < 3; round++) {
-            for (int i = first; i < files; i += 8) {
-              int k = (i + 13 * round) % files;
-              try (NetcdfFile nc = NetcdfFiles.open(paths.get(k).toString())) {
-                checkStation(nc, k, k % 2 == 0 ? "K" : "C");
-              }
-            }
+    NetcdfChecks.inParallel(8, first -> () -> {
+      for (int round = 0; round < 3; round++) {
+        for (int i = first; i < files; i += 8) {
+          int k = (i + 13 * round) % files;
+          try (NetcdfFile nc = NetcdfFiles.open(paths.get(k).toString())) {
+            checkStation(nc, k, k % 2 == 0 ? "K" : "C");
           }
-          return null;
-        }));
+        }
       }
-      for (Future<?> f : fs) {
-        f.get();
-      }
-    } finally {
-      pool.shutdown();
-    }
+      return null;
+    });
   }
 
   /** Files of one collection: after the first, no member is parsed again (whatever their offsets and lengths). */

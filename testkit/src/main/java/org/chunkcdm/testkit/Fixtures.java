@@ -65,28 +65,12 @@ public final class Fixtures {
     });
   }
 
-  /** One fixture family's MANIFEST.json. */
-  public static final class Manifest {
-    private final Path dir;
-    private final JsonNode root;
-
-    Manifest(Path dir, JsonNode root) {
-      this.dir = dir;
-      this.root = root;
-    }
-
-    public Path dir() {
-      return dir;
-    }
-
-    public JsonNode json() {
-      return root;
-    }
-
+  /** One fixture family's MANIFEST.json ({@code json}), read from directory {@code dir}. */
+  public record Manifest(Path dir, JsonNode json) {
     /** All dataset entries. */
     public List<Dataset> datasets() {
       List<Dataset> out = new ArrayList<>();
-      root.path("datasets").forEach(d -> out.add(new Dataset(this, d)));
+      json.path("datasets").forEach(d -> out.add(new Dataset(this, d)));
       return out;
     }
 
@@ -106,6 +90,11 @@ public final class Fixtures {
     public Dataset dataset(String path) {
       return find(datasets(), Dataset::path, path, "dataset", dir);
     }
+
+    @Override
+    public String toString() {
+      return dir.toString();
+    }
   }
 
   /** The entry of {@code all} whose {@code key} is {@code want}. */
@@ -119,48 +108,24 @@ public final class Fixtures {
     throw new IllegalArgumentException("no " + what + " " + want + " in " + where);
   }
 
-  /** An entry of a manifest: its JSON object, and the manifest or entry holding it. */
-  public abstract static class Entry<P> {
-    final P parent;
-    final JsonNode node;
-
-    Entry(P parent, JsonNode node) {
-      this.parent = parent;
-      this.node = node;
-    }
-
-    public JsonNode json() {
-      return node;
-    }
-
-    /** The entry's field {@code key} as text. */
-    String text(String key) {
-      return node.path(key).asText();
-    }
-  }
-
-  /** One dataset entry of a manifest. */
-  public static final class Dataset extends Entry<Manifest> {
-    Dataset(Manifest manifest, JsonNode node) {
-      super(manifest, node);
-    }
-
+  /** One dataset entry ({@code json}) of a manifest. */
+  public record Dataset(Manifest manifest, JsonNode json) {
     public String path() {
-      return text("path");
+      return json.path("path").asText();
     }
 
     public String kind() {
-      return text("kind");
+      return json.path("kind").asText();
     }
 
     /** Absolute path of the dataset file or directory. */
     public Path file() {
-      return parent.dir().resolve(path());
+      return manifest.dir().resolve(path());
     }
 
     public List<Variable> variables() {
       List<Variable> out = new ArrayList<>();
-      node.path("variables").forEach(v -> out.add(new Variable(this, v)));
+      json.path("variables").forEach(v -> out.add(new Variable(this, v)));
       return out;
     }
 
@@ -174,26 +139,18 @@ public final class Fixtures {
     }
   }
 
-  /** One variable entry of a dataset. */
-  public static final class Variable extends Entry<Dataset> {
-    Variable(Dataset dataset, JsonNode node) {
-      super(dataset, node);
-    }
-
-    public Dataset dataset() {
-      return parent;
-    }
-
+  /** One variable entry ({@code json}) of a dataset. */
+  public record Variable(Dataset dataset, JsonNode json) {
     public String name() {
-      return text("name");
+      return json.path("name").asText();
     }
 
     public String dtype() {
-      return text("dtype");
+      return json.path("dtype").asText();
     }
 
     public long[] shape() {
-      JsonNode s = node.path("shape");
+      JsonNode s = json.path("shape");
       long[] out = new long[s.size()];
       for (int i = 0; i < out.length; i++) {
         out[i] = s.get(i).asLong();
@@ -203,17 +160,17 @@ public final class Fixtures {
 
     /** True when the manifest gives an expected raw file. */
     public boolean hasExpected() {
-      return node.hasNonNull("expected");
+      return json.hasNonNull("expected");
     }
 
     /** The expected raw bytes (C order, little-endian), read from the manifest's {@code expected} path. */
     public byte[] expected() {
-      return bytes(parent.parent.dir().resolve(text("expected")));
+      return bytes(dataset.manifest().dir().resolve(json.path("expected").asText()));
     }
 
     @Override
     public String toString() {
-      return parent.path() + ":" + name();
+      return dataset.path() + ":" + name();
     }
   }
 

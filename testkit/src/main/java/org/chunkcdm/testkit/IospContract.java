@@ -95,16 +95,40 @@ public abstract class IospContract {
   @TempDir
   protected Path tmp;
 
+  private final Class<? extends IOServiceProvider> iosp;
+  private final String typeId;
+
+  /** A contract whose subclass names its IOSP and file type by overriding {@link #iospClass()} and {@link #fileTypeId()}. */
+  protected IospContract() {
+    this(null, null);
+  }
+
+  /** The contract of IOSP {@code iosp}, whose datasets report {@code getFileTypeId()} {@code fileTypeId}. */
+  protected IospContract(Class<? extends IOServiceProvider> iosp, String fileTypeId) {
+    this.iosp = iosp;
+    this.typeId = fileTypeId;
+  }
+
   // ------------------------------------------------------------------ what a format supplies
 
   /** The datasets whole and section reads are checked on. */
   protected abstract List<Fixture> fixtures();
 
-  /** The IOSP class under test. */
-  protected abstract Class<? extends IOServiceProvider> iospClass();
+  /** The IOSP class under test (the constructor's, unless overridden). */
+  protected Class<? extends IOServiceProvider> iospClass() {
+    if (iosp == null) {
+      throw new IllegalStateException(getClass().getSimpleName() + " names no IOSP class");
+    }
+    return iosp;
+  }
 
-  /** What {@code NetcdfFile.getFileTypeId()} is for this format. */
-  protected abstract String fileTypeId();
+  /** What {@code NetcdfFile.getFileTypeId()} is for this format (the constructor's, unless overridden). */
+  protected String fileTypeId() {
+    if (typeId == null) {
+      throw new IllegalStateException(getClass().getSimpleName() + " names no file type id");
+    }
+    return typeId;
+  }
 
   /** {@code getFileTypeId()} of one fixture (default {@link #fileTypeId()}). */
   protected String fileTypeId(Fixture f) {
@@ -340,27 +364,32 @@ public abstract class IospContract {
         int k = rnd.nextInt(vars.size());
         Expected e = exps.get(k);
         Variable v = vars.get(k);
-        long[] shape = e.shape();
-        int rank = shape.length;
-        long[] first = new long[rank];
-        long[] count = new long[rank];
-        long[] stride = new long[rank];
-        for (int d = 0; d < rank; d++) {
-          int dim = (int) shape[d];
-          int a = rnd.nextInt(dim);
-          int b = a + rnd.nextInt(Math.min(dim - a, maxRandomSpan()));
-          int s = 1 + rnd.nextInt(3);
-          first[d] = a;
-          stride[d] = s;
-          count[d] = (b - a) / s + 1;
-        }
-        Section s = section(e, first, count, stride);
+        long[][] box = randomBox(rnd, e.shape(), maxRandomSpan());
+        Section s = section(e, box[0], box[1], box[2]);
         Array single = v.read(s);
-        compare(e, first, count, stride, single); // the single-thread result is itself right
+        compare(e, box[0], box[1], box[2], single); // the single-thread result is itself right
         jobs.add(new NetcdfChecks.Read(v, s, single));
       }
       NetcdfChecks.assertConcurrentReads(jobs, 16, readsPerThread());
     }
+  }
+
+  /**
+   * {first, count, stride} of a random box over {@code shape}: in each dimension from a random start, spanning up
+   * to {@code maxSpan} elements, stride 1 to 3.
+   */
+  private static long[][] randomBox(Random rnd, long[] shape, int maxSpan) {
+    long[][] k = new long[3][shape.length];
+    for (int d = 0; d < shape.length; d++) {
+      int dim = (int) shape[d];
+      int a = rnd.nextInt(dim);
+      int b = a + rnd.nextInt(Math.min(dim - a, maxSpan));
+      int s = 1 + rnd.nextInt(3);
+      k[0][d] = a;
+      k[2][d] = s;
+      k[1][d] = (b - a) / s + 1;
+    }
+    return k;
   }
 
   // ------------------------------------------------------------------ the checks, for any test to use
