@@ -25,8 +25,8 @@ import java.util.List;
 import org.chunkcdm.io.FormatException;
 
 /**
- * The header's JSON read with Jackson's streaming parser straight into {@link Member}s (the format's dot-keys as
- * fields, user attributes as small trees): building a whole JSON tree of the header first cost about half of
+ * The header's JSON read with Jackson's streaming parser straight into {@link Member}s (the format's dot-keys by
+ * {@link Member.Key}, user attributes as small trees): building a whole JSON tree of the header first cost about half of
  * the header's share of a small-file open. The reference parse of a whole header ({@link #parse}), and of single
  * members the {@link HeaderScan} delimited.
  */

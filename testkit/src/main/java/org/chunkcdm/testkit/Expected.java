@@ -12,14 +12,32 @@ import ucar.ma2.DataType;
  * element, covering a trailing type dimension when there is one) or one string per logical element. Built by
  * each format's tests from its MANIFEST.json entry, independently of the production conversion code.
  */
-public record Expected(String what, String cdmName, DataType type, long[] shape, int extraDim, int itemSize, byte[] raw,
-    String[] strings, byte[] definedMask, long[] chunk, long[] block) {
-  /**
-   * {@code raw}: raw little-endian C-order values, or null for strings; {@code strings}: one string per element, or
-   * null for raw values; {@code definedMask}: per raw byte, 0 = undefined (not compared), else defined (null: all).
-   */
-  public Expected {
-    shape = shape.clone();
+public final class Expected {
+  private final String what;
+  private final String cdmName;
+  private final DataType type;
+  private final long[] shape;
+  private final int extraDim;
+  private final int itemSize;
+  private final byte[] raw;
+  private final String[] strings;
+  private final byte[] defined;
+  private final long[] chunk;
+  private final long[] block;
+
+  private Expected(String what, String cdmName, DataType type, long[] shape, int extraDim, int itemSize, byte[] raw,
+      String[] strings, byte[] defined, long[] chunk, long[] block) {
+    this.what = what;
+    this.cdmName = cdmName;
+    this.type = type;
+    this.shape = shape.clone();
+    this.extraDim = extraDim;
+    this.itemSize = itemSize;
+    this.raw = raw;
+    this.strings = strings;
+    this.defined = defined;
+    this.chunk = chunk;
+    this.block = block;
     long n = count(shape);
     if (raw != null && raw.length != n * itemSize) {
       throw new IllegalArgumentException(what + ": " + raw.length + " expected bytes for " + n + " elements of "
@@ -79,12 +97,12 @@ public record Expected(String what, String cdmName, DataType type, long[] shape,
 
   /** The same expectation under another CDM name (e.g. a copy of the dataset named after its new file). */
   public Expected named(String newName) {
-    return new Expected(what, newName, type, shape, extraDim, itemSize, raw, strings, definedMask, chunk, block);
+    return new Expected(what, newName, type, shape, extraDim, itemSize, raw, strings, defined, chunk, block);
   }
 
   /** A trailing CDM dimension of {@code n} (bytes, chars, complex parts) that sections always read whole. */
   public Expected extraDim(int n) {
-    return new Expected(what, cdmName, type, shape, n, itemSize, raw, strings, definedMask, chunk, block);
+    return new Expected(what, cdmName, type, shape, n, itemSize, raw, strings, defined, chunk, block);
   }
 
   /** Per raw byte: 0 = undefined (not compared), else defined. */
@@ -97,22 +115,53 @@ public record Expected(String what, String cdmName, DataType type, long[] shape,
 
   /** Chunk and block shape (elements per logical dimension) the sections should cross; block may be null. */
   public Expected chunks(long[] chunkShape, long[] blockShape) {
-    return new Expected(what, cdmName, type, shape, extraDim, itemSize, raw, strings, definedMask,
+    return new Expected(what, cdmName, type, shape, extraDim, itemSize, raw, strings, defined,
         chunkShape == null ? null : chunkShape.clone(), blockShape == null ? null : blockShape.clone());
   }
 
+  public String what() {
+    return what;
+  }
+
+  public String cdmName() {
+    return cdmName;
+  }
+
+  public DataType type() {
+    return type;
+  }
+
   /** The logical shape (without the trailing type dimension). */
-  @Override
   public long[] shape() {
     return shape.clone();
   }
 
-  @Override
+  public int extraDim() {
+    return extraDim;
+  }
+
+  public int itemSize() {
+    return itemSize;
+  }
+
+  /** Raw little-endian C-order values, or null for strings. */
+  public byte[] raw() {
+    return raw;
+  }
+
+  /** One string per element, or null for raw values. */
+  public String[] strings() {
+    return strings;
+  }
+
+  public byte[] definedMask() {
+    return defined;
+  }
+
   public long[] chunk() {
     return chunk == null ? null : chunk.clone();
   }
 
-  @Override
   public long[] block() {
     return block == null ? null : block.clone();
   }
