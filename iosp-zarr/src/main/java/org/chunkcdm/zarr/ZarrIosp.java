@@ -118,6 +118,10 @@ public class ZarrIosp extends ChunkedIosp {
     String name = CdmNames.valid(a.name);
     List<Dimension> dims = new ArrayList<>();
     for (String[] d : t.arrayDims.get(a)) {
+      if (d.length > 2) { // a dimension of the array's own: its name is taken in the group with another length
+        dims.add(Dimension.builder().setName(d[1]).setIsShared(false).setLength((int) a.shape[dims.size()]).build());
+        continue;
+      }
       Group.Builder owner = groups.get(d[0]);
       Dimension dim = owner == null ? null : owner.findDimensionLocal(d[1]).orElse(null);
       if (dim == null) {

@@ -20,8 +20,8 @@ import org.chunkcdm.open.Names;
  * <ul>
  *   <li>Dimensions: xarray's {@code _ARRAY_DIMENSIONS} (v2), {@code dimension_names} (v3) or NCZarr's
  *       {@code dimrefs}; a name is shared with the array's group or an enclosing group where one of that name and
- *       length exists, else defined in the array's group; a name taken there with another length, a null name or no
- *       names at all give {@code <array>_dim<k>}.
+ *       length exists, else defined in the array's group; a name taken there with another length stays the name of
+ *       a dimension of the array's own (not shared); a null name or no names at all give {@code <array>_dim<k>}.
  *   <li>Attributes: {@code _ChunkSizes} (and bool flags) first, the user's attributes (without
  *       {@code _ARRAY_DIMENSIONS} and NCZarr's bookkeeping, typed by NCZarr's {@code _NCZARR_ATTR.types} where
  *       given), {@code _FillValue} (the user's one in the variable's type; for xarray-written v2 arrays the
@@ -38,7 +38,9 @@ final class ZarrTree {
   final Node root;
   /** Defined dimensions per group path, name → length, in order of definition. */
   final Map<String, LinkedHashMap<String, Long>> dims = new LinkedHashMap<>();
-  /** Per array node: the group path and name of each of its dimensions. */
+  /** Third entry of a dimension reference that is the array's own (not a shared dimension of the group). */
+  static final String PRIVATE = "private";
+  /** Per array node: the group path and name of each of its dimensions ({@link #PRIVATE} third for own ones). */
   final Map<Node, List<String[]>> arrayDims = new LinkedHashMap<>();
   final Map<Node, Attributes> arrayAttrs = new LinkedHashMap<>();
 
@@ -94,7 +96,13 @@ final class ZarrTree {
       if (names == null && a.dimRefs != null) {
         found = dimRef(a.dimRefs.get(d), len);
       } else if (names != null && names.get(d) != null) {
-        found = shared(group, Names.valid(names.get(d)), len);
+        String n = Names.valid(names.get(d));
+        found = shared(group, n, len);
+        if (found == null) {
+          // the name is taken in this group with another length: the array keeps the name on a dimension of its
+          // own (not shared), as the store writes it
+          found = new String[] {group, n, PRIVATE};
+        }
       }
       if (found == null) {
         found = generated(group, var + "_dim" + d, len);
