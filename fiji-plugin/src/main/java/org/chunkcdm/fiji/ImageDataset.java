@@ -56,6 +56,7 @@ public final class ImageDataset implements Closeable {
       for (ChunkedVariable v : cd.variables()) {
         ds.add(new ImageVariable(ds, v.name(), v.dimensions(), v.array(), v.attributes()));
       }
+      OmeZarr.apply(ds); // an OME-Zarr image: its resolution levels first, full resolution first, with OME axes
       return ds;
     }
     if (!netcdfAvailable()) {
