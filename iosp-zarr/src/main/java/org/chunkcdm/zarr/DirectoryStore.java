@@ -26,8 +26,19 @@ final class DirectoryStore extends Store {
     this.root = files.root();
   }
 
+  /**
+   * Chunk files whose channels may stay open for later reads (beyond it each chunk file is opened, read and closed
+   * again: a store of millions of chunks must not run a server out of file descriptors).
+   */
+  static final int KEEP_OPEN = 512;
+
   FileHandles files() {
     return files;
+  }
+
+  /** True while reading a chunk may leave its file open for the next read of it. */
+  boolean keepOpen() {
+    return files.openCount() < KEEP_OPEN;
   }
 
   @Override

@@ -146,8 +146,10 @@ final class Fill {
             ? -2147483647L : -9223372036854775806L);
         break;
       case UINT:
-      case BOOL:
         Elements.putLong(dt, b, 0, dt.itemSize() == 8 ? -2L : (1L << (8 * dt.itemSize())) - 1);
+        break;
+      case BOOL:
+        b[0] = (byte) 0xFF; // neither false nor true: UBYTE's default fill 255
         break;
       default:
         break;

@@ -120,7 +120,7 @@ final class ZarrArray implements ChunkedArray {
     String key = prefix + k;
     String where = store.describe(key) + ": chunk " + k + " of array '" + name + "'";
     try {
-      if (pipeline.bloscOnly() && store instanceof DirectoryStore) {
+      if (pipeline.bloscOnly() && store instanceof DirectoryStore && ((DirectoryStore) store).keepOpen()) {
         DirectoryStore ds = (DirectoryStore) store;
         long size = ds.size(key);
         if (size < 0) {

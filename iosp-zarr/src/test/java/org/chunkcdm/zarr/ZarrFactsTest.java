@@ -173,6 +173,32 @@ class ZarrFactsTest {
     }
   }
 
+  @Test
+  void storesOfManyChunkFilesKeepFewOpen(@org.junit.jupiter.api.io.TempDir Path tmp) throws IOException {
+    // 700 chunks of 4 int32, each a memcpyed Blosc1 frame (flags 0x02: the 16-byte header, then the raw bytes)
+    Path s = Files.createDirectories(tmp.resolve("many.zarr"));
+    int chunks = 700;
+    Files.writeString(s.resolve(".zarray"), "{\"zarr_format\": 2, \"shape\": [" + 4 * chunks + "], \"chunks\": [4],"
+        + " \"dtype\": \"<i4\", \"compressor\": {\"id\": \"blosc\", \"cname\": \"lz4\", \"clevel\": 5, \"shuffle\": 1,"
+        + " \"blocksize\": 0}, \"filters\": null, \"fill_value\": 0, \"order\": \"C\"}");
+    for (int c = 0; c < chunks; c++) {
+      ByteBuffer b = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
+      b.put((byte) 2).put((byte) 1).put((byte) 0x03).put((byte) 4).putInt(16).putInt(16).putInt(32);
+      for (int i = 0; i < 4; i++) {
+        b.putInt(4 * c + i);
+      }
+      Files.write(s.resolve(String.valueOf(c)), b.array());
+    }
+    try (NetcdfFile nc = NetcdfFiles.open(s.toString())) {
+      Array a = nc.findVariable("many").read();
+      for (int i = 0; i < 4 * chunks; i++) {
+        assertEquals(i, a.getInt(i));
+      }
+      int open = ((ZarrIosp) nc.getIosp()).handles().openCount();
+      assertTrue(open <= DirectoryStore.KEEP_OPEN, open + " chunk files left open");
+    }
+  }
+
   /** A store that records the keys and ranges it is asked for. */
   static final class Counting extends Store {
     final Store in;
