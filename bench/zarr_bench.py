@@ -18,21 +18,12 @@ import time
 
 import numpy as np
 
-SHAPE = (128, 1024, 1024)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hdf5blosc_bench import SHAPE, slab  # noqa: E402  (the same 1 GiB of values as the HDF5 benchmark)
+
 CHUNKS = (1, 128, 1024)
 SERIES = (1000, 256, 256)
 THREADS = 2
-
-
-def slab(k0, k1):
-    """Rows [k0, k1) of a smooth field stored to 0.01 (like measured data), so it compresses."""
-    y = np.linspace(0, 6 * np.pi, SHAPE[1])[:, None]
-    x = np.linspace(0, 4 * np.pi, SHAPE[2])[None, :]
-    base = 10.0 * np.sin(y) * np.cos(x)
-    out = np.empty((k1 - k0,) + SHAPE[1:], dtype="<f8")
-    for k in range(k0, k1):
-        out[k - k0] = np.round(280.0 + base + 0.05 * k + 0.3 * np.sin(7 * x + k), 2)
-    return out
 
 
 def series_slab(k0, k1):

@@ -3,11 +3,9 @@ package org.chunkcdm.bench;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,13 +66,13 @@ public final class ZarrBench {
       read(p, store, kase, 1000 + w);
     }
     for (int r = 0; r < rounds; r++) {
-      System.out.println("# round " + r + ", load average " + loadavg());
+      System.out.println("# round " + r + ", load average " + H5BloscBench.loadavg());
       ms.computeIfAbsent("chunkcdm", k -> new ArrayList<>()).add(read(p, store, kase, r));
       for (List<String> ref : refs) {
         reference(ref, r, ms);
       }
     }
-    System.out.println("# load average at the end " + loadavg());
+    System.out.println("# load average at the end " + H5BloscBench.loadavg());
     Map<String, Double> best = new LinkedHashMap<>();
     for (Map.Entry<String, List<Double>> e : ms.entrySet()) {
       List<Double> v = new ArrayList<>(e.getValue());
@@ -166,16 +164,4 @@ public final class ZarrBench {
     return sb.toString();
   }
 
-  private static String loadavg() {
-    try {
-      String[] f = Files.readString(Paths.get("/proc/loadavg")).trim().split(" ");
-      return f[0] + " " + f[1] + " " + f[2];
-    } catch (Exception e) {
-      return "?";
-    }
-  }
-
-  static String args(String[] a) {
-    return Arrays.toString(a);
-  }
 }

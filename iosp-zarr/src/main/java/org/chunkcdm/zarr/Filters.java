@@ -60,22 +60,51 @@ final class Filters {
     }
   }
 
-  /** Stored as the first element then differences in {@code astype}; decoded by a running sum in {@code dtype}. */
-  static final class Delta implements Step {
-    final DType dtype;
-    final DType astype;
+  /**
+   * A filter that turns {@code enc} elements into as many {@code dec} elements (Delta, FixedScaleOffset, AsType,
+   * Quantize): the stored bytes checked to be whole elements, the output allocated, {@link #decode(byte[], int, byte[])}
+   * fills it.
+   */
+  abstract static class Elementwise implements Step {
+    final String name;
+    final DType dec;
+    final DType enc;
 
-    Delta(DType dtype, DType astype) {
-      this.dtype = dtype;
-      this.astype = astype;
+    Elementwise(String name, DType dec, DType enc) {
+      this.name = name;
+      this.dec = dec;
+      this.enc = enc;
+    }
+
+    /** Decodes {@code n} elements of {@code src} (type {@code enc}) into {@code out} (type {@code dec}). */
+    abstract void decode(byte[] src, int n, byte[] out);
+
+    @Override
+    public final byte[] decode(byte[] in, int off, int len, int outLen) throws IOException {
+      byte[] src = slice(in, off, len);
+      int n = count(len, enc, name);
+      checkOut((long) n * dec.itemSize(), outLen, name);
+      byte[] out = new byte[Compressors.alloc((long) n * dec.itemSize(), name + " chunk")];
+      decode(src, n, out);
+      return out;
     }
 
     @Override
-    public byte[] decode(byte[] in, int off, int len, int outLen) throws IOException {
-      byte[] src = slice(in, off, len);
-      int n = count(len, astype, "delta");
-      checkOut((long) n * dtype.itemSize(), outLen, "delta");
-      byte[] out = new byte[Compressors.alloc((long) n * dtype.itemSize(), "delta chunk")];
+    public long encodedSize(long decodedLen) {
+      return decodedLen / dec.itemSize() * enc.itemSize();
+    }
+  }
+
+  /** Stored as the first element then differences in {@code astype}; decoded by a running sum in {@code dtype}. */
+  static final class Delta extends Elementwise {
+    Delta(DType dtype, DType astype) {
+      super("delta", dtype, astype);
+    }
+
+    @Override
+    void decode(byte[] src, int n, byte[] out) {
+      DType dtype = dec;
+      DType astype = enc;
       if (Elements.isInteger(dtype)) {
         long acc = 0;
         boolean fromInt = Elements.isInteger(astype);
@@ -99,57 +128,38 @@ final class Filters {
           acc = Elements.getDouble(dtype, out, i);
         }
       }
-      return out;
-    }
-
-    @Override
-    public long encodedSize(long decodedLen) {
-      return decodedLen / dtype.itemSize() * astype.itemSize();
     }
 
     @Override
     public String describe() {
-      return "delta " + dtype + " as " + astype;
+      return "delta " + dec + " as " + enc;
     }
   }
 
   /** Stored as round((x - offset) * scale) in {@code astype}; decoded as stored / scale + offset, cast to {@code dtype}. */
-  static final class FixedScaleOffset implements Step {
+  static final class FixedScaleOffset extends Elementwise {
     final double offset;
     final double scale;
-    final DType dtype;
-    final DType astype;
 
     FixedScaleOffset(double offset, double scale, DType dtype, DType astype) {
+      super("fixedscaleoffset", dtype, astype);
       this.offset = offset;
       this.scale = scale;
-      this.dtype = dtype;
-      this.astype = astype;
     }
 
     @Override
-    public byte[] decode(byte[] in, int off, int len, int outLen) throws IOException {
-      byte[] src = slice(in, off, len);
-      int n = count(len, astype, "fixedscaleoffset");
-      checkOut((long) n * dtype.itemSize(), outLen, "fixedscaleoffset");
-      byte[] out = new byte[Compressors.alloc((long) n * dtype.itemSize(), "fixedscaleoffset chunk")];
-      boolean single = astype.kind() == DType.Kind.FLOAT && astype.itemSize() <= 4; // numpy keeps float32 arithmetic
+    void decode(byte[] src, int n, byte[] out) {
+      boolean single = enc.kind() == DType.Kind.FLOAT && enc.itemSize() <= 4; // numpy keeps float32 arithmetic
       for (int i = 0; i < n; i++) {
-        double v = Elements.getDouble(astype, src, i);
+        double v = Elements.getDouble(enc, src, i);
         double d = single ? (float) ((float) (v / (float) scale) + (float) offset) : v / scale + offset;
-        Elements.putDouble(dtype, out, i, d);
+        Elements.putDouble(dec, out, i, d);
       }
-      return out;
-    }
-
-    @Override
-    public long encodedSize(long decodedLen) {
-      return decodedLen / dtype.itemSize() * astype.itemSize();
     }
 
     @Override
     public String describe() {
-      return "fixedscaleoffset offset " + fmt(offset) + " scale " + fmt(scale) + " " + dtype + " as " + astype;
+      return "fixedscaleoffset offset " + fmt(offset) + " scale " + fmt(scale) + " " + dec + " as " + enc;
     }
   }
 
@@ -158,32 +168,16 @@ final class Filters {
   }
 
   /** Stored as {@code enc} elements, decoded by a cast to {@code dec} (AsType, Quantize). */
-  static final class Cast implements Step {
-    final String name;
-    final DType dec;
-    final DType enc;
-
+  static final class Cast extends Elementwise {
     Cast(String name, DType dec, DType enc) {
-      this.name = name;
-      this.dec = dec;
-      this.enc = enc;
+      super(name, dec, enc);
     }
 
     @Override
-    public byte[] decode(byte[] in, int off, int len, int outLen) throws IOException {
-      byte[] src = slice(in, off, len);
-      int n = count(len, enc, name);
-      checkOut((long) n * dec.itemSize(), outLen, name);
-      byte[] out = new byte[Compressors.alloc((long) n * dec.itemSize(), name + " chunk")];
+    void decode(byte[] src, int n, byte[] out) {
       for (int i = 0; i < n; i++) {
         Elements.cast(enc, src, dec, out, i);
       }
-      return out;
-    }
-
-    @Override
-    public long encodedSize(long decodedLen) {
-      return decodedLen / dec.itemSize() * enc.itemSize();
     }
 
     @Override

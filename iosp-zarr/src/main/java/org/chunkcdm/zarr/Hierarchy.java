@@ -96,7 +96,13 @@ final class Hierarchy {
     return out;
   }
 
-  private void walkV2(Node group, int depth) throws IOException {
+  /** The node of a child directory read from its metadata, or null when it has none (an implicit group). */
+  private interface ChildReader {
+    Node read(String path, String name) throws IOException;
+  }
+
+  /** Adds the nodes below {@code group} found by listing; implicit groups are kept when they hold arrays. */
+  private void walk(Node group, int depth, ChildReader reader) throws IOException {
     if (depth > MAX_DEPTH) {
       throw new FormatException(store.root() + ": groups nested deeper than " + MAX_DEPTH);
     }
@@ -104,25 +110,39 @@ final class Hierarchy {
     for (String name : children(prefix)) {
       count();
       String path = prefix + name;
+      Node n = reader.read(path, name);
+      boolean implicit = n == null;
+      if (implicit) {
+        n = new Node(path, name, false);
+        n.format = group.format;
+      }
+      if (!n.isArray) {
+        walk(n, depth + 1, reader);
+      }
+      if (!implicit || hasArrays(n)) {
+        group.children.add(n);
+      }
+    }
+  }
+
+  private void walkV2(Node group, int depth) throws IOException {
+    walk(group, depth, (path, name) -> {
       JsonNode za = json(path + "/.zarray");
       if (za != null) {
         Node a = ArrayMeta.v2(store, path, name, za, store.describe(path + "/.zarray"));
         a.attrs = json(path + "/.zattrs");
-        group.children.add(a);
-        continue;
+        return a;
       }
       JsonNode zg = json(path + "/.zgroup");
+      if (zg == null) {
+        return null;
+      }
+      checkGroup(zg, 2, store.describe(path + "/.zgroup"));
       Node g = new Node(path, name, false);
       g.format = 2;
-      if (zg != null) {
-        checkGroup(zg, 2, store.describe(path + "/.zgroup"));
-        g.attrs = json(path + "/.zattrs");
-      }
-      walkV2(g, depth + 1);
-      if (zg != null || hasArrays(g)) {
-        group.children.add(g);
-      }
-    }
+      g.attrs = json(path + "/.zattrs");
+      return g;
+    });
   }
 
   private static boolean hasArrays(Node g) {
@@ -225,30 +245,17 @@ final class Hierarchy {
   // ------------------------------------------------------------------------------------------------ v3
 
   private Node v3Node(String path, JsonNode m) throws IOException {
-    String key = path.isEmpty() ? "zarr.json" : path + "/zarr.json";
-    String what = store.describe(key);
-    int zf = m.path("zarr_format").asInt(-1);
-    if (zf != 3) {
-      throw new FormatException(what + ": zarr_format " + m.path("zarr_format") + ", expected 3");
+    Node n = v3NodeNoRecurse(path, m);
+    if (n.isArray) {
+      return n;
     }
-    String type = m.path("node_type").asText("");
-    String name = path.isEmpty() ? storeName : path.substring(path.lastIndexOf('/') + 1);
-    if (type.equals("array")) {
-      return ArrayMeta.v3(store, path, name, m, what);
-    }
-    if (!type.equals("group")) {
-      throw new FormatException(what + ": node_type '" + type + "' (expected group or array)");
-    }
-    Node g = new Node(path, name, false);
-    g.format = 3;
-    g.attrs = m.get("attributes");
     JsonNode cm = m.path("consolidated_metadata");
     if (path.isEmpty() && cm.path("metadata").isObject()) {
-      consolidatedV3(g, cm.get("metadata"), what);
+      consolidatedV3(n, cm.get("metadata"), store.describe("zarr.json"));
     } else {
-      walkV3(g, 0);
+      walkV3(n, 0);
     }
-    return g;
+    return n;
   }
 
   private void consolidatedV3(Node top, JsonNode meta, String what) throws IOException {
@@ -275,37 +282,18 @@ final class Hierarchy {
   }
 
   private void walkV3(Node group, int depth) throws IOException {
-    if (depth > MAX_DEPTH) {
-      throw new FormatException(store.root() + ": groups nested deeper than " + MAX_DEPTH);
-    }
-    String prefix = group.path.isEmpty() ? "" : group.path + "/";
-    for (String name : children(prefix)) {
-      count();
-      String path = prefix + name;
+    walk(group, depth, (path, name) -> {
       JsonNode m = json(path + "/zarr.json");
-      if (m != null) {
-        Node n = v3NodeNoRecurse(path, m);
-        group.children.add(n);
-        if (!n.isArray) {
-          walkV3(n, depth + 1);
-        }
-        continue;
-      }
-      Node g = new Node(path, name, false); // implicit group
-      g.format = 3;
-      walkV3(g, depth + 1);
-      if (hasArrays(g)) {
-        group.children.add(g);
-      }
-    }
+      return m == null ? null : v3NodeNoRecurse(path, m);
+    });
   }
 
   private Node v3NodeNoRecurse(String path, JsonNode m) throws IOException {
-    String what = store.describe(path + "/zarr.json");
+    String what = store.describe(path.isEmpty() ? "zarr.json" : path + "/zarr.json");
     if (m.path("zarr_format").asInt(-1) != 3) {
       throw new FormatException(what + ": zarr_format " + m.path("zarr_format") + ", expected 3");
     }
-    String name = path.substring(path.lastIndexOf('/') + 1);
+    String name = path.isEmpty() ? storeName : path.substring(path.lastIndexOf('/') + 1);
     String type = m.path("node_type").asText("");
     if (type.equals("array")) {
       return ArrayMeta.v3(store, path, name, m, what);

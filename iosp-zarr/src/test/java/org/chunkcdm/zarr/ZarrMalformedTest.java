@@ -34,6 +34,11 @@ class ZarrMalformedTest {
     return TestFiles.copy(ZarrFixtures.dataset(store).file(), tmp.resolve("c" + (copies++)).resolve(store));
   }
 
+  /** Replaces text in a metadata file. */
+  private static void edit(Path file, String from, String to) throws IOException {
+    TestFiles.write(file, Files.readString(file).replace(from, to));
+  }
+
   private static String readFails(Path store, String var) throws IOException {
     try (NetcdfFile nc = NetcdfFiles.open(store.toString())) {
       Variable v = nc.findVariable(var);
@@ -152,7 +157,7 @@ class ZarrMalformedTest {
   void unknownCodecKeepsTheVariableAndNamesIt() throws IOException {
     Path s = copy("v2_codecs.zarr");
     Path za = s.resolve("zstd_l1/.zarray");
-    TestFiles.write(za, Files.readString(za).replace("\"id\": \"zstd\"", "\"id\": \"fancy\""));
+    edit(za, "\"id\": \"zstd\"", "\"id\": \"fancy\"");
     String m = readFails(s, "zstd_l1");
     assertTrue(m.contains("'zstd_l1'") && m.contains("fancy"), m);
     try (NetcdfFile nc = NetcdfFiles.open(s.toString())) {
@@ -162,7 +167,7 @@ class ZarrMalformedTest {
     }
     Path v3 = copy("v3_codecs.zarr");
     Path zj = v3.resolve("gzip_f4/zarr.json");
-    TestFiles.write(zj, Files.readString(zj).replace("\"gzip\"", "\"brotli\""));
+    edit(zj, "\"gzip\"", "\"brotli\"");
     String m2 = readFails(v3, "gzip_f4");
     assertTrue(m2.contains("'gzip_f4'") && m2.contains("brotli"), m2);
   }
@@ -181,7 +186,7 @@ class ZarrMalformedTest {
     }
     Path v3 = copy("v3_keys_fill.zarr");
     Path zj = v3.resolve("key_default_slash/zarr.json");
-    TestFiles.write(zj, Files.readString(zj).replace("\"int32\"", "\"string\""));
+    edit(zj, "\"int32\"", "\"string\"");
     String m = readFails(v3, "key_default_slash");
     assertTrue(m.contains("'key_default_slash'") && m.contains("string"), m);
   }
