@@ -6,7 +6,8 @@
 # Needs Debian python3-zarr (writer and reader) and tensorstore in a venv (env TS_PY, default
 # /tmp/zarr-bench-venv/bin/python: python3 -m venv /tmp/zarr-bench-venv && /tmp/zarr-bench-venv/bin/pip install
 # tensorstore). Arguments: store directory (default /tmp/zarr-bench, ~1.8 GiB, kept between runs), rounds (default 5),
-# cases (default: whole-v2 whole-v3 chunk series).
+# cases (default: whole-v2 whole-v3 chunk series). Env SKIP_BUILD=1 skips the Maven build; BENCH_JAR runs another
+# copy of bench/target/benchmarks.jar.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR="${1:-/tmp/zarr-bench}"
@@ -32,6 +33,6 @@ for c in "${CASES[@]}"; do
   cache=()
   [ "$c" = chunk ] || [ "$c" = series ] && cache=(-Dchunkcdm.cache.bytes=0)
   java -Xmx4g --add-modules jdk.incubator.vector -Dchunkcdm.decode.threads=2 "${cache[@]}" \
-    -cp bench/target/benchmarks.jar org.chunkcdm.bench.ZarrBench "$DIR" "$c" "$ROUNDS" "${refs[@]}" 2>&1 \
+    -cp "${BENCH_JAR:-bench/target/benchmarks.jar}" org.chunkcdm.bench.ZarrBench "$DIR" "$c" "$ROUNDS" "${refs[@]}" 2>&1 \
     | grep -v WARNING
 done

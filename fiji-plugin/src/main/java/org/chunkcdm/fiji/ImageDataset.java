@@ -16,7 +16,7 @@ import org.chunkcdm.open.Datasets;
 import org.chunkcdm.open.OpenOptions;
 
 /**
- * An open dataset for the viewer. chunkcdm formats (bcolz, Bloscpack, Blosc2 frames, b2nd, .ds) open through
+ * An open dataset for the viewer. chunkcdm formats (bcolz, Bloscpack, Blosc2 frames, b2nd, .ds, Zarr) open through
  * the core opener SPI ({@link Datasets}), with their real chunk grid and without netcdf-java; any other file
  * opens through netcdf-java when it is on the class path ({@code org.chunkcdm.fiji.netcdf.NetcdfSources},
  * loaded only then).
@@ -60,7 +60,7 @@ public final class ImageDataset implements Closeable {
       return ds;
     }
     if (!netcdfAvailable()) {
-      throw new IOException(path + ": not a dataset chunkcdm opens (bcolz, Bloscpack, Blosc2 frame, b2nd, .ds), and "
+      throw new IOException(path + ": not a dataset chunkcdm opens (bcolz, Bloscpack, Blosc2 frame, b2nd, .ds, Zarr), and "
           + "netcdf-java (ucar.nc2, cdm-core) is not on the class path to try it as NetCDF/HDF5");
     }
     return org.chunkcdm.fiji.netcdf.NetcdfSources.open(path);
