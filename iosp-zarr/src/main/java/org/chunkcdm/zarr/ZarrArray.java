@@ -3,23 +3,23 @@ package org.chunkcdm.zarr;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.chunkcdm.chunk.BasicChunkedArray;
 import org.chunkcdm.chunk.BloscChunkData;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;
-import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.DType;
 import org.chunkcdm.chunk.FetchBuffers;
 import org.chunkcdm.io.Bounds;
 import org.chunkcdm.io.FormatException;
 
 /**
- * One Zarr array as a {@link ChunkedArray}: its chunk grid (the inner chunks of a sharded array), and chunk i read by
+ * One Zarr array as a {@link org.chunkcdm.chunk.ChunkedArray}: its chunk grid (the inner chunks of a sharded array), and chunk i read by
  * its key: an absent key is a never-written chunk (fill value). A chunk that is one Blosc frame is read through the
  * shared Blosc chunk path (only the blocks a section needs are decoded); other chunks are decoded whole by their
  * {@link Pipeline}. A sharded array reads a shard's index (cached) and then only the inner chunks asked for, each by
  * one ranged read. Thread-safe.
  */
-final class ZarrArray implements ChunkedArray {
+final class ZarrArray extends BasicChunkedArray {
   /** Shard index entries kept in memory per array (16 bytes each). */
   static final long INDEX_CACHE_ENTRIES = 1 << 20;
   private static final long[] NO_SHARD = new long[0];
@@ -29,9 +29,7 @@ final class ZarrArray implements ChunkedArray {
   final String prefix;
   /** The array's path for messages ({@code temp}, {@code model/run1/u}, or the store name for a root array). */
   final String name;
-  private final DType dtype;
   private final ChunkGrid.Regular grid;
-  private final byte[] fill;
   final ChunkKeys keys;
   final Pipeline pipeline; // unsharded arrays
   final Sharding sharding; // sharded arrays, else null
@@ -39,18 +37,16 @@ final class ZarrArray implements ChunkedArray {
   final String unreadable;
   private final long chunkBytes;
   private final long[] gridShape;
-  private final Object cacheKey = new Object();
   private final Map<Long, long[]> shardIndexes;
   private long cachedEntries;
 
   ZarrArray(Store store, String prefix, String name, DType dtype, long[] shape, int[] chunkShape, byte[] fill,
       ChunkKeys keys, Pipeline pipeline, Sharding sharding, String unreadable) {
+    super(dtype, ChunkGrid.regular(shape, chunkShape), fill, new Object());
     this.store = store;
     this.prefix = prefix;
     this.name = name;
-    this.dtype = dtype;
-    this.grid = ChunkGrid.regular(shape, chunkShape);
-    this.fill = fill;
+    this.grid = (ChunkGrid.Regular) super.grid();
     this.keys = keys;
     this.pipeline = pipeline;
     this.sharding = sharding;
@@ -61,23 +57,8 @@ final class ZarrArray implements ChunkedArray {
   }
 
   @Override
-  public DType dtype() {
-    return dtype;
-  }
-
-  @Override
   public ChunkGrid.Regular grid() {
     return grid;
-  }
-
-  @Override
-  public byte[] fillValue() {
-    return fill;
-  }
-
-  @Override
-  public Object cacheKey() {
-    return cacheKey;
   }
 
   /** A readable description of the compression (codecs, levels, filters, sharding). */
@@ -301,6 +282,6 @@ final class ZarrArray implements ChunkedArray {
 
   @Override
   public String toString() {
-    return name + " " + dtype + " " + grid;
+    return name + " " + dtype() + " " + grid;
   }
 }
