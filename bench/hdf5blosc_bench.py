@@ -11,7 +11,6 @@ import os
 import sys
 import time
 
-import h5py
 import numpy as np
 
 SHAPE = (128, 1024, 1024)
@@ -33,6 +32,7 @@ def slab(k0, k1):
 
 
 def write(d, force):
+    import h5py  # imported here: bench/zarr_bench.py imports slab() in an environment without h5py
     os.makedirs(d, exist_ok=True)
     specs = [
         (f"bench_blosc_lz4_{TAG}.h5", dict(compression=32001, compression_opts=(0, 0, 0, 0, 5, 1, 1))),
@@ -56,6 +56,7 @@ def write(d, force):
 
 
 def read(d, rounds):
+    import h5py
     path = os.path.join(d, f"bench_blosc_lz4_{TAG}.h5")
     for r in range(rounds):
         t0 = time.perf_counter()

@@ -16,7 +16,7 @@ import org.chunkcdm.open.Datasets;
 import org.chunkcdm.open.OpenOptions;
 
 /**
- * An open dataset for the viewer. chunkcdm formats (bcolz, Bloscpack, Blosc2 frames, b2nd, .ds) open through
+ * An open dataset for the viewer. chunkcdm formats (bcolz, Bloscpack, Blosc2 frames, b2nd, .ds, Zarr) open through
  * the core opener SPI ({@link Datasets}), with their real chunk grid and without netcdf-java; any other file
  * opens through netcdf-java when it is on the class path ({@code org.chunkcdm.fiji.netcdf.NetcdfSources},
  * loaded only then).
@@ -56,10 +56,11 @@ public final class ImageDataset implements Closeable {
       for (ChunkedVariable v : cd.variables()) {
         ds.add(new ImageVariable(ds, v.name(), v.dimensions(), v.array(), v.attributes()));
       }
+      OmeZarr.apply(ds); // an OME-Zarr image: its resolution levels first, full resolution first, with OME axes
       return ds;
     }
     if (!netcdfAvailable()) {
-      throw new IOException(path + ": not a dataset chunkcdm opens (bcolz, Bloscpack, Blosc2 frame, b2nd, .ds), and "
+      throw new IOException(path + ": not a dataset chunkcdm opens (bcolz, Bloscpack, Blosc2 frame, b2nd, .ds, Zarr), and "
           + "netcdf-java (ucar.nc2, cdm-core) is not on the class path to try it as NetCDF/HDF5");
     }
     return openWithNetcdf(path);

@@ -314,7 +314,7 @@ public final class ChunkcdmImageJ {
       double lo = ip.getMin();
       double hi = ip.getMax();
       if (!(lo < hi)) {
-        hi = lo + 1;
+        hi = lo + Math.max(1, Math.ulp((float) lo)); // a constant plane (1 is nothing next to a fill like 9.97e36)
       }
       range = new double[] {lo, hi};
     }

@@ -49,7 +49,7 @@ public final class ImportCommand {
     gd.addFileField("Path", Prefs.get("chunkcdm.path", ""), 45);
     gd.addDirectoryField("Folder", "", 45);
     gd.addMessage("Path: a file (.ds, .blp, .b2frame/.b2nd frame, NetCDF/HDF5), or any file inside a dataset folder.\n"
-        + "Folder: a dataset directory (*.bcolz carray/ctable, sparse *.b2frame); used instead of Path when given.");
+        + "Folder: a dataset directory (*.bcolz carray/ctable, sparse *.b2frame, *.zarr); used instead of Path when given.");
     gd.showDialog();
     if (gd.wasCanceled()) {
       return null;
@@ -78,6 +78,9 @@ public final class ImportCommand {
       if (vars.get(i).rank() > vars.get(best).rank()) {
         best = i;
       }
+    }
+    if (vars.get(0).attributes().containsKey(org.chunkcdm.fiji.OmeZarr.LEVEL)) {
+      best = 0; // an OME-Zarr image: its resolution levels come first, full resolution first
     }
     StringBuilder est = new StringBuilder();
     for (int i = 0; i < vars.size() && i < 12; i++) {

@@ -8,7 +8,8 @@ import org.chunkcdm.fiji.ImageVariable;
 /**
  * Which CDM dimension plays which ImageJ role (X, Y, Z, C, T) and which part of it is shown
  * (first/count/stride per CDM dimension). Defaults: X = last dimension, Y = the one before, then rank 3 → Z,
- * rank 4 → T,Z, rank 5 → T,C,Z (dimensions 0,1,2); any further leading dimension is fixed at its first index.
+ * rank 4 → T,Z, rank 5 → T,C,Z (dimensions 0,1,2); any further leading dimension is fixed at its first index. An
+ * OME-Zarr level takes its roles from its OME axes instead ({@link org.chunkcdm.fiji.OmeZarr#roles}).
  */
 public final class StackSpec {
   public static final String NONE = "-";
@@ -72,7 +73,8 @@ public final class StackSpec {
       throw new IOException("variable '" + v.name() + "' is a scalar, not an image");
     }
     List<String> dims = v.dimensions();
-    int[] dimOf = defaultRoles(rank);
+    int[] ome = roles == null ? org.chunkcdm.fiji.OmeZarr.roles(v) : null; // an OME-Zarr level: roles by its axes
+    int[] dimOf = ome != null ? ome : defaultRoles(rank);
     if (roles != null) {
       Arrays.fill(dimOf, -1);
       for (int r = 0; r < 5 && r < roles.length; r++) {

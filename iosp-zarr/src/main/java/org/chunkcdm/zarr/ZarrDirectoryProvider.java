@@ -1,0 +1,15 @@
+package org.chunkcdm.zarr;
+
+import java.nio.file.Path;
+import org.chunkcdm.cdm.DatasetDirectoryProvider;
+
+/**
+ * Lets {@code NetcdfFiles.open(dir)} open a Zarr store directory: its root metadata file ({@code zarr.json},
+ * {@code .zmetadata}, {@code .zgroup} or {@code .zarray}) is the entry file {@link ZarrIosp} recognises.
+ */
+public class ZarrDirectoryProvider extends DatasetDirectoryProvider {
+  @Override
+  protected Path entryFile(Path dir) {
+    return Zarr.entryOfDirectory(dir);
+  }
+}

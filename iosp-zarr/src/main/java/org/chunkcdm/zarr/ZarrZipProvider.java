@@ -1,0 +1,56 @@
+package org.chunkcdm.zarr;
+
+import java.io.IOException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.chunkcdm.cdm.ChunkedIosp;
+import ucar.unidata.io.RandomAccessFile;
+import ucar.unidata.io.spi.RandomAccessFileProvider;
+
+/**
+ * Lets {@code NetcdfFiles.open("x.zip")} open a Zarr zip store in place. netcdf-java unpacks every file whose name
+ * ends in {@code .zip} into a cache directory before opening it, unless the RandomAccessFile a provider hands out
+ * reports itself as a directory: this provider claims only zips with Zarr metadata at their top and returns the
+ * archive itself, marked so, which {@link ZarrIosp} then reads member by member.
+ */
+public class ZarrZipProvider implements RandomAccessFileProvider {
+  private static Path zipOf(String location) {
+    if (location == null || location.contains("://") && !location.startsWith("file:")) {
+      return null;
+    }
+    try {
+      Path p = Paths.get(ChunkedIosp.stripFileUrl(location)).toAbsolutePath().normalize();
+      return Zarr.isZipStore(p) ? p : null;
+    } catch (InvalidPathException | SecurityException e) {
+      return null;
+    }
+  }
+
+  @Override
+  public boolean isOwnerOf(String location) {
+    return zipOf(location) != null;
+  }
+
+  @Override
+  public RandomAccessFile open(String location) throws IOException {
+    Path p = zipOf(location);
+    if (p == null) {
+      throw new IOException(location + ": not a Zarr zip store");
+    }
+    org.chunkcdm.io.FileHandles.checkRegular(p);
+    return new InPlace(p.toString());
+  }
+
+  /** The zip archive, reporting itself as a directory so that netcdf-java does not unpack it. */
+  static final class InPlace extends RandomAccessFile {
+    InPlace(String path) throws IOException {
+      super(path, "r");
+    }
+
+    @Override
+    public boolean isDirectory() {
+      return true;
+    }
+  }
+}

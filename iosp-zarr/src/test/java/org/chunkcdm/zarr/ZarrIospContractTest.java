@@ -1,0 +1,136 @@
+package org.chunkcdm.zarr;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.chunkcdm.testkit.Expected;
+import org.chunkcdm.testkit.Fixtures;
+import org.chunkcdm.testkit.IospContract;
+import org.chunkcdm.testkit.TestFiles;
+import ucar.nc2.NetcdfFile;
+import ucar.nc2.NetcdfFiles;
+import ucar.nc2.Variable;
+import ucar.nc2.dataset.NetcdfDatasets;
+import ucar.nc2.iosp.IOServiceProvider;
+
+/**
+ * The shared IOSP contract over every store of testdata/zarr (14 Zarr v2 stores, one of them a zip, and 5 Zarr v3
+ * stores, 164 arrays), opened by directory, by root metadata file, as a zip, through NetcdfFiles and NetcdfDatasets
+ * (file: URL): every value, strided sections across (inner) chunk boundaries, 16 threads, the THREDDS file cache
+ * cycle on a v2 and a sharded v3 copy.
+ */
+class ZarrIospContractTest extends IospContract {
+  private final Map<String, Fixtures.Dataset> datasets = new LinkedHashMap<>();
+
+  private Fixture fixture(Fixtures.Dataset d) {
+    Fixture f = new Fixture(d.path(), d.file(), ZarrFixtures.expected(d));
+    datasets.put(f.name(), d);
+    return f;
+  }
+
+  private Fixture fixture(String path) {
+    return fixture(ZarrFixtures.dataset(path));
+  }
+
+  @Override
+  protected List<Fixture> fixtures() {
+    List<Fixture> out = new ArrayList<>();
+    for (Fixtures.Dataset d : ZarrFixtures.datasets()) {
+      out.add(fixture(d));
+    }
+    return out;
+  }
+
+  @Override
+  protected List<Open> opens(Fixture f) {
+    Path p = f.location();
+    List<Open> out = new ArrayList<>();
+    out.add(new Open("NetcdfFiles.open", x -> NetcdfFiles.open(x.toAbsolutePath().toString())));
+    out.add(new Open("NetcdfDatasets.openDataset(file:)", x -> NetcdfDatasets.openDataset("file:" + x.toAbsolutePath())));
+    if (Files.isDirectory(p)) {
+      String entry = Zarr.entryOfDirectory(p).getFileName().toString();
+      out.add(new Open("NetcdfFiles " + entry, x -> NetcdfFiles.open(x.resolve(entry).toString())));
+      out.add(new Open("NetcdfDatasets " + entry, x -> NetcdfDatasets.openDataset(x.resolve(entry).toString())));
+    } else {
+      out.add(new Open("NetcdfDatasets.openDataset", x -> NetcdfDatasets.openDataset(x.toAbsolutePath().toString())));
+    }
+    return out;
+  }
+
+  @Override
+  protected void checkVariable(Fixture f, Open how, Expected e, Variable v, Variable raw) {
+    assertNotNull(raw.findAttribute("compression"), e + ": compression attribute");
+  }
+
+  @Override
+  protected void checkDataset(Fixture f, Open how, NetcdfFile nc) {
+    Fixtures.Dataset d = datasets.get(f.name());
+    // the root group's user attributes are global attributes
+    d.json().path("attrs").fields().forEachRemaining(e -> {
+      String n = e.getKey();
+      if (e.getValue().isObject() && !e.getValue().has("$float")) { // nested objects: flattened to dotted names
+        n = n + "." + e.getValue().fieldNames().next();
+      }
+      assertNotNull(nc.getRootGroup().findAttribute(n), f + " via " + how + ": global attribute " + n);
+    });
+  }
+
+  @Override
+  protected Class<? extends IOServiceProvider> iospClass() {
+    return ZarrIosp.class;
+  }
+
+  @Override
+  protected String fileTypeId() {
+    return "Zarr";
+  }
+
+  @Override
+  protected int openHandles(NetcdfFile nc) {
+    return ((ZarrIosp) nc.getIosp()).handles().openCount();
+  }
+
+  @Override
+  protected List<CacheCase> cacheCases(Path dir) throws IOException {
+    List<CacheCase> out = new ArrayList<>();
+    for (String[] c : new String[][] {{"v2_groups.zarr", "top", "1"}, {"v3_sharding.zarr", "shard_1d_nan_f4", "c/0"},
+        {"v2_zipstore.zip", null, null}}) {
+      Fixtures.Dataset d = ZarrFixtures.dataset(c[0]);
+      Path copy = TestFiles.copy(d.file(), dir.resolve("cached_" + c[0]));
+      Path touched = c[1] == null ? copy : copy.resolve(c[1]).resolve(c[2]);
+      assertTrue(Files.isRegularFile(touched), touched.toString());
+      out.add(new CacheCase(c[0], "file:" + copy.toAbsolutePath(), ZarrFixtures.expected(d),
+          before -> touch(touched, before)));
+    }
+    return out;
+  }
+
+  @Override
+  protected List<Fixture> threadedFixtures() {
+    return List.of(fixture("v2_blosc_grid.zarr"), fixture("v3_sharding.zarr"), fixture("v2_layout.zarr"),
+        fixture("v3_codecs.zarr"), fixture("v2_zipstore.zip"));
+  }
+
+  @Override
+  protected int threadedReads() {
+    return 200;
+  }
+
+  @Override
+  protected int readsPerThread() {
+    return 80;
+  }
+
+  @Override
+  protected void checkModified(CacheCase c, NetcdfFile fresh) {
+    assertEquals(fresh.getLastModified(), fresh.getLastModified());
+  }
+}
