@@ -374,13 +374,15 @@ public final class SectionReader {
 
   private static void run(ChunkedArray a, List<ChunkTask> tasks, ChunkCache cache) throws IOException {
     long need = 0;
-    for (ChunkTask t : tasks) {
+    long chunkBytes = 0; // what decoding every chunk whole would produce: a series through many chunks needs little
+    for (ChunkTask t : tasks) { // of each, but may decode each whole (a chunk of one Blosc block)
       need += t.bytes;
+      chunkBytes += t.chunkBytes;
     }
     // read-ahead serves small reads (a scan in pieces); a read of many chunks decodes them all itself, and a
     // read capped to its calling thread gets no decode thread's help
     boolean ahead = tasks.size() <= 2 && DecodePool.threadsForCaller() > 1;
-    boolean large = tasks.size() >= 2 && need >= PARALLEL_BYTES;
+    boolean large = tasks.size() >= 2 && (need >= PARALLEL_BYTES || chunkBytes >= 4 * PARALLEL_BYTES);
     boolean scatter = tasks.size() >= 2 && need >= scatterBytes;
     for (ChunkTask t : tasks) {
       t.readAhead = ahead;
