@@ -359,7 +359,7 @@ public final class CdmRemoteServer implements AutoCloseable {
         throw new Refusal(400, "deflate must be a level 0..9, not " + level);
       }
     }
-    NcStreamOut.Options opt = NcStreamOut.Options.defaults().bigEndian(true);
+    NcStreamOut.Options opt = NcStreamOut.Options.defaults().bigEndian(true).remoteNames(true);
     if (level != Integer.MIN_VALUE) {
       opt = opt.deflate(level);
     }
