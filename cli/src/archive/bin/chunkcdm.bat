@@ -35,6 +35,10 @@ echo chunkcdm: needs Java 17 or newer, but %JAVA_EXE% is Java %JAVA_VERSION%; in
 exit /b 1
 
 :run
+rem Java 24 and later print four warning lines when a library (protobuf, msgpack) uses sun.misc.Unsafe; Java 23 and
+rem later know the option that allows it quietly (user options in CHUNKCDM_JAVA_OPTS come after it and win)
+if not defined JAVA_MAJOR_NUM set "JAVA_MAJOR_NUM=0"
+if %JAVA_MAJOR_NUM% GEQ 23 set "CHUNKCDM_JAVA_OPTS=--sun-misc-unsafe-memory-access=allow %CHUNKCDM_JAVA_OPTS%"
 rem jdk.incubator.vector: SIMD unshuffle in the pure-Java Blosc decoder (Java prints one "Using incubator modules" line)
 "%JAVA_EXE%" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED %CHUNKCDM_JAVA_OPTS% -cp "%CHUNKCDM_HOME%\lib\*" org.chunkcdm.cli.Main %*
 exit /b %ERRORLEVEL%
