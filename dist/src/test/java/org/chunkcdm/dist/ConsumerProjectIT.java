@@ -31,8 +31,8 @@ class ConsumerProjectIT {
 
   @Test
   void publishedPomsAreCompleteAndLeakNoBuildModule() throws Exception {
-    for (String a : List.of("chunkcdm-core", "chunkcdm-native", "chunkcdm-iosp-bcolz", "chunkcdm-iosp-ds",
-        "chunkcdm-iosp-sframe")) {
+    for (String a : List.of("chunkcdm-codec", "chunkcdm-chunk", "chunkcdm-cdm", "chunkcdm-native",
+        "chunkcdm-iosp-bcolz", "chunkcdm-iosp-ds", "chunkcdm-iosp-sframe")) {
       Path dir = REPO.resolve("org/chunkcdm/" + a + "/" + VERSION);
       for (String suffix : List.of(".jar", "-sources.jar", "-javadoc.jar", ".pom")) {
         assertTrue(Files.isRegularFile(dir.resolve(a + "-" + VERSION + suffix)), dir + ": " + a + suffix);
@@ -52,6 +52,13 @@ class ConsumerProjectIT {
           assertTrue(dep.contains("<scope>provided</scope>"), a + ": not provided: " + dep);
         }
         assertFalse(dep.contains("chunkcdm-testkit"), a + ": test helpers leak");
+        // the layers stand on their own: the codec needs nothing of chunkcdm, the chunk layer no netcdf-java
+        if (a.equals("chunkcdm-codec")) {
+          assertFalse(dep.contains("<groupId>org.chunkcdm<") || dep.contains("<groupId>edu.ucar<"), a + " depends on " + dep);
+        }
+        if (a.equals("chunkcdm-chunk")) {
+          assertFalse(dep.contains("<groupId>edu.ucar<") || dep.contains("netcdf-bootstrap"), a + " depends on " + dep);
+        }
       }
       try (JarFile j = new JarFile(dir.resolve(a + "-" + VERSION + ".jar").toFile())) {
         assertEquals(VERSION, j.getManifest().getMainAttributes().getValue("Implementation-Version"), a);
@@ -114,7 +121,7 @@ class ConsumerProjectIT {
 
     String ok = Files.readString(work.resolve("target/consumer-ok.txt"));
     assertTrue(ok.startsWith("bcolz 1025 "), ok);
-    assertTrue(ok.contains("chunkcdm-iosp-bcolz-" + VERSION + ".jar") && ok.contains("chunkcdm-core-" + VERSION + ".jar"),
+    assertTrue(ok.contains("chunkcdm-iosp-bcolz-" + VERSION + ".jar") && ok.contains("chunkcdm-codec-" + VERSION + ".jar"),
         "chunkcdm from the file repository: " + ok);
     assertFalse(ok.contains("netcdf-bootstrap"), ok);
     assertFalse(ok.contains("chunkcdm-testkit"), ok);

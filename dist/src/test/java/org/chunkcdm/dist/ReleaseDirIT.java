@@ -29,8 +29,10 @@ class ReleaseDirIT {
   void holdsEveryArtifact() {
     for (String f : List.of("chunkcdm-thredds-" + VERSION + ".jar", "chunkcdm-" + VERSION + ".tar.gz",
         "chunkcdm-" + VERSION + ".zip", "chunkcdm-imagej-" + VERSION + ".zip",
-        "fiji-update-site/plugins/chunkcdm_fiji-" + VERSION + ".jar", "fiji-update-site/jars/chunkcdm-core-" + VERSION + ".jar",
+        "fiji-update-site/plugins/chunkcdm_fiji-" + VERSION + ".jar", "fiji-update-site/jars/chunkcdm-chunk-" + VERSION + ".jar",
+        "fiji-update-site/jars/chunkcdm-codec-" + VERSION + ".jar",
         "maven/org/chunkcdm/chunkcdm-iosp-bcolz/" + VERSION + "/chunkcdm-iosp-bcolz-" + VERSION + ".jar",
+        "maven/org/chunkcdm/chunkcdm-codec/" + VERSION + "/chunkcdm-codec-" + VERSION + ".jar",
         "LICENSE", "CHANGELOG.md", "SHA256SUMS")) {
       assertTrue(Files.isRegularFile(RELEASE.resolve(f)), f);
     }

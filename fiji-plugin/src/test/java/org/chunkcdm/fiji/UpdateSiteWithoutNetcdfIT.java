@@ -32,7 +32,6 @@ class UpdateSiteWithoutNetcdfIT {
     Path site = target.resolve("update-site");
     List<String> cp = new ArrayList<>();
     boolean openers = false;
-    boolean chunkLayerUsesUcar = false;
     for (String sub : new String[] {"plugins", "jars"}) {
       try (Stream<Path> s = Files.list(site.resolve(sub))) {
         for (Path j : (Iterable<Path>) s::iterator) {
@@ -42,11 +41,6 @@ class UpdateSiteWithoutNetcdfIT {
           cp.add(j.toString());
           try (ZipFile z = new ZipFile(j.toFile())) {
             openers |= z.getEntry("META-INF/services/org.chunkcdm.open.DatasetOpener") != null;
-            java.util.zip.ZipEntry sr = z.getEntry("org/chunkcdm/chunk/SectionReader.class");
-            if (sr != null) {
-              String bytes = new String(z.getInputStream(sr).readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
-              chunkLayerUsesUcar = bytes.contains("ucar/");
-            }
           }
         }
       }
@@ -63,11 +57,6 @@ class UpdateSiteWithoutNetcdfIT {
         }
       }
     }
-    // Before the core seam (issue 12 item 0, another branch) core's SectionReader links ucar.ma2 classes, so no
-    // chunk read can work without netcdf-java: this test then cannot pass and says why instead of pretending.
-    org.junit.jupiter.api.Assumptions.assumeFalse(chunkLayerUsesUcar, "core's chunk layer (SectionReader) still links "
-        + "ucar.* classes: the seam branch (issue 12 item 0) removes them; until it is merged the update site needs "
-        + "netcdf-java for every read");
     // the probe and the synthetic volume, copied alone (test-classes would bring the netcdf-backed test opener)
     Path probe = target.resolve("probe-classes");
     for (String c : new String[] {"org/chunkcdm/fiji/probe/NoNetcdfProbe.class", "org/chunkcdm/fiji/SyntheticVolume.class"}) {

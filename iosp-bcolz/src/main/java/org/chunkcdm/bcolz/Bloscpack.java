@@ -12,7 +12,7 @@ import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 import org.chunkcdm.io.FormatException;
-import org.chunkcdm.blosc.BloscChunkData;
+import org.chunkcdm.chunk.BloscChunkData;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.io.FileHandles;
 

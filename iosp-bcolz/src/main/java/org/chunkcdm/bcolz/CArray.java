@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import org.chunkcdm.io.FormatException;
-import org.chunkcdm.blosc.BloscChunkData;
+import org.chunkcdm.chunk.BloscChunkData;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.FetchBuffers;
 import org.chunkcdm.chunk.ChunkGrid;

@@ -1,5 +1,6 @@
 package org.chunkcdm.ds;
 
+import org.chunkcdm.blosc.LimitException;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -54,7 +55,7 @@ class HeaderBoundsTest {
     System.arraycopy(head, 0, body, 0, head.length);
     Files.write(p, body);
     System.setProperty("chunkcdm.maxAllocation", String.valueOf(1 << 20));
-    Bounds.LimitException e = assertThrows(Bounds.LimitException.class, () -> Datasets.open(p).close());
+    LimitException e = assertThrows(LimitException.class, () -> Datasets.open(p).close());
     assertTrue(e.getMessage().contains("long.ds") && e.getMessage().contains("header"), e.getMessage());
     System.clearProperty("chunkcdm.maxAllocation");
     FormatException f = assertThrows(FormatException.class, () -> Datasets.open(p).close());

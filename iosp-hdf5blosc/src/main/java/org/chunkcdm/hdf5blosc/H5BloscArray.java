@@ -6,7 +6,7 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
-import org.chunkcdm.blosc.BloscChunkData;
+import org.chunkcdm.chunk.BloscChunkData;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;

@@ -6,7 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.chunkcdm.blosc.Blosc;
-import org.chunkcdm.blosc.BloscChunkData;
+import org.chunkcdm.chunk.BloscChunkData;
 import org.chunkcdm.blosc.BloscHeader;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.FetchBuffers;

@@ -3,7 +3,7 @@ package org.chunkcdm.nativeblosc;
 import com.sun.jna.Memory;
 import com.sun.jna.NativeLong;
 import java.io.IOException;
-import org.chunkcdm.io.FormatException;
+import org.chunkcdm.blosc.CodecException;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
@@ -105,7 +105,7 @@ public final class JnaBlosc implements NativeBlosc {
     in.write(0, src, off, cbytes);
     int n = CBlosc.blosc_decompress_ctx(in, out, new NativeLong(nbytes), 1);
     if (n != nbytes) {
-      throw new FormatException("native c-blosc failed to decode the chunk (return code " + n + ", expected " + nbytes + " bytes)");
+      throw new CodecException("native c-blosc failed to decode the chunk (return code " + n + ", expected " + nbytes + " bytes)");
     }
     out.read(0, dst, dstOff, nbytes);
   }

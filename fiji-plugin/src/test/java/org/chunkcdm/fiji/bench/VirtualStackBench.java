@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import org.chunkcdm.blosc.Blosc;
-import org.chunkcdm.blosc.BloscChunkData;
+import org.chunkcdm.chunk.BloscChunkData;
 import org.chunkcdm.chunk.ChunkCache;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;

@@ -343,7 +343,7 @@ final class MessageArray implements ChunkedArray, ChunkedIosp.VariableReader {
 
   /**
    * Inflates a deflated payload of unknown inflated size (objects), refusing more than the project's one
-   * allocation bound ({@link org.chunkcdm.io.Bounds#checkAllocation}) with a {@link org.chunkcdm.io.Bounds.LimitException}.
+   * allocation bound ({@link org.chunkcdm.io.Bounds#checkAllocation}) with a {@link org.chunkcdm.blosc.LimitException}.
    */
   static byte[] inflateAll(FileHandles files, Path file, String what, DataMessage m) throws IOException {
     if (m.payloadLen > Integer.MAX_VALUE - 16) {
@@ -390,11 +390,11 @@ final class MessageArray implements ChunkedArray, ChunkedIosp.VariableReader {
     Array a;
     try {
       a = org.chunkcdm.cdm.CdmReader.read(this, section);
-    } catch (org.chunkcdm.io.Bounds.LimitException e) {
+    } catch (org.chunkcdm.blosc.LimitException e) {
       if (e.getMessage() != null && e.getMessage().startsWith(what)) {
         throw e;
       }
-      throw new org.chunkcdm.io.Bounds.LimitException(what + ": " + e.getMessage()); // name file and variable
+      throw new org.chunkcdm.blosc.LimitException(what + ": " + e.getMessage()); // name file and variable
     }
     if (type == DataType.CHAR) {
       byte[] b = (byte[]) a.getStorage();

@@ -1,5 +1,6 @@
 package org.chunkcdm.ncstream.iosp;
 
+import org.chunkcdm.blosc.LimitException;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -278,7 +279,7 @@ class CraftedStreamTest {
   /**
    * Inflated payloads are held to the project's one allocation bound (Bounds, {@code -Dchunkcdm.maxAllocation}):
    * a deflated string message of unknown inflated size, and a deflated number message whose section needs more,
-   * are refused with a Bounds.LimitException naming file, variable and message; below the bound both read.
+   * are refused with a LimitException naming file, variable and message; below the bound both read.
    */
   @Test
   void inflatedPayloadsAreHeldToTheAllocationBound() throws Exception {
@@ -310,13 +311,13 @@ class CraftedStreamTest {
     try (NetcdfFile nc = NcStreamFileIosp.open(p.toString())) {
       System.setProperty("chunkcdm.maxAllocation", "1200"); // above the deflated bytes, below the inflated
       IOException e = assertThrows(IOException.class, () -> nc.findVariable("s").read());
-      assertInstanceOf(org.chunkcdm.io.Bounds.LimitException.class, e, String.valueOf(e));
+      assertInstanceOf(org.chunkcdm.blosc.LimitException.class, e, String.valueOf(e));
       NetcdfChecks.assertMentions(e, "bound.ncs", "variable 's'", "inflated", "chunkcdm.maxAllocation");
       e = assertThrows(IOException.class, () -> nc.findVariable("v").read());
-      assertInstanceOf(org.chunkcdm.io.Bounds.LimitException.class, e, String.valueOf(e));
+      assertInstanceOf(org.chunkcdm.blosc.LimitException.class, e, String.valueOf(e));
       NetcdfChecks.assertMentions(e, "bound.ncs", "variable 'v'", "1600 bytes");
       e = assertThrows(IOException.class, () -> nc.findVariable("v").read("0:9")); // 40 bytes from a 1600-byte message
-      assertInstanceOf(org.chunkcdm.io.Bounds.LimitException.class, e, String.valueOf(e));
+      assertInstanceOf(org.chunkcdm.blosc.LimitException.class, e, String.valueOf(e));
       NetcdfChecks.assertMentions(e, "bound.ncs", "variable 'v'", "1600 bytes");
       System.clearProperty("chunkcdm.maxAllocation");
       assertEquals("string number 399 of a well compressible message", nc.findVariable("s").read("399").getObject(0));

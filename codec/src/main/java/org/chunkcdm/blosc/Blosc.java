@@ -1,0 +1,201 @@
+package org.chunkcdm.blosc;
+
+import java.io.IOException;
+
+import java.util.Iterator;
+import java.util.Locale;
+import java.util.ServiceLoader;
+
+/**
+ * Decodes Blosc1 and Blosc2 chunks. Pure Java always works; a {@link NativeBlosc} (c-blosc 1.x through JNA,
+ * from the {@code native} module) can decode Blosc1 chunks when it loads. The choice comes from the system
+ * property {@code chunkcdm.blosc} or the environment variable {@code CHUNKCDM_BLOSC}: {@code auto} (default),
+ * {@code java} or {@code native}. {@code auto} takes the faster one as measured (docs/BENCHMARKS.md): pure Java
+ * when the JVM has the Vector API ({@code --add-modules jdk.incubator.vector}: SIMD unshuffle, 1.7× c-blosc 1.21
+ * on one core), native c-blosc for Blosc1 chunks when it does not (scalar unshuffle lags c-blosc's SSE2/AVX2).
+ */
+public final class Blosc {
+  /** Which decoder to use. */
+  public enum Impl {
+    /** pure Java with the Vector API; without it native when available and able to decode the chunk, else Java */
+    AUTO,
+    /** pure Java */
+    JAVA,
+    /** native only (an IOException when it is missing or cannot decode the chunk) */
+    NATIVE
+  }
+
+  private static volatile NativeBlosc nativeImpl;
+  private static volatile boolean nativeLoaded;
+  private static volatile String nativeProblem = "not loaded yet";
+
+  private Blosc() {}
+
+  /** The configured implementation ({@code chunkcdm.blosc} property, else {@code CHUNKCDM_BLOSC}, else auto). */
+  public static Impl configured() {
+    String v = System.getProperty("chunkcdm.blosc");
+    if (v == null || v.isBlank()) {
+      v = System.getenv("CHUNKCDM_BLOSC");
+    }
+    return parseImpl(v);
+  }
+
+  static Impl parseImpl(String v) {
+    if (v == null || v.isBlank()) {
+      return Impl.AUTO;
+    }
+    switch (v.trim().toLowerCase(Locale.ROOT)) {
+      case "java":
+      case "pure":
+      case "purejava":
+        return Impl.JAVA;
+      case "native":
+      case "c-blosc":
+        return Impl.NATIVE;
+      default:
+        return Impl.AUTO;
+    }
+  }
+
+  /** The native decoder when one loaded and is usable, else null. Never throws. */
+  public static NativeBlosc nativeBlosc() {
+    if (!nativeLoaded) {
+      synchronized (Blosc.class) {
+        if (!nativeLoaded) {
+          try {
+            Iterator<NativeBlosc> it = ServiceLoader.load(NativeBlosc.class, Blosc.class.getClassLoader()).iterator();
+            nativeProblem = "no native Blosc binding on the class path";
+            while (it.hasNext()) {
+              NativeBlosc n = it.next();
+              if (n.isAvailable()) {
+                nativeImpl = n;
+                nativeProblem = null;
+                break;
+              }
+              String why = n.version(); // when unavailable, the binding says why
+              nativeProblem = why != null && !why.isBlank() ? why : "native c-blosc library (libblosc.so.1) not found";
+            }
+          } catch (Throwable t) { // a broken JNA must never break reading
+            Throwable root = t;
+            for (int depth = 0; depth < 16 && root.getCause() != null && root.getCause() != root; depth++) {
+              root = root.getCause();
+            }
+            nativeProblem = "native Blosc binding failed to load: " + root; // e.g. JNA missing from the class path
+          }
+          nativeLoaded = true;
+        }
+      }
+    }
+    return nativeImpl;
+  }
+
+  public static boolean nativeAvailable() {
+    return nativeBlosc() != null;
+  }
+
+  /**
+   * Whether pure Java unshuffles on the Vector API in this JVM: the module {@code jdk.incubator.vector} is present
+   * ({@code --add-modules jdk.incubator.vector}), {@code -Dchunkcdm.blosc.vector} is not false, and the vector
+   * kernels passed their self-check against the scalar code on this JDK.
+   */
+  public static boolean vectorUnshuffle() {
+    return Filters.VECTOR;
+  }
+
+  /** Why {@link #vectorUnshuffle()} is false (no module, turned off, or a failed self-check), or null when it holds. */
+  public static String vectorUnshuffleOff() {
+    return Filters.VECTOR_OFF;
+  }
+
+  /**
+   * Why copies of data stored raw do not go through the C library's {@code memmove} (Java 22+ with native access:
+   * {@code RawCopy}), or null when they do.
+   */
+  public static String rawCopyOff() {
+    return RawCopy.OFF;
+  }
+
+  /**
+   * Whether {@link Impl#AUTO} hands Blosc1 chunks to native c-blosc: only when one is available and pure Java
+   * runs without the Vector API (with it, pure Java decodes faster than c-blosc 1.x).
+   */
+  public static boolean autoUsesNative() {
+    return !Filters.VECTOR && nativeAvailable();
+  }
+
+  /** The native library's version, or a sentence saying why there is none. */
+  public static String nativeVersion() {
+    NativeBlosc n = nativeBlosc();
+    return n != null ? n.version() : nativeProblem;
+  }
+
+  /** Decodes a whole chunk with the configured implementation. */
+  public static byte[] decompress(byte[] src, int off, int len) throws IOException {
+    BloscHeader h = BloscHeader.parse(src, off, len);
+    MemoryLimit.check(h.nbytes(), "Blosc chunk of " + len + " bytes");
+    byte[] out = new byte[h.nbytes()];
+    decompress(h, src, off, out, 0, configured());
+    return out;
+  }
+
+  /** Decodes a whole chunk into {@code dst[dstOff..dstOff+nbytes)}. */
+  public static void decompress(byte[] src, int off, int len, byte[] dst, int dstOff, Impl impl) throws IOException {
+    decompress(BloscHeader.parse(src, off, len), src, off, dst, dstOff, impl);
+  }
+
+  /**
+   * Whether {@link #decompress(BloscHeader, byte[], int, byte[], int, Impl)} with {@code impl} decodes this
+   * chunk in pure Java (false when it goes to native c-blosc); the one place that decides.
+   */
+  static boolean decodesInJava(BloscHeader h, Impl impl) {
+    Impl use = impl == null ? Impl.AUTO : impl;
+    if (use == Impl.JAVA) {
+      return true;
+    }
+    if (use == Impl.NATIVE) {
+      return false; // native or an IOException saying why not
+    }
+    if (!Filters.VECTOR) {
+      NativeBlosc n = nativeBlosc();
+      return n == null || !n.canDecode(h);
+    }
+    return true;
+  }
+
+  /** Decodes a whole, already validated chunk in the calling thread. */
+  public static void decompress(BloscHeader h, byte[] src, int off, byte[] dst, int dstOff, Impl impl) throws IOException {
+    decompress(h, src, off, dst, dstOff, impl, BlockExecutor.SERIAL);
+  }
+
+  /** Decodes a whole, already validated chunk, the blocks of a large one on {@code ex} when pure Java decodes it. */
+  public static void decompress(BloscHeader h, byte[] src, int off, byte[] dst, int dstOff, Impl impl, BlockExecutor ex)
+      throws IOException {
+    if (dst == null || dstOff < 0 || dstOff > dst.length - h.nbytes()) {
+      throw new IOException("Blosc: destination too small for " + h.nbytes() + " bytes");
+    }
+    if (!decodesInJava(h, impl)) { // native c-blosc can decode it, or NATIVE was asked for
+      NativeBlosc n = nativeBlosc();
+      if (n == null || !n.canDecode(h)) { // only when NATIVE was asked for
+        throw new IOException(n == null ? "native Blosc requested but unavailable: " + nativeProblem
+            : "native " + n.version() + " cannot decode this chunk (" + h + ")");
+      }
+      n.decompress(h, src, off, dst, dstOff);
+      BloscStats.CHUNKS.increment();
+      BloscStats.NATIVE_CHUNKS.increment();
+      BloscStats.BLOCKS.add(Math.max(1, h.nblocks()));
+      BloscStats.BYTES.add(h.nbytes());
+      return;
+    }
+    JavaBlosc.decodeAll(h, src, off, dst, dstOff, ex);
+  }
+
+  /**
+   * Blosc's "getitem": decodes only the blocks covering bytes {@code [start, start+count)} of the decoded
+   * chunk (plus block 0 when DELTA needs it) into {@code dst[dstOff..]}. Always pure Java.
+   */
+  public static void decompressRange(byte[] src, int off, int len, int start, int count, byte[] dst, int dstOff)
+      throws IOException {
+    BloscHeader h = BloscHeader.parse(src, off, len);
+    JavaBlosc.decodeRange(h, src, off, start, count, dst, dstOff, JavaBlosc.dictionary(h, src, off));
+  }
+}

@@ -1,0 +1,362 @@
+package org.chunkcdm.blosc;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * LZ4 block decoder (the raw block format, no LZ4 frame) with an optional prefix dictionary, as c-blosc2 uses
+ * it for LZ4 and LZ4HC streams. A block is a sequence of sequences: a token (high nibble literal count, low
+ * nibble match length - 4; 15 means "add the following bytes up to and including the first one that is not
+ * 255"), the literals, then a 2-byte little-endian match offset (never 0). The last sequence has literals only.
+ * A match may reach back past the start of the output into the end of the dictionary.
+ */
+public final class Lz4 {
+  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /** Literal runs and matches up to this length are copied 8 bytes at a time, longer ones by arraycopy. */
+  private static final int WILD = 64;
+
+  /** The careful path copies literal runs up to this length 32 bytes at a time, longer ones by arraycopy. */
+  private static final int LONG_LITERALS = 128;
+
+  /** For offsets 1..7: the smallest multiple of the offset that is at least 8; [8] = 8 (any offset from 8 up). */
+  private static final int[] PERIOD = {0, 8, 8, 9, 8, 10, 12, 14, 8};
+
+  /** For periods 1..7: the low {@code period} bytes of a little-endian word; [8]: all of it. */
+  private static final long[] MASK = {0, 0xffL, 0xffffL, 0xffffffL, 0xffffffffL, 0xffffffffffL, 0xffffffffffffL,
+      0xffffffffffffffL, -1L};
+
+  /**
+   * For periods 1..7: a 1 at every multiple of the period's bits, so that the masked bytes times it repeat;
+   * [8] = 1 (the word as read).
+   */
+  private static final long[] REPEAT = {0, 0x0101010101010101L, 0x0001000100010001L, 0x0001000001000001L,
+      0x0000000100000001L, 0x0000010000000001L, 0x0001000000000001L, 0x0100000000000001L, 1L};
+
+  /**
+   * 1 where the long-match loops of {@link #decode} run with a stride that the JIT cannot prove constant, 0 where it
+   * can. With a constant stride C2 makes them counted loops. Then Java 25's C2 compiles the whole fast loop so that
+   * the benchmark's LZ4 streams decode 9-21% slower than with uncounted loops, and Java 17's so that its typesize-4
+   * and -8 streams decode 7-9% faster (typesize 2: 2-4% slower). The stride is {@code 64 | (len >>> 31 & UNCOUNTED)},
+   * which is 64 either way since len is positive; with 0 the term folds away and Java 17 runs the code it ran before.
+   * On by default from Java 25, the newest JDK measured; Java 18-24 keep the counted loops (not measured here).
+   * {@code -Dchunkcdm.lz4.uncountedMatchLoops=true|false} overrides it (docs/BENCHMARKS.md, "LZ4 on Java 25").
+   */
+  private static final int UNCOUNTED = Boolean.parseBoolean(System.getProperty("chunkcdm.lz4.uncountedMatchLoops",
+      String.valueOf(Runtime.version().feature() >= 25))) ? 1 : 0;
+
+  private Lz4() {}
+
+  /** Whether {@link #decode}'s long-match loops take the uncounted form (see {@code UNCOUNTED}); for tests. */
+  static boolean uncountedMatchLoops() {
+    return UNCOUNTED == 1;
+  }
+
+  /**
+   * Decodes {@code in[ip0..ip0+inLen)} into exactly {@code outLen} bytes at {@code out[op0..]}; {@code dict}
+   * (may be null) is the history that precedes the output. Never writes outside {@code out[op0..op0+outLen)}.
+   *
+   * <p>Two loops. The fast loop takes a sequence only while the input has 20 bytes and the output 96 bytes of room
+   * past its start, so that the literals can be copied as one 16-byte block and the match as three 8-byte words
+   * (eight for matches past 24 bytes, more in a loop only past 64: rounds of 64 bytes of a period-1/2/4 pattern
+   * word, of 32 bytes otherwise, so a match of 19 or more bytes needs its length + 64 bytes of room) without a check
+   * per field; a sequence it cannot take (a literal run of 15 or
+   * more, a match reaching into the dictionary or before the output, a long match near the output's end) goes
+   * to {@link #sequence}, which checks every field, and the fast loop resumes after it. The careful path is a
+   * separate method so that the fast loop keeps its few values in registers (measured: with both in one method
+   * the JIT kept the output position and the limits on the stack; docs/BENCHMARKS.md, fourth pass).
+   */
+  public static void decode(byte[] in, int ip0, int inLen, byte[] out, int op0, int outLen, byte[] dict)
+      throws IOException {
+    int ip = ip0;
+    int op = op0;
+    final int ipEnd = ip0 + inLen;
+    final int opEnd = op0 + outLen;
+    final int ipLimit = ipEnd - 20;
+    final int opLimit = opEnd - 96;
+    while (true) {
+      while (ip < ipLimit && op < opLimit) {
+        int token = in[ip] & 0xff;
+        if (token >= 0xf0) { // 15 or more literals
+          break;
+        }
+        int lit = token >>> 4;
+        int mp = ip + 1 + lit; // the match offset: ip + 16 at most, inside the input
+        int offset = (short) SHORT.get(in, mp) & 0xffff;
+        int nop = op + lit;
+        if (offset == 0 || offset > nop - op0) { // refused or taken from the dictionary by the careful path
+          break;
+        }
+        int len = token & 15;
+        int np = mp + 2;
+        if (len == 15) {
+          int b;
+          do {
+            if (np >= ipEnd) {
+              throw corrupt("match length passes the end of the input", nop - op0, outLen);
+            }
+            b = in[np++] & 0xff;
+            len += b;
+          } while (b == 255 && len <= outLen);
+          if (len + 4 + 64 > opEnd - nop) { // the rounds below write up to 63 bytes past the match
+            break;
+          }
+        }
+        len += 4;
+        // literals (at most 14) as one 16-byte block: reads end 3 bytes before ipEnd, writes 80 before opEnd
+        LONG.set(out, op, (long) LONG.get(in, ip + 1));
+        LONG.set(out, op + 8, (long) LONG.get(in, ip + 9));
+        ip = np;
+        // The match, one code for every offset, without a branch on it: at typesize 8 a quarter of the sequences
+        // have period 2 and most others a far offset, and removing the branch between them made the typesize-8
+        // streams 8-18% faster (docs/BENCHMARKS.md, fifth pass). With m = min(offset, 8): the first word is the
+        // 8-byte read at the match start, of which the low m bytes are kept and repeated (MASK[8] keeps all 8,
+        // REPEAT[8] = 1); word k >= 1 is read p = max(PERIOD[m], offset) bytes before it, which is the match
+        // source itself for offset >= 8 and, for a period below 8, the smallest multiple of it that is at least 8,
+        // so the read ends before the write it feeds and starts at or after the match source
+        // (nop + 8 - p >= nop - offset): every byte read is final and repeats with the period.
+        int m = Math.min(offset, 8);
+        long w = ((long) LONG.get(out, nop - offset) & MASK[m]) * REPEAT[m];
+        int src = nop - Math.max(PERIOD[m], offset);
+        LONG.set(out, nop, w);
+        LONG.set(out, nop + 8, (long) LONG.get(out, src + 8));
+        LONG.set(out, nop + 16, (long) LONG.get(out, src + 16));
+        if (len > 24) {
+          // a match past 24 bytes gets 40 more bytes unconditionally (the 96 bytes of room allow it) and only a
+          // longer one a loop: measured 2-9% faster on the typesize-8 and -2 streams than the loop from 24, whose
+          // exit at a varying round the branch predictor misses (docs/BENCHMARKS.md, fifth pass)
+          if ((0x16 >>> m & 1) != 0) {
+            // period 1, 2 or 4: every word is w, written from the register. Read back from the word just written,
+            // as for the other offsets, each round waited for the store before it; these long pattern runs hold a
+            // third of the typesize-4 streams' bytes (avg. ~1,000-byte runs of period 2). Measured 2-20% faster on
+            // the lz4 streams, with the 32-byte rounds below (docs/BENCHMARKS.md, seventh pass)
+            LONG.set(out, nop + 24, w);
+            LONG.set(out, nop + 32, w);
+            LONG.set(out, nop + 40, w);
+            LONG.set(out, nop + 48, w);
+            LONG.set(out, nop + 56, w);
+            final int step = 64 | (len >>> 31 & UNCOUNTED); // 64: see UNCOUNTED
+            for (int i = 64; i < len; i += step) { // up to 63 bytes past the match: room checked above
+              LONG.set(out, nop + i, w);
+              LONG.set(out, nop + i + 8, w);
+              LONG.set(out, nop + i + 16, w);
+              LONG.set(out, nop + i + 24, w);
+              LONG.set(out, nop + i + 32, w);
+              LONG.set(out, nop + i + 40, w);
+              LONG.set(out, nop + i + 48, w);
+              LONG.set(out, nop + i + 56, w);
+            }
+          } else {
+            LONG.set(out, nop + 24, (long) LONG.get(out, src + 24));
+            LONG.set(out, nop + 32, (long) LONG.get(out, src + 32));
+            LONG.set(out, nop + 40, (long) LONG.get(out, src + 40));
+            LONG.set(out, nop + 48, (long) LONG.get(out, src + 48));
+            LONG.set(out, nop + 56, (long) LONG.get(out, src + 56));
+            // 32 bytes a round (up to 31 past the match): each read ends in bytes written before it, as above
+            final int step = 32 | (len >>> 31 & UNCOUNTED); // 32: see UNCOUNTED
+            for (int i = 64; i < len; i += step) {
+              LONG.set(out, nop + i, (long) LONG.get(out, src + i));
+              LONG.set(out, nop + i + 8, (long) LONG.get(out, src + i + 8));
+              LONG.set(out, nop + i + 16, (long) LONG.get(out, src + i + 16));
+              LONG.set(out, nop + i + 24, (long) LONG.get(out, src + i + 24));
+            }
+          }
+        }
+        op = nop + len;
+      }
+      long next = sequence(in, ip, ipEnd, out, op, op0, outLen, dict);
+      if (next < 0) {
+        return;
+      }
+      ip = (int) (next >>> 32);
+      op = (int) next;
+    }
+  }
+
+  /**
+   * One sequence at {@code in[ip]}, every field checked: returns the positions after it ({@code ip << 32 | op}),
+   * or -1 when it was the last sequence and the output is complete.
+   */
+  private static long sequence(byte[] in, int ip, int ipEnd, byte[] out, int op, int op0, int outLen, byte[] dict)
+      throws IOException {
+    final int opEnd = op0 + outLen;
+    if (ip >= ipEnd) {
+      throw corrupt("ends before its last literals", op - op0, outLen);
+    }
+    int token = in[ip++] & 0xff;
+    int lit = token >>> 4;
+    if (lit == 15) {
+      int b;
+      do {
+        if (ip >= ipEnd) {
+          throw corrupt("literal length passes the end of the input", op - op0, outLen);
+        }
+        b = in[ip++] & 0xff;
+        lit += b;
+      } while (b == 255 && lit <= outLen);
+    }
+    if (lit <= LONG_LITERALS && lit <= ipEnd - 32 - ip && lit <= opEnd - 32 - op) {
+      // the long literal runs the fast loop hands over (a fifth of the typesize-4 streams' time): 32 bytes a round,
+      // up to 31 bytes past the literals, still inside the input and the output; measured 3-4% faster on the
+      // typesize-4 shuffle and typesize-2 bitshuffle streams than the 8-byte rounds and arraycopy past 64 bytes
+      // (docs/BENCHMARKS.md, sixth pass)
+      int i = 0;
+      do {
+        LONG.set(out, op + i, (long) LONG.get(in, ip + i));
+        LONG.set(out, op + i + 8, (long) LONG.get(in, ip + i + 8));
+        LONG.set(out, op + i + 16, (long) LONG.get(in, ip + i + 16));
+        LONG.set(out, op + i + 24, (long) LONG.get(in, ip + i + 24));
+        i += 32;
+      } while (i < lit);
+    } else if (lit <= WILD && lit <= ipEnd - 8 - ip && lit <= opEnd - 8 - op) {
+      // 8 bytes at a time, up to 7 bytes past the literals: still inside the input and the output
+      wideCopy(in, ip, out, op, lit);
+    } else {
+      if (lit > ipEnd - ip) {
+        throw corrupt(lit + " literals pass the end of the input", op - op0, outLen);
+      }
+      if (lit > opEnd - op) {
+        throw corrupt("decodes to more than the expected bytes", op - op0, outLen);
+      }
+      System.arraycopy(in, ip, out, op, lit);
+    }
+    ip += lit;
+    op += lit;
+    if (ip == ipEnd) {
+      if (op != opEnd) {
+        throw corrupt("ends early", op - op0, outLen);
+      }
+      return -1;
+    }
+    if (ip > ipEnd - 2) {
+      throw corrupt("match offset passes the end of the input", op - op0, outLen);
+    }
+    int offset = (in[ip] & 0xff) | (in[ip + 1] & 0xff) << 8;
+    ip += 2;
+    int len = token & 15;
+    if (len == 15) {
+      int b;
+      do {
+        if (ip >= ipEnd) {
+          throw corrupt("match length passes the end of the input", op - op0, outLen);
+        }
+        b = in[ip++] & 0xff;
+        len += b;
+      } while (b == 255 && len <= outLen);
+    }
+    len += 4;
+    if (offset == 0) {
+      throw corrupt("match offset 0", op - op0, outLen);
+    }
+    if (len > opEnd - op) {
+      throw corrupt("decodes to more than the expected bytes", op - op0, outLen);
+    }
+    int back = op - op0;
+    if (offset > back) { // the match starts in the dictionary
+      int fromDict = offset - back;
+      if (dict == null || fromDict > dict.length) {
+        throw corrupt("match offset " + offset + " reaches before the start of the output"
+            + (dict == null ? "" : " and its " + dict.length + "-byte dictionary"), back, outLen);
+      }
+      int n = Math.min(len, fromDict);
+      System.arraycopy(dict, dict.length - fromDict, out, op, n);
+      op += n;
+      len -= n;
+      if (len > 0) {
+        copyMatch(out, op0, op, len);
+        op += len;
+      }
+    } else if (len <= opEnd - 16 - op && (len <= WILD || offset < len)) {
+      wideMatch(out, op, offset, len);
+      op += len;
+    } else {
+      copyMatch(out, op - offset, op, len);
+      op += len;
+    }
+    return (long) ip << 32 | (op & 0xffffffffL);
+  }
+
+  /**
+   * An LZ match of {@code len >= 1} bytes at distance {@code offset >= 1} ({@code out[op - offset]} already
+   * written) copied with 8-byte reads and writes; may write up to 15 bytes past the match, which the caller
+   * guarantees lie inside the output. Every read lies in bytes already final. Also used by BloscLZ, Inflate and
+   * the zstd decoder (public for that package only; not an API for callers outside core).
+   */
+  public static void wideMatch(byte[] out, int op, int offset, int len) {
+    int ref = op - offset;
+    if (offset >= 8) {
+      // 16 bytes a round: with offset >= 8 the second read ends in the bytes the first write made
+      int i = 0;
+      do {
+        LONG.set(out, op + i, (long) LONG.get(out, ref + i));
+        LONG.set(out, op + i + 8, (long) LONG.get(out, ref + i + 8));
+        i += 16;
+      } while (i < len);
+    } else if ((offset & (offset - 1)) == 0) {
+      // period 1, 2 or 4: one 8-byte pattern repeats
+      long v = (long) LONG.get(out, ref);
+      v = offset == 1 ? (v & 0xffL) * 0x0101010101010101L
+          : offset == 2 ? (v & 0xffffL) * 0x0001000100010001L : (v & 0xffffffffL) * 0x0000000100000001L;
+      int i = 0;
+      do {
+        LONG.set(out, op + i, v);
+        i += 8;
+      } while (i < len);
+    } else {
+      // period 3, 5, 6, 7: 8 bytes one by one (a fixed count the JIT unrolls), then 8 at a time from a whole
+      // multiple of the period back, which lies in bytes already final
+      int period = PERIOD[offset];
+      for (int i = 0; i < 8; i++) {
+        out[op + i] = out[ref + i];
+      }
+      for (int i = 8; i < len; i += 8) {
+        LONG.set(out, op + i, (long) LONG.get(out, op + i - period));
+      }
+    }
+  }
+
+  /**
+   * Copies {@code len} bytes from {@code in[ip..]} to {@code out[op..]} 8 bytes at a time; may read and write up
+   * to 7 bytes past them, which the caller guarantees lie inside both arrays' valid ranges. Also used by BloscLZ.
+   */
+  static void wideCopy(byte[] in, int ip, byte[] out, int op, int len) {
+    int i = 0;
+    do {
+      LONG.set(out, op + i, (long) LONG.get(in, ip + i));
+      i += 8;
+    } while (i < len);
+  }
+
+  /** The message names what is wrong and where (built outside the decode loop, which stays small for the JIT). */
+  private static CodecException corrupt(String what, int decoded, int outLen) {
+    return new CodecException("LZ4 stream: " + what + " (at output byte " + decoded + " of " + outLen + ")");
+  }
+
+  /**
+   * Copies {@code len} bytes from {@code ref} to {@code op > ref} with LZ semantics (the source may overlap the
+   * destination: a distance below the length repeats the last {@code op - ref} bytes). Also used by BloscLZ.
+   */
+  static void copyMatch(byte[] out, int ref, int op, int len) {
+    int dist = op - ref;
+    if (dist >= len) {
+      System.arraycopy(out, ref, out, op, len);
+    } else if (dist == 1) {
+      java.util.Arrays.fill(out, op, op + len, out[ref]);
+    } else if (len < 32) {
+      for (int i = 0; i < len; i++) {
+        out[op + i] = out[ref + i];
+      }
+    } else {
+      // the output repeats with period dist: each copy may take everything written so far, doubling the span
+      int done = 0;
+      while (done < len) {
+        int n = Math.min(len - done, dist + done);
+        System.arraycopy(out, ref, out, op + done, n);
+        done += n;
+      }
+    }
+  }
+}
