@@ -91,6 +91,14 @@ public final class UserMessages {
     return m;
   }
 
+  /** "{@code path}: no variable '{@code name}'" and the variables there are (the first 30). */
+  public static String noVariable(String path, String name, java.util.List<String> variables) {
+    int n = variables.size();
+    String list = n == 0 ? "it has no variables"
+        : "its variables: " + String.join(", ", variables.subList(0, Math.min(30, n))) + (n > 30 ? ", ... (" + n + " in all)" : "");
+    return path + ": no variable '" + name + "'; " + list;
+  }
+
   /** {@code path} is no dataset chunkcdm opens: says which formats open. */
   public static String notADataset(String path) {
     return path + ": not a dataset chunkcdm opens; it opens " + FORMATS;

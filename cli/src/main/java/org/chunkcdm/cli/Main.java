@@ -84,10 +84,7 @@ public final class Main implements Callable<Integer> {
     for (ucar.nc2.Variable v : nc.getVariables()) {
       names.add(v.getFullName());
     }
-    String list = names.isEmpty() ? "it has no variables"
-        : "its variables: " + String.join(", ", names.subList(0, Math.min(30, names.size())))
-            + (names.size() > 30 ? ", ... (" + names.size() + " in all; chunkcdm dump -H lists them)" : "");
-    return path + ": no variable '" + name + "'; " + list;
+    return UserMessages.noVariable(path, name, names);
   }
 
   @Override

@@ -100,8 +100,10 @@ class ImageJZipIT {
     Path macroFile = home.resolve("check.ijm");
     Files.writeString(macroFile, macro);
 
+    // a scratch user.home: ImageJ saves its preferences there when the macro quits, not in the user's ~/.imagej
+    Path userHome = Files.createDirectories(home.resolveSibling("user-home"));
     List<String> cmd = new ArrayList<>(List.of(xvfb, "-a", "-s", "-screen 0 1280x1024x24",
-        Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g",
+        Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-Duser.home=" + userHome,
         "-jar", home.resolve("ij.jar").toString(), "-ijpath", home.toString(), "-macro", macroFile.toString()));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true)
         .redirectOutput(home.resolve("imagej.log").toFile());
@@ -116,6 +118,10 @@ class ImageJZipIT {
         + "; a modal error dialog?). ImageJ log:\n" + log);
     String text = Files.readString(out, StandardCharsets.UTF_8);
     assertTrue(text.contains("done"), text);
+    if (exited) {
+      assertTrue(Files.readString(userHome.resolve(".imagej/IJ_Prefs.txt")).contains("chunkcdm.path="),
+          "ImageJ's preferences went to the scratch user.home");
+    }
     assertTrue(text.contains("title=b2nd_3d_u1_sframe.b2frame:" + variable), text);
     assertTrue(text.contains("dims=55,50,1,45,1"), text);
     assertTrue(text.contains("bitDepth=8"), text);
