@@ -3,7 +3,6 @@ package org.chunkcdm.fiji;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.chunkcdm.testkit.Fixtures;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -40,13 +38,7 @@ class ImageJBatchIT {
 
   @BeforeAll
   static void imageJFolder() throws Exception {
-    xvfb = ImageJZipIT.onPath("xvfb-run");
-    if (xvfb == null) {
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-        fail("xvfb-run is not installed, but CI=true: .ci/run must install xvfb (apt-get install -y xvfb)");
-      }
-      Assumptions.assumeTrue(false, "xvfb-run not installed (apt-get install xvfb); these real-ImageJ runs need it");
-    }
+    xvfb = ImageJZipIT.xvfbRun();
     Path target = Paths.get("target").toAbsolutePath();
     Path run = target.resolve("it-batch");
     ImageJZipIT.deleteTree(run);

@@ -42,13 +42,7 @@ class ImageJZipIT {
 
   @Test
   void macroOpensTheFixtureInRealImageJ() throws Exception {
-    String xvfb = onPath("xvfb-run");
-    if (xvfb == null) {
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-        fail("xvfb-run is not installed, but CI=true: .ci/run must install xvfb (apt-get install -y xvfb)");
-      }
-      Assumptions.assumeTrue(false, "xvfb-run not installed (apt-get install xvfb); this real-ImageJ test needs it");
-    }
+    String xvfb = xvfbRun();
     Path target = Paths.get("target").toAbsolutePath();
     Path zip = target.resolve("chunkcdm-imagej.zip");
     Path ijJar = target.resolve("it-imagej/ij.jar");
@@ -157,6 +151,18 @@ class ImageJZipIT {
       }
     }
     assertTrue(colours.size() > 50, "screenshot looks blank: " + colours.size() + " colours");
+  }
+
+  /** xvfb-run's path; a failure when it is missing and CI=true, else the calling test is skipped. */
+  static String xvfbRun() {
+    String xvfb = onPath("xvfb-run");
+    if (xvfb == null) {
+      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+        fail("xvfb-run is not installed, but CI=true: .ci/run must install xvfb (apt-get install -y xvfb)");
+      }
+      Assumptions.assumeTrue(false, "xvfb-run not installed (apt-get install xvfb); the real-ImageJ tests need it");
+    }
+    return xvfb;
   }
 
   static int u8(byte[] b, int i) {
