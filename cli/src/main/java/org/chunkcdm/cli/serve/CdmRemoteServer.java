@@ -326,7 +326,7 @@ public final class CdmRemoteServer implements AutoCloseable {
     } catch (FileNotFoundException ex) {
       throw new Refusal(404, "not found");
     } catch (IOException | RuntimeException ex) {
-      throw new Refusal(404, "not a dataset netcdf-java can open: " + hidePaths(oneLine(ex.getMessage())));
+      throw new Refusal(404, hidePaths(org.chunkcdm.io.UserMessages.describe(ex)));
     }
     try {
       if (e.concurrent) {

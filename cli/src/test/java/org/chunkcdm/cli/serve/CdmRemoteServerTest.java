@@ -593,6 +593,11 @@ class CdmRemoteServerTest {
       }
       String html = get(s, "/").text();
       assertTrue(html.contains("a.ds") && !html.contains("serve.log") && !html.contains("README") && !html.contains("noise"), html);
+      // asked for anyway: 404 with the reason as the command line words it, without the server's paths
+      Reply log = get(s, "/cdmremote/serve.log?req=header");
+      assertEquals(404, log.status());
+      assertEquals("serve.log: not a dataset chunkcdm opens; it opens bcolz carrays and ctables, Bloscpack (.blp), Blosc2 "
+          + "frames and b2nd arrays, .ds, HDF5 and NetCDF-4 (also with Blosc), netCDF-3 and ncstream (.ncs)\n", log.text());
     }
   }
 
