@@ -36,6 +36,10 @@ exit /b 1
 
 :run
 rem JVM options of a one-shot command (docs/BENCHMARKS.md, "Cold start"): native access for JNA and the FFM calls;
-rem no Vector API module: in a fresh JVM its kernels run unoptimised until compiled, which made commands slower
+rem no Vector API module: in a fresh JVM its kernels run unoptimised until compiled, which made commands slower.
+rem Java 24 and later print four warning lines when a library (protobuf, msgpack) uses sun.misc.Unsafe; Java 23 and
+rem later know the option that allows it quietly (user options in CHUNKCDM_JAVA_OPTS come after it and win)
+if not defined JAVA_MAJOR_NUM set "JAVA_MAJOR_NUM=0"
+if %JAVA_MAJOR_NUM% GEQ 23 set "CHUNKCDM_JAVA_OPTS=--sun-misc-unsafe-memory-access=allow %CHUNKCDM_JAVA_OPTS%"
 "%JAVA_EXE%" --enable-native-access=ALL-UNNAMED %CHUNKCDM_JAVA_OPTS% -cp "%CHUNKCDM_HOME%\lib\*" org.chunkcdm.cli.Main %*
 exit /b %ERRORLEVEL%

@@ -97,7 +97,7 @@ final class ConvertCommand implements Callable<Integer> {
         for (String name : vars) {
           Variable v = nc.findVariable(name);
           if (v == null) {
-            throw new IOException(in + ": no variable '" + name + "'");
+            throw new IOException(Main.noVariable(in, nc, name));
           }
           if (v.getParentStructure() != null) {
             throw new IOException(in + ": '" + name + "' is a structure member; name the structure");

@@ -1,6 +1,5 @@
 package org.chunkcdm.cli;
 
-import org.chunkcdm.blosc.LimitException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +11,7 @@ import java.util.concurrent.Callable;
 import org.chunkcdm.io.Bounds;
 import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.io.FormatException;
+import org.chunkcdm.io.UserMessages;
 import org.chunkcdm.blosc.Blosc;
 import org.chunkcdm.blosc.BloscHeader;
 import org.chunkcdm.cdm.ChunkedIosp;
@@ -21,7 +21,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFiles;
-import ucar.nc2.write.Ncdump;
 
 /** {@code chunkcdm}: Blosc chunk tools and a CDL dump of anything netcdf-java (with chunkcdm) opens. */
 @Command(name = "chunkcdm", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
@@ -36,7 +35,10 @@ public final class Main implements Callable<Integer> {
         new PrintWriter(System.err, true, StandardCharsets.UTF_8)));
   }
 
-  /** Runs the CLI; returns the exit status. Errors print one line on {@code err}. */
+  /**
+   * Runs the CLI; returns the exit status. Every failure, a wrong command line included, prints one line on
+   * {@code err} and returns 1.
+   */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
     try { // every -Dchunkcdm.* setting known and valid before anything reads one
       org.chunkcdm.blosc.internal.Settings.checkAll();
@@ -55,11 +57,17 @@ public final class Main implements Callable<Integer> {
       err.flush();
       return 1;
     });
+    cl.setParameterExceptionHandler((ex, rest) -> {
+      String m = String.valueOf(ex.getMessage()).replace('\r', ' ').replace('\n', ' ');
+      err.println("chunkcdm: " + m + " (see '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
+      err.flush();
+      return 1;
+    });
     int rc;
     try {
       rc = cl.execute(args);
     } catch (OutOfMemoryError e) { // a backstop only: every size from a file is checked before allocating
-      err.println("chunkcdm: out of memory (" + e.getMessage() + "); raise -Xmx");
+      err.println("chunkcdm: " + message(e));
       rc = 1;
     }
     out.flush();
@@ -68,29 +76,32 @@ public final class Main implements Callable<Integer> {
   }
 
   /**
-   * One line: {@code format error: ...} when the bytes of a file are wrong ({@link FormatException}, the file must
-   * be replaced), {@code too large: ...} when a size exceeds this JVM's memory bound ({@link Bounds}),
-   * {@code I/O error: ...} for other IOExceptions (missing file, permissions, disk), else the message.
+   * One line without Java class names ({@link UserMessages}): {@code format error: ...} when the bytes of a file
+   * are wrong (it must be replaced), {@code too large: ...} when a size exceeds this JVM's memory bound
+   * ({@link Bounds}), else what failed and what to do (no such file, a directory that is not a dataset, a file
+   * no format claims, ...).
    */
   static String message(Throwable ex) {
-    Throwable t = ex;
-    if (t instanceof NoSuchFileException) {
-      return "I/O error: " + t.getMessage() + ": no such file";
+    return UserMessages.describe(ex);
+  }
+
+  /** "{@code path}: no variable 'name'" and the variables there are (the first 30). */
+  static String noVariable(String path, NetcdfFile nc, String name) {
+    List<String> names = new java.util.ArrayList<>();
+    for (ucar.nc2.Variable v : nc.getVariables()) {
+      names.add(v.getFullName());
     }
-    String m = t.getMessage();
-    if (m == null || m.isEmpty()) {
-      m = t.getClass().getSimpleName();
-    }
-    String kind = FormatException.isFormatError(t) ? "format error: "
-        : t instanceof LimitException ? "too large: " : t instanceof IOException ? "I/O error: " : "";
-    return kind + m.replace('\n', ' ');
+    return UserMessages.noVariable(path, name, names);
   }
 
   @Override
   public Integer call() {
-    CommandLine.usage(this, System.out);
+    spec.commandLine().usage(spec.commandLine().getOut());
     return 0;
   }
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
 
   @Command(name = "dump", mixinStandardHelpOptions = true,
       description = "Print a dataset as CDL, like ncdump (header and values).")
@@ -116,22 +127,26 @@ public final class Main implements Callable<Integer> {
         throw new NoSuchFileException(path);
       }
       try (NetcdfFile nc = NetcdfFiles.open(p)) {
-        Ncdump.Builder b = Ncdump.builder(nc).setLocationName(Path.of(p).getFileName().toString());
-        if (headerOnly) {
-          b.setWantValues(Ncdump.WantValues.none);
-        } else if (vars != null && !vars.isEmpty()) {
+        List<ucar.nc2.Variable> print = new java.util.ArrayList<>();
+        if (vars != null && !vars.isEmpty() && !headerOnly) {
           for (String v : vars) {
-            if (nc.findVariable(v) == null) {
-              throw new IOException(path + ": no variable '" + v + "'");
+            ucar.nc2.Variable found = nc.findVariable(v);
+            if (found == null) {
+              throw new IOException(noVariable(path, nc, v));
             }
+            print.add(found);
           }
-          b.setVarNames(String.join(";", vars));
-        } else {
-          b.setShowAllValues();
+        } else if (!headerOnly) {
+          print.addAll(nc.getVariables());
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.print(b.build().print());
+        CdlDump.Failures failed = CdlDump.print(nc, Path.of(p).getFileName().toString(), print, headerOnly, out);
         out.flush();
+        if (failed.any()) {
+          spec.commandLine().getErr().println("chunkcdm: " + message(failed.first) + "; the CDL above lacks the values of "
+              + String.join(", ", failed.names) + (failed.names.size() > 1 ? " (" + failed.names.size() + " variables)" : ""));
+          return 1;
+        }
       }
       return 0;
     }
@@ -151,6 +166,15 @@ public final class Main implements Callable<Integer> {
   }
 
   static byte[] readChunkFile(Path in) throws IOException {
+    if (!Files.exists(in)) {
+      throw new NoSuchFileException(in.toString());
+    }
+    if (Files.isDirectory(in)) {
+      throw new IOException(in + ": a directory; give a file that holds one Blosc chunk");
+    }
+    if (Files.exists(in) && !Files.isRegularFile(in)) {
+      throw new IOException(in + ": not a regular file (a pipe or a device); give a file that holds one Blosc chunk");
+    }
     FileHandles.checkRegular(in); // a FIFO or device would block or never end
     long size = Files.size(in);
     if (size > MAX_CHUNK_FILE) {

@@ -238,6 +238,138 @@ class CliArchiveIT {
     }
   }
 
+  /**
+   * The lines of {@code err} a person should see: all of them, except the JVM's notice of the Vector API
+   * module while the launcher adds that module (whether it does is decided with the launcher's other options).
+   */
+  static List<String> userLines(String err) throws Exception {
+    boolean addsModule = Files.readString(home.resolve("bin/chunkcdm")).contains("--add-modules jdk.incubator.vector");
+    return err.lines().filter(l -> !(addsModule && l.equals("WARNING: Using incubator modules: jdk.incubator.vector"))).toList();
+  }
+
+  static Path sample(String name) {
+    return Paths.get(System.getProperty("chunkcdm.root", ".."), "samples", name).toAbsolutePath();
+  }
+
+  /** Every command prints what was asked and nothing else: no JVM or library warning, no escape codes. */
+  @Test
+  void commandsPrintWhatWasAskedAndNothingElse() throws Exception {
+    Fixtures.Dataset chunk = Fixtures.manifest("blosc2").datasets("chunk-blosc1").get(0);
+    Path ncs = tmp.resolve("quiet.ncs");
+    Path ncs2 = tmp.resolve("quiet-b2nd.ncs");
+    List<List<String>> cases = List.of(List.of("--version"), List.of("--help"), List.of("serve", "--help"),
+        List.of("dump", "-H", sample("nd_shared_dims.ds").toString()),
+        List.of("dump", sample("b2nd_3d_i2_cframe.b2nd").toString()),
+        List.of("dump", sample("multidim_float32_100x3x4.blp").toString()),
+        List.of("convert", sample("nd_shared_dims.ds").toString(), ncs.toString()),
+        List.of("convert", sample("b2nd_3d_i2_cframe.b2nd").toString(), ncs2.toString()),
+        List.of("dump", "-H", ncs2.toString()),
+        List.of("blosc", "info", chunk.file().toString()),
+        List.of("blosc", "decompress", chunk.file().toString(), tmp.resolve("quiet.bin").toString()));
+    for (List<String> args : cases) {
+      Run r = run(javaPath(), Map.of(), args.toArray(new String[0]));
+      String what = String.join(" ", args) + " (Java " + Runtime.version().feature() + ")";
+      assertEquals(0, r.rc(), what + ": " + r.err());
+      assertEquals(List.of(), userLines(r.err()), what);
+      assertEquals(args.contains("decompress"), r.out().isBlank(), what + ": " + r.out()); // decompress writes a file
+      assertFalse(r.out().contains("\u001b") || r.out().contains("WARNING"), what + ": " + r.out());
+    }
+    Files.delete(ncs);
+    Files.delete(ncs2);
+  }
+
+  /** A started server says where it listens on stdout, nothing on stderr, and lists only datasets. */
+  @Test
+  void serveStartsQuietly() throws Exception {
+    Path root = Files.createDirectories(tmp.resolve("serve-root"));
+    Files.copy(sample("nd_shared_dims.ds"), root.resolve("a.ds"));
+    Files.writeString(root.resolve("serve.log"), "not a dataset\n");
+    List<String> cmd = List.of(home.resolve("bin/chunkcdm").toString(), "serve", "--port", "0", root.toString());
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(tmp.toFile());
+    pb.environment().clear();
+    pb.environment().put("PATH", javaPath());
+    pb.environment().put("HOME", tmp.toString());
+    Path err = tmp.resolve("serve.err");
+    pb.redirectError(err.toFile());
+    Process p = pb.start();
+    try {
+      java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
+          StandardCharsets.UTF_8));
+      String first = out.readLine();
+      assertTrue(first != null && first.startsWith("chunkcdm serve: " + root + " at http://127.0.0.1:"), first);
+      String url = first.replaceAll("^.* at (http://[^ ]+/) .*$", "$1");
+      java.net.HttpURLConnection c = (java.net.HttpURLConnection) new java.net.URL(url).openConnection();
+      c.setRequestProperty("Accept", "application/json");
+      String listing = new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(listing.contains("\"a.ds\"") && !listing.contains("serve.log"), listing);
+    } finally {
+      p.destroy(); // SIGTERM: the shutdown hook stops the server
+      assertTrue(p.waitFor(30, TimeUnit.SECONDS), "serve did not stop on SIGTERM");
+    }
+    assertEquals(List.of(), userLines(Files.readString(err)), "serve's stderr");
+  }
+
+  /** A command line that must fail, and what its one line of stderr says. */
+  record Bad(List<String> args, String... says) {}
+
+  /**
+   * Each bad input: exactly one line on stderr, exit 1, the file named, no Java class name or library wording.
+   * {@code dump} of a ctable with one truncated chunk file also prints the rest of the CDL on stdout.
+   */
+  @Test
+  void badInputIsOneLineOnStderr() throws Exception {
+    Path text = tmp.resolve("notes.md");
+    Files.writeString(text, "# notes\n");
+    Path dir = Files.createDirectories(tmp.resolve("plain-dir"));
+    Path empty = tmp.resolve("empty.ds");
+    Files.write(empty, new byte[0]);
+    Path ct = tmp.resolve("ctable_truncated");
+    if (!Files.exists(ct)) {
+      org.chunkcdm.testkit.TestFiles.copy(sample("ctable_small_zstd"), ct);
+      org.chunkcdm.testkit.TestFiles.truncate(ct.resolve("b/data/__1.blp"), 20);
+    }
+    String ds = sample("nd_shared_dims.ds").toString();
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+      String port = String.valueOf(taken.getLocalPort());
+      List<Bad> cases = List.of(
+          new Bad(List.of("dump", tmp.resolve("missing.ds").toString()), "missing.ds: no such file or directory"),
+          new Bad(List.of("dump", text.toString()), "notes.md: not a dataset chunkcdm opens; it opens bcolz"),
+          new Bad(List.of("dump", dir.toString()), "plain-dir: a directory that is not a dataset"),
+          new Bad(List.of("dump", empty.toString()), "empty.ds: the file is empty"),
+          new Bad(List.of("dump", "-v", "nope", ds), "no variable 'nope'; its variables: count, lat, lon"),
+          new Bad(List.of("convert", "-v", "nope", ds, tmp.resolve("n.ncs").toString()), "no variable 'nope'; its variables"),
+          new Bad(List.of("convert", text.toString(), tmp.resolve("n.ncs").toString()), "notes.md: not a dataset chunkcdm opens"),
+          new Bad(List.of("dump", ct.toString()), "__1.blp: chunk 1 of b: ", "the CDL above lacks the values of b"),
+          new Bad(List.of("convert", ct.toString(), tmp.resolve("n.ncs").toString()), "__1.blp: chunk 1 of b: "),
+          new Bad(List.of("blosc", "info", dir.toString()), "plain-dir: a directory; give a file that holds one Blosc chunk"),
+          new Bad(List.of("blosc", "info", text.toString()), "notes.md: Blosc chunk of 8 bytes is shorter than the 16-byte header"),
+          new Bad(List.of("serve", tmp.resolve("no-root").toString()), "no-root: no such directory; give the directory"),
+          new Bad(List.of("serve", text.toString()), "notes.md: not a directory; give the directory"),
+          new Bad(List.of("serve", "--port", port, dir.toString()), "port " + port + " on 127.0.0.1 is already in use", "--port"),
+          new Bad(List.of("dump"), "Missing required parameter: 'PATH'"),
+          new Bad(List.of("frobnicate"), "Unmatched argument at index 0: 'frobnicate'"));
+      for (Bad c : cases) {
+        Run r = run(javaPath(), Map.of(), c.args().toArray(new String[0]));
+        String what = String.join(" ", c.args()) + " (Java " + Runtime.version().feature() + "): " + r.err();
+        List<String> lines = userLines(r.err());
+        assertEquals(1, r.rc(), what);
+        assertEquals(1, lines.size(), what);
+        String line = lines.get(0);
+        assertTrue(line.startsWith("chunkcdm: "), what);
+        assertFalse(line.contains("Exception") || line.contains("java.") || line.contains("Cant read") || line.contains("ucar."),
+            what);
+        for (String part : c.says()) {
+          assertTrue(line.contains(part), "'" + part + "' missing: " + what);
+        }
+        if (c.args().equals(List.of("dump", ct.toString()))) {
+          assertTrue(r.out().startsWith("netcdf ctable_truncated {") && r.out().endsWith("}\n") && r.out().contains("    a = ")
+              && !r.out().contains("    b = "), r.out());
+        }
+      }
+    }
+    assertFalse(Files.exists(tmp.resolve("n.ncs")));
+  }
+
   @Test
   void zipHoldsTheSameFilesWithWindowsLauncher() throws Exception {
     Set<String> tarFiles = new TreeSet<>();

@@ -60,8 +60,10 @@ public final class ImageDataset implements Closeable {
       return ds;
     }
     if (!netcdfAvailable()) {
-      throw new IOException(path + ": not a dataset chunkcdm opens (bcolz, Bloscpack, Blosc2 frame, b2nd, .ds, Zarr), and "
-          + "netcdf-java (ucar.nc2, cdm-core) is not on the class path to try it as NetCDF/HDF5");
+      throw new IOException(Files.isDirectory(path) ? org.chunkcdm.io.UserMessages.isDirectory(path.toString())
+          : path + ": not a dataset chunkcdm opens without netcdf-java (bcolz carrays and ctables, Bloscpack, Blosc2 "
+              + "frames and b2nd arrays, .ds, Zarr); NetCDF and HDF5 files need netcdf-java, which Fiji and chunkcdm-imagej.zip "
+              + "include");
     }
     return openWithNetcdf(path);
   }
@@ -131,7 +133,7 @@ public final class ImageDataset implements Closeable {
     for (ImageVariable v : variables) {
       names.add(v.name());
     }
-    throw new IOException(path + ": no variable '" + name + "' (variables: " + String.join(", ", names) + ")");
+    throw new IOException(org.chunkcdm.io.UserMessages.noVariable(path.toString(), name, names));
   }
 
   public Map<String, Object> attributes() {

@@ -42,13 +42,7 @@ class ImageJZipIT {
 
   @Test
   void macroOpensTheFixtureInRealImageJ() throws Exception {
-    String xvfb = onPath("xvfb-run");
-    if (xvfb == null) {
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-        fail("xvfb-run is not installed, but CI=true: .ci/run must install xvfb (apt-get install -y xvfb)");
-      }
-      Assumptions.assumeTrue(false, "xvfb-run not installed (apt-get install xvfb); this real-ImageJ test needs it");
-    }
+    String xvfb = xvfbRun();
     Path target = Paths.get("target").toAbsolutePath();
     Path zip = target.resolve("chunkcdm-imagej.zip");
     Path ijJar = target.resolve("it-imagej/ij.jar");
@@ -100,8 +94,10 @@ class ImageJZipIT {
     Path macroFile = home.resolve("check.ijm");
     Files.writeString(macroFile, macro);
 
+    // a scratch user.home: ImageJ saves its preferences there when the macro quits, not in the user's ~/.imagej
+    Path userHome = Files.createDirectories(home.resolveSibling("user-home"));
     List<String> cmd = new ArrayList<>(List.of(xvfb, "-a", "-s", "-screen 0 1280x1024x24",
-        Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g",
+        Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-Duser.home=" + userHome,
         "-jar", home.resolve("ij.jar").toString(), "-ijpath", home.toString(), "-macro", macroFile.toString()));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true)
         .redirectOutput(home.resolve("imagej.log").toFile());
@@ -116,6 +112,10 @@ class ImageJZipIT {
         + "; a modal error dialog?). ImageJ log:\n" + log);
     String text = Files.readString(out, StandardCharsets.UTF_8);
     assertTrue(text.contains("done"), text);
+    if (exited) {
+      assertTrue(Files.readString(userHome.resolve(".imagej/IJ_Prefs.txt")).contains("chunkcdm.path="),
+          "ImageJ's preferences went to the scratch user.home");
+    }
     assertTrue(text.contains("title=b2nd_3d_u1_sframe.b2frame:" + variable), text);
     assertTrue(text.contains("dims=55,50,1,45,1"), text);
     assertTrue(text.contains("bitDepth=8"), text);
@@ -151,6 +151,18 @@ class ImageJZipIT {
       }
     }
     assertTrue(colours.size() > 50, "screenshot looks blank: " + colours.size() + " colours");
+  }
+
+  /** xvfb-run's path; a failure when it is missing and CI=true, else the calling test is skipped. */
+  static String xvfbRun() {
+    String xvfb = onPath("xvfb-run");
+    if (xvfb == null) {
+      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+        fail("xvfb-run is not installed, but CI=true: .ci/run must install xvfb (apt-get install -y xvfb)");
+      }
+      Assumptions.assumeTrue(false, "xvfb-run not installed (apt-get install xvfb); the real-ImageJ tests need it");
+    }
+    return xvfb;
   }
 
   static int u8(byte[] b, int i) {

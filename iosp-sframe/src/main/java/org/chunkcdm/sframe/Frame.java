@@ -14,7 +14,6 @@ import org.chunkcdm.chunk.FetchBuffers;
 import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.io.Bounds;
 import org.chunkcdm.io.FormatException;
-import org.msgpack.core.MessagePack;
 import org.msgpack.core.MessageUnpacker;
 import org.msgpack.value.ValueType;
 
@@ -111,7 +110,7 @@ final class Frame {
     frameLen = fl;
     byte[] h = read(0, headerLen);
     Map<String, byte[]> metas = new LinkedHashMap<>();
-    try (MessageUnpacker u = MessagePack.newDefaultUnpacker(h)) {
+    try (MessageUnpacker u = Msgpack.unpacker(h)) {
       expect(u.unpackArrayHeader() == 14, "the header is not a msgpack array of 14 fields");
       u.skipValue(); // magic, checked above
       u.skipValue(); // header_len
@@ -175,7 +174,7 @@ final class Frame {
     long trailerPos = frameLen - trailerLen;
     byte[] t = read(trailerPos, trailerLen);
     Map<String, byte[]> vl = new LinkedHashMap<>();
-    try (MessageUnpacker u = MessagePack.newDefaultUnpacker(t)) {
+    try (MessageUnpacker u = Msgpack.unpacker(t)) {
       expect(u.unpackArrayHeader() == 4, "the trailer is not a msgpack array of 4 fields");
       u.skipValue(); // trailer version
       readMetalayers(u, t.length, vl, "vlmetalayer");

@@ -111,18 +111,24 @@ public final class NcStreamOut {
     final boolean bigEndian;
     final long headerDataBytes;
     final Progress progress;
+    final boolean remoteNames;
 
-    private Options(long messageBytes, int deflateLevel, boolean bigEndian, long headerDataBytes, Progress progress) {
+    private Options(long messageBytes, int deflateLevel, boolean bigEndian, long headerDataBytes, Progress progress,
+        boolean remoteNames) {
       this.messageBytes = messageBytes;
       this.deflateLevel = deflateLevel;
       this.bigEndian = bigEndian;
       this.headerDataBytes = headerDataBytes;
       this.progress = progress;
+      this.remoteNames = remoteNames;
     }
 
-    /** 1 MiB messages, no compression, chunk byte order, no data in the header, no progress. */
+    /**
+     * 1 MiB messages, no compression, chunk byte order, no data in the header, no progress, data messages named
+     * as in an ncstream file.
+     */
     public static Options defaults() {
-      return new Options(DEFAULT_MESSAGE_BYTES, Integer.MIN_VALUE, false, 0, null);
+      return new Options(DEFAULT_MESSAGE_BYTES, Integer.MIN_VALUE, false, 0, null, false);
     }
 
     /**
@@ -133,7 +139,7 @@ public final class NcStreamOut {
       if (bytes < 1024) {
         throw new IllegalArgumentException("message bound " + bytes + " < 1024 bytes");
       }
-      return new Options(bytes, deflateLevel, bigEndian, headerDataBytes, progress);
+      return new Options(bytes, deflateLevel, bigEndian, headerDataBytes, progress, remoteNames);
     }
 
     /** DEFLATE (zlib) numeric and char payloads at {@code level} 0..9, or -1 for zlib's default level. */
@@ -141,17 +147,17 @@ public final class NcStreamOut {
       if (level < -1 || level > 9) {
         throw new IllegalArgumentException("deflate level " + level + " not in -1..9");
       }
-      return new Options(messageBytes, level, bigEndian, headerDataBytes, progress);
+      return new Options(messageBytes, level, bigEndian, headerDataBytes, progress, remoteNames);
     }
 
     /** No compression. */
     public Options noDeflate() {
-      return new Options(messageBytes, Integer.MIN_VALUE, bigEndian, headerDataBytes, progress);
+      return new Options(messageBytes, Integer.MIN_VALUE, bigEndian, headerDataBytes, progress, remoteNames);
     }
 
     /** Always big-endian payloads (converting chunks of the other order) instead of the chunks' own order. */
     public Options bigEndian(boolean always) {
-      return new Options(messageBytes, deflateLevel, always, headerDataBytes, progress);
+      return new Options(messageBytes, deflateLevel, always, headerDataBytes, progress, remoteNames);
     }
 
     /**
@@ -159,11 +165,20 @@ public final class NcStreamOut {
      * netcdf-java's writer does below 100 bytes; the cdmremote client then does not ask for them). 0 = never.
      */
     public Options headerDataBytes(long bytes) {
-      return new Options(messageBytes, deflateLevel, bigEndian, Math.max(0, bytes), progress);
+      return new Options(messageBytes, deflateLevel, bigEndian, Math.max(0, bytes), progress, remoteNames);
     }
 
     public Options progress(Progress p) {
-      return new Options(messageBytes, deflateLevel, bigEndian, headerDataBytes, p);
+      return new Options(messageBytes, deflateLevel, bigEndian, headerDataBytes, p, remoteNames);
+    }
+
+    /**
+     * Data messages name their variable as netcdf-java's cdmremote client expects in a {@code req=data} response
+     * (the escaped full name, {@code Variable.getFullNameEscaped()}), instead of as its ncstream file reader
+     * looks it up (the group path, a slash and the short name as it is).
+     */
+    public Options remoteNames(boolean remote) {
+      return new Options(messageBytes, deflateLevel, bigEndian, headerDataBytes, progress, remote);
     }
 
     public boolean deflates() {
@@ -741,7 +756,7 @@ public final class NcStreamOut {
    * MAGIC_DATA, the {@code Data} message with its length, and the payload length: everything of a data message
    * of numbers or chars before its {@code payloadLength} payload bytes.
    */
-  private static byte[] dataHead(Variable v, Section s, boolean big, boolean deflated, int uncompressed, int payloadLength) {
+  private byte[] dataHead(Variable v, Section s, boolean big, boolean deflated, int uncompressed, int payloadLength) {
     byte[] p = dataProto(v, s, big, deflated, uncompressed);
     ByteArrayOutputStream b = new ByteArrayOutputStream(NcStream.MAGIC_DATA.length + p.length + 10);
     b.write(NcStream.MAGIC_DATA, 0, NcStream.MAGIC_DATA.length);
@@ -751,9 +766,25 @@ public final class NcStreamOut {
     return b.toByteArray();
   }
 
-  private static byte[] dataProto(Variable v, Section s, boolean big, boolean deflated, int uncompressed) {
+  /**
+   * The variable's name in its data messages. In an ncstream file: its group path as {@code NetcdfFiles.makeFullName}
+   * writes it (escaped), a slash, and its short name as it is, since that is what netcdf-java's file reader
+   * ({@code NcStreamIosp}, through {@code Group.Builder.findVariableNested}) looks up: it unescapes the group
+   * names but not the variable's, so an escaped {@code \.hidden} or {@code \\back} would name no variable there. For
+   * {@link Options#remoteNames cdmremote}: the escaped full name, which netcdf-java's cdmremote client compares
+   * with {@code Variable.getFullNameEscaped()}. A structure member (never written alone) keeps its full name.
+   */
+  String dataVarName(Variable v) {
+    Group g = v.getParentGroup();
+    if (opt.remoteNames || v.getParentStructure() != null) {
+      return NetcdfFiles.makeFullName(v);
+    }
+    return g == null || g.isRoot() ? v.getShortName() : NetcdfFiles.makeFullName(g) + "/" + v.getShortName();
+  }
+
+  private byte[] dataProto(Variable v, Section s, boolean big, boolean deflated, int uncompressed) {
     NcStreamProto.Data.Builder b = NcStreamProto.Data.newBuilder();
-    b.setVarName(NetcdfFiles.makeFullName(v));
+    b.setVarName(dataVarName(v));
     b.setDataType(NcStream.convertDataType(v.getDataType()));
     b.setSection(NcStream.encodeSection(s));
     if (deflated) {

@@ -25,7 +25,7 @@ import ucar.nc2.stream.NcStreamProto;
 
 /**
  * A test-side reader of a whole ncstream held in memory, independent of the writer: walks the messages
- * (grammar v2), decodes each data message per netcdf-java's encodings (byte order from {@code bigend}, DEFLATE,
+ * (grammar v2), keyed by each variable's escaped full name, decodes each data message per netcdf-java's encodings (byte order from {@code bigend}, DEFLATE,
  * count-prefixed strings/opaque) and assembles whole variables from their messages.
  */
 final class NcsWalker {
@@ -80,7 +80,7 @@ final class NcsWalker {
         throw new IOException("no message magic at " + (p - 4));
       }
       NcStreamProto.Data d = NcStreamProto.Data.parseFrom(block());
-      Variable v = nc.findVariable(d.getVarName());
+      Variable v = variable(nc, d.getVarName());
       if (v == null) {
         throw new IOException("data message for unknown variable " + d.getVarName());
       }
@@ -127,8 +127,19 @@ final class NcsWalker {
       }
       Msg msg = new Msg(d, s, a, stored);
       messages.add(msg);
-      byVar.computeIfAbsent(d.getVarName(), k -> new ArrayList<>()).add(msg);
+      byVar.computeIfAbsent(ucar.nc2.NetcdfFiles.makeFullName(v), k -> new ArrayList<>()).add(msg);
     }
+  }
+
+  /**
+   * The variable a data message names: as in an ncstream file (escaped group path, a slash, the short name as
+   * it is), else by its escaped full name (cdmremote responses).
+   */
+  static Variable variable(NetcdfFile nc, String varName) {
+    int slash = varName.lastIndexOf('/');
+    ucar.nc2.Group g = slash < 0 ? nc.getRootGroup() : nc.findGroup(varName.substring(0, slash));
+    Variable v = g == null ? null : g.findVariableLocal(varName.substring(slash + 1));
+    return v != null ? v : nc.findVariable(varName);
   }
 
   /** The whole variable assembled from its messages (later ones win), or null when it has none. */

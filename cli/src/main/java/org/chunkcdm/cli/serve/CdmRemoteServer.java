@@ -45,8 +45,8 @@ import ucar.unidata.io.spi.RandomAccessFileProvider;
  * netcdf-java's cdmremote protocol over HTTP for every dataset under a root directory, on an embedded Jetty
  * server: {@code /cdmremote/<path>?req=capabilities|cdl|ncml|header|data&var=name(section);...&deflate=N},
  * answered as netcdf-java 5.5.3's {@code CdmRemote} client expects (ncstream, {@code Content-Description:
- * ncstream}, chunked transfer, one big-endian data message per variable). {@code /} lists the datasets (HTML, or
- * JSON for {@code Accept: application/json}).
+ * ncstream}, chunked transfer, one big-endian data message per variable). {@code /} lists the datasets, and only
+ * them (HTML, or JSON for {@code Accept: application/json}).
  *
  * <p>Confinement: request paths are decoded and checked by this class (Jetty's URI checks are relaxed so that
  * every request reaches it): encoded slashes or backslashes, {@code .} or {@code ..} segments, empty segments,
@@ -66,10 +66,8 @@ public final class CdmRemoteServer implements AutoCloseable {
 
   private CdmRemoteServer(Path root, String bind, int port, int cacheSize) throws IOException {
     this.root = root.toAbsolutePath().normalize();
+    checkRoot(root);
     this.realRoot = this.root.toRealPath();
-    if (!Files.isDirectory(realRoot)) {
-      throw new IOException(root + ": not a directory");
-    }
     this.cache = new DatasetCache(cacheSize);
     QueuedThreadPool pool = new QueuedThreadPool(256, 8);
     pool.setName("chunkcdm-serve");
@@ -93,16 +91,68 @@ public final class CdmRemoteServer implements AutoCloseable {
     server.setStopTimeout(5000);
   }
 
-  /** Starts a server for {@code root} on {@code bind:port} (port 0 = any free port). */
+  /**
+   * Starts a server for {@code root} on {@code bind:port} (port 0 = any free port). An unusable root (missing,
+   * not a directory, not readable) or address (port taken, address not of this machine) is an IOException
+   * saying which and what to do.
+   */
   public static CdmRemoteServer start(Path root, String bind, int port, int cacheSize) throws Exception {
     CdmRemoteServer s = new CdmRemoteServer(root, bind, port, cacheSize);
     try {
       s.server.start();
     } catch (Exception e) {
       s.close();
+      java.net.BindException b = bindFailure(e);
+      if (b != null) {
+        throw new IOException(cannotListen(bind, port, b), e);
+      }
+      if (e instanceof java.nio.channels.UnresolvedAddressException) {
+        throw new IOException("cannot listen on " + bind + ": no such host name or address; choose another with --bind", e);
+      }
       throw e;
     }
     return s;
+  }
+
+  /** The root must be a directory this process may list. */
+  static void checkRoot(Path root) throws IOException {
+    String what = root + ": ";
+    String use = "; give the directory whose datasets to serve";
+    if (!Files.exists(root)) {
+      throw new IOException(what + "no such directory" + use);
+    }
+    if (!Files.isDirectory(root)) {
+      throw new IOException(what + "not a directory" + use);
+    }
+    if (!Files.isReadable(root) || !Files.isExecutable(root)) {
+      throw new IOException(what + "cannot be read (permission denied)" + use + " that this user may read");
+    }
+  }
+
+  private static java.net.BindException bindFailure(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.net.BindException) {
+        return (java.net.BindException) t;
+      }
+    }
+    return null;
+  }
+
+  /** Why {@code bind:port} cannot be listened on, and which option changes it. */
+  static String cannotListen(String bind, int port, java.net.BindException e) {
+    String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+    String where = (bind.contains(":") ? "[" + bind + "]" : bind) + ":" + port;
+    if (m.contains("in use")) {
+      return "port " + port + " on " + bind + " is already in use (another server?); choose another with --port N, or --port 0 "
+          + "for any free port";
+    }
+    if (m.contains("assign") || m.contains("not available")) {
+      return "cannot listen on " + where + ": " + bind + " is not an address of this machine; choose another with --bind";
+    }
+    if (m.contains("permission") || m.contains("access")) {
+      return "cannot listen on " + where + ": ports below 1024 need administrator rights; choose another with --port";
+    }
+    return "cannot listen on " + where + " (" + e.getMessage() + "); choose another --port or --bind";
   }
 
   public int port() {
@@ -276,7 +326,7 @@ public final class CdmRemoteServer implements AutoCloseable {
     } catch (FileNotFoundException ex) {
       throw new Refusal(404, "not found");
     } catch (IOException | RuntimeException ex) {
-      throw new Refusal(404, "not a dataset netcdf-java can open: " + hidePaths(oneLine(ex.getMessage())));
+      throw new Refusal(404, hidePaths(org.chunkcdm.io.UserMessages.describe(ex)));
     }
     try {
       if (e.concurrent) {
@@ -359,7 +409,7 @@ public final class CdmRemoteServer implements AutoCloseable {
         throw new Refusal(400, "deflate must be a level 0..9, not " + level);
       }
     }
-    NcStreamOut.Options opt = NcStreamOut.Options.defaults().bigEndian(true);
+    NcStreamOut.Options opt = NcStreamOut.Options.defaults().bigEndian(true).remoteNames(true);
     if (level != Integer.MIN_VALUE) {
       opt = opt.deflate(level);
     }
@@ -574,7 +624,10 @@ public final class CdmRemoteServer implements AutoCloseable {
 
   // ------------------------------------------------------------------ listing
 
-  /** Datasets under the root: dataset directories (claimed by a RandomAccessFileProvider) and files. */
+  /**
+   * Datasets under the root: dataset directories (claimed by a RandomAccessFileProvider) and files a reader
+   * claims ({@link #isDatasetFile}).
+   */
   List<String[]> datasets() throws IOException {
     List<RandomAccessFileProvider> providers = new ArrayList<>();
     for (RandomAccessFileProvider p : ServiceLoader.load(RandomAccessFileProvider.class)) {
@@ -623,10 +676,48 @@ public final class CdmRemoteServer implements AutoCloseable {
         } else {
           walk(p, providers, out, depth + 1);
         }
-      } else if (Files.isRegularFile(p)) {
+      } else if (Files.isRegularFile(p) && isDatasetFile(p)) {
         out.add(new String[] {rel, "file"});
       }
     }
+  }
+
+  /** Whether a file is a dataset, by its size and modification time: a listing asks only about changed files. */
+  private final java.util.concurrent.ConcurrentHashMap<Path, long[]> datasetFiles = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * True when a reader claims the file ({@code NetcdfFiles.canOpen}: netcdf-java's formats and chunkcdm's), so
+   * that logs, notes and other files are not listed. Compressed files ({@code .gz}, {@code .bz2}, {@code .zip},
+   * {@code .Z}), which netcdf-java would decompress to find out, are served but not listed.
+   */
+  boolean isDatasetFile(Path p) {
+    String n = p.getFileName().toString();
+    if (n.endsWith(".gz") || n.endsWith(".bz2") || n.endsWith(".zip") || n.endsWith(".Z")) {
+      return false;
+    }
+    long size;
+    long mtime;
+    try {
+      size = Files.size(p);
+      mtime = Files.getLastModifiedTime(p).toMillis();
+    } catch (IOException e) {
+      return false;
+    }
+    long[] known = datasetFiles.get(p);
+    if (known != null && known[0] == size && known[1] == mtime) {
+      return known[2] != 0;
+    }
+    boolean yes;
+    try {
+      yes = size > 0 && ucar.nc2.NetcdfFiles.canOpen(p.toString());
+    } catch (IOException | RuntimeException e) {
+      yes = false; // a reader failing on it: not a dataset it opens
+    }
+    if (datasetFiles.size() > 100_000) {
+      datasetFiles.clear();
+    }
+    datasetFiles.put(p, new long[] {size, mtime, yes ? 1 : 0});
+    return yes;
   }
 
   private void listing(Request request, Response response, Callback callback) throws IOException {

@@ -31,13 +31,13 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    CdmRemoteServer server;
-    try {
-      server = CdmRemoteServer.start(root, bind, port, cacheSize);
-    } catch (java.io.IOException e) {
-      spec.commandLine().getErr().println("chunkcdm serve: " + e.getMessage());
-      return 1;
+    if (port < 0 || port > 65535) {
+      throw new java.io.IOException("--port " + port + ": a TCP port is 0 to 65535 (0 = any free port)");
     }
+    if (cacheSize < 1) {
+      throw new java.io.IOException("--cache " + cacheSize + ": at least one dataset is kept open");
+    }
+    CdmRemoteServer server = CdmRemoteServer.start(root, bind, port, cacheSize); // a failure: one line, exit 1
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
       try {

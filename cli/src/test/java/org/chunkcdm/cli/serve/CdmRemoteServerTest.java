@@ -564,6 +564,44 @@ class CdmRemoteServerTest {
     }
   }
 
+  /**
+   * The listing holds the datasets and nothing else: a .ds file, a ncstream file and a bcolz carray directory,
+   * not a log, notes, an empty file, random bytes or a compressed file.
+   */
+  @Test
+  void listingShowsOnlyDatasets() throws Exception {
+    Path root = Files.createDirectories(tmp.resolve("listing/root"));
+    Files.copy(Fixtures.manifest("ds").dataset("small.ds").file(), root.resolve("a.ds"));
+    TestFiles.copy(Fixtures.manifest("bcolz").dataset("carray/multidim_float32_1000x3x4").file(),
+        root.resolve("sub/carray"));
+    Files.writeString(root.resolve("serve.log"), "2026-01-01 started\n");
+    Files.writeString(root.resolve("sub/README.md"), "# what is here\n");
+    Files.write(root.resolve("empty.nc"), new byte[0]);
+    byte[] noise = new byte[4096];
+    new Random(7).nextBytes(noise);
+    Files.write(root.resolve("noise.bin"), noise);
+    Files.write(root.resolve("b.nc.gz"), noise);
+    try (CdmRemoteServer s = CdmRemoteServer.start(root, "127.0.0.1", 0, 4)) {
+      try (OutputStream o = Files.newOutputStream(root.resolve("sub/c.ncs"));
+          NetcdfFile src = NetcdfFiles.open(root.resolve("a.ds").toString())) {
+        new org.chunkcdm.ncstream.NcStreamOut(o).writeAll(src, null, null);
+      }
+      for (int round = 0; round < 2; round++) { // the second from what the first learnt
+        JsonNode j = new ObjectMapper().readTree(get(s, "/", "Accept: application/json").body());
+        List<String> paths = new ArrayList<>();
+        j.path("datasets").forEach(n -> paths.add(n.path("path").asText() + " " + n.path("kind").asText()));
+        assertEquals(List.of("a.ds file", "sub/c.ncs file", "sub/carray directory"), paths);
+      }
+      String html = get(s, "/").text();
+      assertTrue(html.contains("a.ds") && !html.contains("serve.log") && !html.contains("README") && !html.contains("noise"), html);
+      // asked for anyway: 404 with the reason as the command line words it, without the server's paths
+      Reply log = get(s, "/cdmremote/serve.log?req=header");
+      assertEquals(404, log.status());
+      assertEquals("serve.log: not a dataset chunkcdm opens; it opens bcolz carrays and ctables, Bloscpack (.blp), Blosc2 "
+          + "frames and b2nd arrays, .ds, HDF5 and NetCDF-4 (also with Blosc), netCDF-3 and ncstream (.ncs)\n", log.text());
+    }
+  }
+
   @Test
   void listingIsHtmlOrJson() throws Exception {
     Reply html = get(fixtures, "/");

@@ -43,7 +43,7 @@ public class ChunkcdmCommand implements Command {
       image = ChunkcdmImageJ.image(v, StackSpec.of(v, null, subset), !load);
       img = ChunkImgs.open(v);
     } catch (java.io.IOException e) {
-      throw new IllegalStateException("chunkcdm: " + e.getMessage(), e);
+      throw new IllegalStateException("chunkcdm: " + org.chunkcdm.io.UserMessages.describe(e), e);
     }
   }
 }

@@ -17,6 +17,7 @@ import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.fiji.ImageDataset;
 import org.chunkcdm.fiji.ImageVariable;
 import org.chunkcdm.fiji.Types;
+import org.chunkcdm.io.UserMessages;
 
 /**
  * Builds the ImageJ image of a variable: the {@link ChunkedVirtualStack} (or a copy in RAM), hyperstack
@@ -38,7 +39,7 @@ public final class ChunkcdmImageJ {
       imp.show();
       return imp.getTitle();
     } catch (IOException | RuntimeException e) {
-      return "error: " + e.getMessage();
+      return "error: " + UserMessages.describe(e);
     }
   }
 
@@ -124,7 +125,7 @@ public final class ChunkcdmImageJ {
         try {
           ((ChunkedVirtualStack) s).spec().v.dataset().close();
         } catch (IOException e) {
-          IJ.log("chunkcdm: closing " + imp.getTitle() + ": " + e.getMessage());
+          IJ.log("chunkcdm: closing " + imp.getTitle() + ": " + UserMessages.describe(e));
         }
       }
     }
@@ -277,7 +278,7 @@ public final class ChunkcdmImageJ {
           }
           return out;
         } catch (IOException e) {
-          IJ.log("chunkcdm: coordinate variable " + dim + ": " + e.getMessage());
+          IJ.log("chunkcdm: coordinate variable " + dim + ": " + UserMessages.describe(e));
           return null;
         }
       }
@@ -383,7 +384,7 @@ public final class ChunkcdmImageJ {
           java.util.Arrays.toString(v.shape()), v.array().dtype(), s.width(), s.height(), plane / 1048576.0, s.getPlanes(),
           all / 1073741824.0);
     } catch (IOException e) {
-      return v.name() + ": " + e.getMessage();
+      return v.name() + ": " + UserMessages.describe(e);
     }
   }
 

@@ -132,8 +132,9 @@ public final class ChunkedVirtualStack extends VirtualStack {
     try {
       pixels = readPlane(n, true);
     } catch (IOException e) {
-      IJ.log("chunkcdm: " + e.getMessage());
-      IJ.showStatus("chunkcdm: error: " + e.getMessage());
+      String msg = org.chunkcdm.io.UserMessages.describe(e);
+      IJ.log("chunkcdm: " + msg);
+      IJ.showStatus("chunkcdm: error: " + msg);
       pixels = blank();
     }
     ImageProcessor ip;

@@ -1,8 +1,6 @@
 package org.chunkcdm.fiji.ij;
 
-import ij.IJ;
 import ij.ImagePlus;
-import ij.Macro;
 import ij.Prefs;
 import ij.gui.GenericDialog;
 import java.io.IOException;
@@ -14,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import org.chunkcdm.fiji.ImageDataset;
 import org.chunkcdm.fiji.ImageVariable;
+import org.chunkcdm.io.UserMessages;
 
 /**
  * File › Import › Chunked Dataset (chunkcdm)...: GenericDialogs whose fields are macro-recordable, e.g.
@@ -28,18 +27,19 @@ import org.chunkcdm.fiji.ImageVariable;
 public final class ImportCommand {
   static final String TITLE = "Chunked Dataset (chunkcdm)";
 
-  public void run(String arg) {
+  /**
+   * Runs the command; returns null, or the one-line message of a failure for the entry class to show (a dialog,
+   * or in a {@code -batch} run the console).
+   */
+  public String run(String arg) {
     try {
       ImagePlus imp = dialogs();
       if (imp != null) {
         imp.show();
       }
-    } catch (IOException | RuntimeException e) {
-      String msg = e.getMessage() == null ? e.toString() : e.getMessage();
-      if (Macro.getOptions() != null) {
-        IJ.log("chunkcdm: " + msg);
-      }
-      IJ.error(TITLE, msg);
+      return null;
+    } catch (IOException | RuntimeException | OutOfMemoryError e) {
+      return UserMessages.describe(e);
     }
   }
 
@@ -62,7 +62,7 @@ public final class ImportCommand {
     }
     Path p = Paths.get(chosen);
     if (!Files.exists(p)) {
-      throw new IOException("no such file or folder: " + chosen);
+      throw new java.nio.file.NoSuchFileException(chosen);
     }
     Prefs.set("chunkcdm.path", chosen);
     ImageDataset ds = ImageDataset.open(p);

@@ -1,6 +1,8 @@
 package org.chunkcdm.fiji.ij;
 
 import ij.IJ;
+import ij.Macro;
+import ij.macro.Interpreter;
 import ij.plugin.PlugIn;
 
 /**
@@ -9,6 +11,8 @@ import ij.plugin.PlugIn;
  * version check.
  */
 public class Chunked_Dataset_Import implements PlugIn {
+  static final String TITLE = "Chunked Dataset (chunkcdm)";
+
   /** Java feature version of this JVM (8 for "1.8.0_x", else the first number). */
   static int javaVersion() {
     String v = System.getProperty("java.specification.version", "0");
@@ -27,21 +31,46 @@ public class Chunked_Dataset_Import implements PlugIn {
   public void run(String arg) {
     int java = javaVersion();
     if (java < 17) {
-      IJ.error("Chunked Dataset (chunkcdm)", "chunkcdm needs Java 17 or newer; this ImageJ runs Java "
-          + System.getProperty("java.version") + ".\nInstall a Fiji/ImageJ bundled with Java 17+ (or start ImageJ with a "
-          + "Java 17+ runtime).");
+      fail("chunkcdm needs Java 17 or newer; this ImageJ runs Java " + System.getProperty("java.version")
+          + ". Install a Fiji/ImageJ bundled with Java 17+ (or start ImageJ with a Java 17+ runtime).");
       return;
     }
     try {
       Class<?> c = Class.forName("org.chunkcdm.fiji.ij.ImportCommand", true, Chunked_Dataset_Import.class.getClassLoader());
       Object cmd = c.getDeclaredConstructor().newInstance();
-      c.getMethod("run", String.class).invoke(cmd, arg);
+      Object failure = c.getMethod("run", String.class).invoke(cmd, arg);
+      if (failure != null) {
+        fail(failure.toString());
+      }
     } catch (java.lang.reflect.InvocationTargetException e) {
       Throwable t = e.getCause();
-      IJ.error("Chunked Dataset (chunkcdm)", "chunkcdm failed: " + t);
+      fail(t instanceof OutOfMemoryError ? "out of memory; raise ImageJ's memory limit (Edit > Options > Memory & Threads)"
+          : "chunkcdm failed unexpectedly (" + (t.getMessage() != null ? t.getMessage() : "no details") + "); please report it");
     } catch (ReflectiveOperationException | LinkageError e) {
-      IJ.error("Chunked Dataset (chunkcdm)", "chunkcdm is not installed completely (" + e + ").\nReinstall the chunkcdm "
-          + "update site or unzip chunkcdm-imagej.zip into the ImageJ folder again.");
+      fail("chunkcdm is not installed completely (" + e.getMessage() + "). Reinstall the chunkcdm update site or unzip "
+          + "chunkcdm-imagej.zip into the ImageJ folder again.");
     }
+  }
+
+  /**
+   * Reports a failure. With ImageJ's window: an error dialog (which also ends a running macro) and, for a macro,
+   * the Log. Without it (a {@code -batch} or headless run) nobody could click a dialog away: the message goes to
+   * the console (stderr) as one line, and a running macro ends there, so that ImageJ exits.
+   */
+  public static void fail(String msg) {
+    if (IJ.getInstance() == null) {
+      System.err.println("chunkcdm: " + msg);
+      System.err.flush();
+      Interpreter macro = Interpreter.getInstance();
+      if (macro != null) {
+        macro.setIgnoreErrors(true); // end it without the macro error dialog
+        macro.abort(msg);
+      }
+      return;
+    }
+    if (Macro.getOptions() != null) {
+      IJ.log("chunkcdm: " + msg);
+    }
+    IJ.error(TITLE, msg);
   }
 }

@@ -1,0 +1,25 @@
+package org.chunkcdm.sframe;
+
+import org.msgpack.core.MessagePack;
+import org.msgpack.core.MessageUnpacker;
+
+/**
+ * msgpack-core's unpacker for the few hundred bytes of a frame's header, trailer and metalayers. On Java 24 and
+ * later msgpack-core's default buffer calls {@code sun.misc.Unsafe} memory methods, which makes the JVM print four
+ * warning lines in every host (the command line, ImageJ, a server's log) the first time a Blosc2 frame opens;
+ * there this class selects msgpack's documented ByteBuffer-based buffer ({@code msgpack.universal-buffer}) before
+ * msgpack initializes, unless the property is already set. The values read are the same either way.
+ */
+final class Msgpack {
+  private Msgpack() {}
+
+  static {
+    if (Runtime.version().feature() >= 24 && System.getProperty("msgpack.universal-buffer") == null) {
+      System.setProperty("msgpack.universal-buffer", "true");
+    }
+  }
+
+  static MessageUnpacker unpacker(byte[] bytes) {
+    return MessagePack.newDefaultUnpacker(bytes);
+  }
+}
