@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.chunkcdm.blosc.Blosc;
-import org.chunkcdm.hdf5blosc.H5BloscIosp;
+import org.chunkcdm.hdf5.H5Iosp;
 import ucar.ma2.Array;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFiles;
@@ -23,7 +23,7 @@ import ucar.nc2.Variable;
 /**
  * HDF5 / NetCDF-4 Blosc benchmark (docs/BENCHMARKS.md, "HDF5 / NetCDF-4 with Blosc"); a main class, never run by
  * {@code mvn verify}. Each round reads one variable whole from the Blosc file through {@code NetcdfFiles.open}
- * with {@link H5BloscIosp} registered, and from the deflate file through stock netcdf-java ({@code H5iospNew});
+ * with {@link H5Iosp} registered, and from the deflate file through stock netcdf-java ({@code H5iospNew});
  * with a reference command given, each round also runs it (the C library: {@code bench/hdf5blosc_bench.py read DIR
  * 1}, once with c-blosc's default thread count and once with {@code BLOSC_NTHREADS=2}), so every reader sees the
  * same machine load (A B C D A B C D ...). Prints one line per read (seconds, MB/s, a checksum of the values so
@@ -44,7 +44,7 @@ public final class H5BloscBench {
     String var = args[2];
     int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 3;
     List<String> ref = args.length > 4 ? Arrays.asList(args).subList(4, args.length) : List.of();
-    H5BloscIosp.register();
+    H5Iosp.register();
     // with the codec left to choose (auto) and a native c-blosc present, also time the pure-Java codec
     boolean pureJava = Blosc.configured() == Blosc.Impl.AUTO && Blosc.nativeBlosc() != null;
     System.out.println("# java " + System.getProperty("java.version") + ", codec " + Blosc.configured()

@@ -282,7 +282,7 @@ public final class ScanBench {
    * {@code ScanBench scatter <file> <variable> [rounds]}.
    */
   static void scatter(Path file, String var, int rounds) throws Exception {
-    org.chunkcdm.hdf5blosc.H5BloscIosp.register();
+    org.chunkcdm.hdf5.H5Iosp.register();
     ChunkCache cache = ChunkCache.shared();
     long dflt = org.chunkcdm.chunk.SectionReader.setScatterBytes(Long.MAX_VALUE);
     org.chunkcdm.chunk.SectionReader.setScatterBytes(dflt);
