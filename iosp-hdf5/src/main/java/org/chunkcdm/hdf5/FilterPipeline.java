@@ -222,6 +222,10 @@ final class FilterPipeline {
     for (int i = 0; i < filters.length; i++) {
       try {
         stages[i] = stage(filters[i], elemSize);
+        if (stages[i] == null) {
+          problems[i] = new IOException("filter " + describe(filters[i]) + " at pipeline position " + i
+              + " is not supported by chunkcdm's HDF5 reader");
+        }
       } catch (IOException e) {
         problems[i] = new IOException("filter " + describe(filters[i]) + " at pipeline position " + i + ": "
             + e.getMessage(), e);
@@ -425,7 +429,7 @@ final class FilterPipeline {
       case BLOSC2:
         return new BloscStage(f.id() == BLOSC2);
       default:
-        throw new IOException("is not supported by chunkcdm's HDF5 reader");
+        return null;
     }
   }
 

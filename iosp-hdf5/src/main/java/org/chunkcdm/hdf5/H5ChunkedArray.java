@@ -118,6 +118,12 @@ final class H5ChunkedArray implements ChunkedArray {
     return pipeline;
   }
 
+  /** Where chunk {@code k} is stored: {file offset, stored size, filter mask}, or null when it is not (tests). */
+  long[] stored(long k) throws IOException {
+    Index ix = index();
+    return ix.pos[(int) k] < 0 ? null : new long[] {ix.pos[(int) k], ix.size[(int) k], ix.mask[(int) k]};
+  }
+
   private Index index() throws IOException {
     Index ix = index;
     if (ix == null) {

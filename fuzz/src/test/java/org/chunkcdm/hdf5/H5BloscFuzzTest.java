@@ -1,8 +1,6 @@
-package org.chunkcdm.hdf5blosc;
+package org.chunkcdm.hdf5;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import java.io.IOException;
-import java.lang.reflect.Field;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,7 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
 import ucar.nc2.iosp.hdf5.DataBTree;
 
 /**
- * The HDF5-Blosc filter path of iosp-hdf5blosc at the level of one stored chunk: {@link H5BloscArray#chunk}
+ * The HDF5-Blosc filter path of iosp-hdf5 at the level of one stored chunk: {@link H5ChunkedArray#chunk}
  * undoes a filter pipeline (Blosc 32001 or Blosc2 32026 with their cd_values, optionally HDF5 shuffle with a
  * cd_values element size, deflate and Fletcher32, in HDF5's order and honouring the chunk's filter mask) and
  * decodes the chunk (the Blosc1 frame or the one-chunk Blosc2 contiguous frame, block-level partial reads included).
@@ -26,46 +24,6 @@ import ucar.nc2.iosp.hdf5.DataBTree;
  * chunks along the first dimension; only the first is stored.
  */
 class H5BloscFuzzTest {
-  private static final sun.misc.Unsafe UNSAFE;
-  private static final Field SIZE;
-  private static final Field MASK;
-  private static final Field OFFSET;
-  private static final Field POS;
-
-  static {
-    try {
-      Field u = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-      u.setAccessible(true);
-      UNSAFE = (sun.misc.Unsafe) u.get(null);
-      SIZE = open("size");
-      MASK = open("filterMask");
-      OFFSET = open("offset");
-      POS = open("filePos");
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
-  private static Field open(String name) throws NoSuchFieldException {
-    Field f = DataBTree.DataChunk.class.getDeclaredField(name);
-    f.setAccessible(true);
-    return f;
-  }
-
-  /** A B-tree entry as netcdf-java's reader would have made it from the file (its constructor reads a file). */
-  private static DataBTree.DataChunk entry(long pos, int size, int mask, int[] offset) {
-    try {
-      DataBTree.DataChunk c = (DataBTree.DataChunk) UNSAFE.allocateInstance(DataBTree.DataChunk.class);
-      POS.set(c, pos);
-      SIZE.set(c, size);
-      MASK.set(c, mask);
-      OFFSET.set(c, offset);
-      return c;
-    } catch (ReflectiveOperationException e) {
-      throw new AssertionError(e);
-    }
-  }
-
   @BeforeAll
   static void warmUp() {
     FuzzSupport.warmUp(H5BloscFuzzTest.class);
@@ -96,35 +54,22 @@ class H5BloscFuzzTest {
     long chunkBytes = (long) itemSize * Arrays.stream(chunkShape).asLongStream().reduce(1, (a, b) -> a * b);
     List<H5Internals.Filter> pipe = new ArrayList<>();
     if ((flags & 2) != 0) {
-      pipe.add(new H5Internals.Filter(H5BloscArray.SHUFFLE, 0, shuffleCd == 0 ? new int[0] : new int[] {shuffleCd}, "shuffle"));
+      pipe.add(new H5Internals.Filter(FilterPipeline.SHUFFLE, 0, shuffleCd == 0 ? new int[0] : new int[] {shuffleCd}, "shuffle"));
     }
     boolean blosc2 = (flags & 1) != 0;
     // cd_values as the filters write them: Blosc [2, 2, typesize, chunk bytes, clevel, shuffle, compressor]
-    pipe.add(new H5Internals.Filter(blosc2 ? H5BloscArray.BLOSC2 : H5BloscArray.BLOSC, 1,
+    pipe.add(new H5Internals.Filter(blosc2 ? FilterPipeline.BLOSC2 : FilterPipeline.BLOSC, 1,
         new int[] {blosc2 ? 1 : 2, 2, itemSize, (int) chunkBytes, 5, 1, 0}, blosc2 ? "blosc2" : "blosc"));
     if ((flags & 4) != 0) {
-      pipe.add(new H5Internals.Filter(H5BloscArray.DEFLATE, 0, new int[] {6}, "deflate"));
+      pipe.add(new H5Internals.Filter(FilterPipeline.DEFLATE, 0, new int[] {6}, "deflate"));
     }
     if ((flags & 8) != 0) {
-      pipe.add(new H5Internals.Filter(H5BloscArray.FLETCHER32, 0, new int[0], "fletcher32"));
+      pipe.add(new H5Internals.Filter(FilterPipeline.FLETCHER32, 0, new int[0], "fletcher32"));
     }
     final int stored = data.length - 6;
-    List<DataBTree.DataChunk> index = List.of(entry(6, stored, mask, new int[chunkShape.length + 1]));
-    H5BloscArray a = new H5BloscArray("fuzz.h5", "v", DType.forTypesize(itemSize).withOrder(ByteOrder.LITTLE_ENDIAN),
-        shape, chunkShape, pipe.toArray(new H5Internals.Filter[0]), null, "fuzz", new H5BloscArray.Bytes() {
-          @Override
-          public byte[] read(long pos, int len) throws IOException {
-            if (pos < 0 || len < 0 || pos + len > data.length) {
-              throw new IOException("read of " + len + " bytes at " + pos + " outside the " + data.length + "-byte file");
-            }
-            return Arrays.copyOfRange(data, (int) pos, (int) pos + len);
-          }
-
-          @Override
-          public long length() {
-            return data.length;
-          }
-        }, () -> index);
+    List<DataBTree.DataChunk> index = List.of(H5FuzzSupport.entry(6, stored, mask, new int[chunkShape.length + 1]));
+    H5ChunkedArray a = new H5ChunkedArray("fuzz.h5", "v", DType.forTypesize(itemSize).withOrder(ByteOrder.LITTLE_ENDIAN),
+        shape, chunkShape, pipe.toArray(new H5Internals.Filter[0]), null, null, "fuzz", H5FuzzSupport.bytes(data), () -> index);
     FuzzSupport.expectIoOnly(() -> {
       if (a.chunk(1) != null) {
         throw new AssertionError("chunk 1 is not stored but read as present");
