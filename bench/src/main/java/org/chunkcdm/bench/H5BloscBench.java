@@ -97,7 +97,7 @@ public final class H5BloscBench {
     }
   }
 
-  private static String fmt(List<Double> l) {
+  static String fmt(List<Double> l) {
     StringBuilder sb = new StringBuilder();
     for (double d : l) {
       sb.append(sb.length() > 0 ? ", " : "").append(Math.round(d));
@@ -105,7 +105,7 @@ public final class H5BloscBench {
     return sb.toString();
   }
 
-  private static String loadavg() {
+  static String loadavg() {
     try {
       String[] f = Files.readString(Paths.get("/proc/loadavg")).trim().split(" ");
       return f[0] + " " + f[1] + " " + f[2];
@@ -139,7 +139,7 @@ public final class H5BloscBench {
     }
   }
 
-  private static double read(String what, Path file, String var, String iosp, int round) throws Exception {
+  static double read(String what, Path file, String var, String iosp, int round) throws Exception {
     long t0 = System.nanoTime();
     try (NetcdfFile nc = iosp == null ? NetcdfFiles.open(file.toString()) : NetcdfFiles.open(file.toString(), iosp, -1, null, null)) {
       Variable v = nc.findVariable(var);

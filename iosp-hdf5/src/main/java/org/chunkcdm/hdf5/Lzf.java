@@ -1,6 +1,7 @@
 package org.chunkcdm.hdf5;
 
 import java.io.IOException;
+import java.util.Arrays;
 import org.chunkcdm.blosc.CodecException;
 
 /**
@@ -68,36 +69,77 @@ final class Lzf {
         if (n > limit - o) {
           throw new OutputFull(room);
         }
-        if (dist >= n) {
-          System.arraycopy(out, ref, out, o, n);
-          o += n;
-        } else {
-          for (int i = 0; i < n; i++) {
-            out[o++] = out[ref++];
-          }
-        }
+        o = copyMatch(out, o, dist, n);
       }
     }
     return o - start;
   }
 
   /**
-   * Decodes a stream of unknown decoded size: first into {@code guess} bytes, then twice as many while the output
-   * does not fit, up to {@code max} bytes. Returns an array of exactly the decoded size.
+   * Decodes a stream of unknown decoded size into an array that starts at {@code guess} bytes and doubles while the
+   * output does not fit (in one pass, the decoded part kept), up to {@code max} bytes. Returns an array of exactly the
+   * decoded size.
    */
   static byte[] decode(byte[] in, int ip, int len, long guess, long max) throws IOException {
-    long room = Math.max(64, Math.min(guess, max));
-    while (true) {
-      byte[] out = new byte[(int) room];
-      try {
-        int n = decode(in, ip, len, out, 0, out.length);
-        return n == out.length ? out : java.util.Arrays.copyOf(out, n);
-      } catch (OutputFull e) {
-        if (room >= max) {
-          throw new CodecException("LZF: the stream decodes to more than " + max + " bytes", e);
+    byte[] out = new byte[(int) Math.max(0, Math.min(Math.max(64, guess), max))];
+    int end = ip + len;
+    int p = ip;
+    int o = 0;
+    while (p < end) {
+      int c = in[p++] & 0xff;
+      int n;
+      int dist = 0;
+      if (c < 32) {
+        n = c + 1;
+        if (n > end - p) {
+          throw new CodecException("LZF: a literal of " + n + " bytes at input offset " + (p - 1 - ip) + " runs past the "
+              + len + "-byte stream");
         }
-        room = Math.min(max, room * 2);
+      } else {
+        n = c >>> 5;
+        if (n == 7) {
+          if (p >= end) {
+            throw new CodecException("LZF: a match length runs past the " + len + "-byte stream");
+          }
+          n += in[p++] & 0xff;
+        }
+        if (p >= end) {
+          throw new CodecException("LZF: a match distance runs past the " + len + "-byte stream");
+        }
+        dist = ((c & 31) << 8) + (in[p++] & 0xff) + 1;
+        n += 2;
+        if (dist > o) {
+          throw new CodecException("LZF: a match " + dist + " bytes back at output offset " + o
+              + " reaches before the output start");
+        }
+      }
+      if (n > out.length - o) {
+        if (o + (long) n > max) {
+          throw new CodecException("LZF: the stream decodes to more than " + max + " bytes");
+        }
+        out = Arrays.copyOf(out, (int) Math.min(max, Math.max(o + (long) n, 2L * out.length)));
+      }
+      if (dist == 0) {
+        System.arraycopy(in, p, out, o, n);
+        p += n;
+        o += n;
+      } else {
+        o = copyMatch(out, o, dist, n);
       }
     }
+    return o == out.length ? out : Arrays.copyOf(out, o);
+  }
+
+  /** Copies {@code n} bytes from {@code dist} bytes back (the source may overlap); returns the new output end. */
+  private static int copyMatch(byte[] out, int o, int dist, int n) {
+    int ref = o - dist;
+    while (n > 0) { // an overlapping copy repeats the last dist bytes: copy them in runs of at most dist
+      int k = Math.min(n, dist);
+      System.arraycopy(out, ref, out, o, k);
+      o += k;
+      n -= k;
+      dist += k;
+    }
+    return o;
   }
 }
