@@ -11,8 +11,8 @@ final class JavaBlosc {
   /** Per-thread scratch buffers for stream output and filter stages. */
   private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[3][]);
 
-  /** Chunks of at least this many bytes decode their blocks in parallel ({@code -Dchunkcdm.blosc.parallelBytes}). */
-  static final int PARALLEL_BYTES = Integer.getInteger("chunkcdm.blosc.parallelBytes", 256 << 10);
+  /** Chunks of at least this many bytes decode their blocks in parallel. */
+  static final int PARALLEL_BYTES = 256 << 10;
 
   private JavaBlosc() {}
 

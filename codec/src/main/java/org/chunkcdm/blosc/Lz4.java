@@ -42,11 +42,10 @@ public final class Lz4 {
    * the benchmark's LZ4 streams decode 9-21% slower than with uncounted loops, and Java 17's so that its typesize-4
    * and -8 streams decode 7-9% faster (typesize 2: 2-4% slower). The stride is {@code 64 | (len >>> 31 & UNCOUNTED)},
    * which is 64 either way since len is positive; with 0 the term folds away and Java 17 runs the code it ran before.
-   * On by default from Java 25, the newest JDK measured; Java 18-24 keep the counted loops (not measured here).
-   * {@code -Dchunkcdm.lz4.uncountedMatchLoops=true|false} overrides it (docs/BENCHMARKS.md, "LZ4 on Java 25").
+   * On from Java 25, the newest JDK measured; Java 18-24 keep the counted loops (not measured). CI runs every test on
+   * Java 17 and Java 25, so both forms are tested.
    */
-  private static final int UNCOUNTED = Boolean.parseBoolean(System.getProperty("chunkcdm.lz4.uncountedMatchLoops",
-      String.valueOf(Runtime.version().feature() >= 25))) ? 1 : 0;
+  private static final int UNCOUNTED = Runtime.version().feature() >= 25 ? 1 : 0;
 
   private Lz4() {}
 

@@ -298,10 +298,8 @@ final class WordTranspose {
     if (lanes == 0 || ts < 2 || !handles(ts)) {
       return 0;
     }
-    if (TOUCH) {
-      for (int j = 0; j < ts; j++) {
-        touch(pa[j], po[j], po[j] + n);
-      }
+    for (int j = 0; j < ts; j++) { // read each plane once first: see touch
+      touch(pa[j], po[j], po[j] + n);
     }
     long[][] r = SCRATCH.get();
     for (int w0 = 0; w0 < lanes; w0 += TILE) {
@@ -341,21 +339,15 @@ final class WordTranspose {
     return 8 * lanes;
   }
 
+  private static long sink; // receives the touched bytes, so that C2 keeps the loads
+
   /**
-   * Whether {@link #unshuffle} first reads its planes once, a byte per 64-byte line, plane by plane
-   * ({@code -Dchunkcdm.blosc.touch=false} turns it off, and sends typesize 8 back to the register path). The planes a codec has just decoded are largely out
-   * of L2 by the time the block is complete (the compressed input and the last block's output pushed them out), and
-   * the kernels' first loops, which read two planes a tile at a time at vector speed, then wait on memory, where the
-   * register kernel hid the misses behind its arithmetic. One sequential pass per plane lets the hardware prefetcher
-   * stream each plane in: issue 17, noflag7 (typesize-8 unshuffle after LZ4 10.5 → 11.7 GB/s in whole chunks, and
-   * 17 GB/s on planes already in cache).
+   * Reads one byte of every 64 in {@code a[from..to)}, in order. {@link #unshuffle} first reads its planes so, plane by
+   * plane: the planes a codec has just decoded are largely out of L2 by the time the block is complete (the compressed
+   * input and the last block's output pushed them out), and the kernels' first loops, which read two planes a tile at a
+   * time at vector speed, would then wait on memory; one sequential pass per plane lets the hardware prefetcher stream
+   * each plane in.
    */
-  static final boolean TOUCH = Boolean.parseBoolean(System.getProperty("chunkcdm.blosc.touch", "true"));
-
-  /** Receives the touched bytes, so that C2 keeps the loads. */
-  private static long sink;
-
-  /** Reads one byte of every 64 in {@code a[from..to)}, in order. */
   static void touch(byte[] a, int from, int to) {
     long acc = 0;
     for (int i = from; i < to; i += 64) {

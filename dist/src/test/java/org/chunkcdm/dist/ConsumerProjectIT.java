@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
  * target/, every repository is mirrored to ~/.m2 read as a file:// repository, except the chunkcdm one.
  */
 class ConsumerProjectIT {
-  static final Path REPO = Paths.get(System.getProperty("chunkcdm.maven.repo", "../target/maven-repo")).toAbsolutePath();
-  static final String VERSION = System.getProperty("chunkcdm.version");
+  static final Path REPO = Paths.get(System.getProperty("chunkcdm.test.mavenRepo", "../target/maven-repo")).toAbsolutePath();
+  static final String VERSION = System.getProperty("chunkcdm.test.version");
 
   @Test
   void publishedPomsAreCompleteAndLeakNoBuildModule() throws Exception {
@@ -95,7 +95,7 @@ class ConsumerProjectIT {
     Files.write(work.resolve("expected.bin"), v.expected());
 
     // the build's own local repository (~/.m2/repository unless -Dmaven.repo.local / settings say otherwise)
-    String local = System.getProperty("chunkcdm.local.repo", "");
+    String local = System.getProperty("chunkcdm.test.localRepo", "");
     Path m2 = local.isBlank() || local.startsWith("${") ? Paths.get(System.getProperty("user.home"), ".m2", "repository")
         : Paths.get(local);
     Files.writeString(work.resolve("settings.xml"), "<settings>\n"

@@ -5,9 +5,10 @@ import java.util.Arrays;
 import java.util.List;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;
-import org.chunkcdm.chunk.ChunkedArray;
+import org.chunkcdm.chunk.BasicChunkedArray;
 import org.chunkcdm.chunk.DType;
 import org.chunkcdm.chunk.FetchBuffers;
+import org.chunkcdm.chunk.Lazy;
 import org.chunkcdm.io.Bounds;
 import ucar.nc2.iosp.hdf5.DataBTree;
 
@@ -19,7 +20,7 @@ import ucar.nc2.iosp.hdf5.DataBTree;
  * other chunk is decoded when it is first read, straight into the reader's buffer when the reader takes it whole.
  * Datatypes with reduced precision or non-IEEE fields ({@link H5Type}) are converted as HDF5 converts them.
  */
-final class H5ChunkedArray implements ChunkedArray {
+final class H5ChunkedArray extends BasicChunkedArray {
   /** Positional reads of the file's bytes. */
   interface Bytes {
     void read(long pos, byte[] dst, int off, int len) throws IOException;
@@ -34,16 +35,13 @@ final class H5ChunkedArray implements ChunkedArray {
 
   private final String file;
   private final String variable;
-  private final DType dtype;
   private final ChunkGrid.Regular grid;
   private final FilterPipeline pipeline;
   private final H5Type convert; // null: values as stored
-  private final byte[] fill;
-  private final Object cacheKey;
   private final Bytes bytes;
   private final IndexSource indexSource;
   private final long chunkBytes;
-  private volatile Index index;
+  private final Lazy<Index> index = new Lazy<>(this::readIndex);
 
   private static final class Index {
     final long[] pos;
@@ -64,15 +62,19 @@ final class H5ChunkedArray implements ChunkedArray {
    */
   H5ChunkedArray(String file, String variable, DType dtype, long[] shape, int[] chunkShape,
       H5Internals.Filter[] pipeline, H5Type convert, byte[] fill, Object cacheKey, Bytes bytes, IndexSource indexSource) {
+    this(file, variable, dtype, ChunkGrid.regular(shape, chunkShape), pipeline,
+        convert == null || convert.isNative() ? null : convert, fill, cacheKey, bytes, indexSource);
+  }
+
+  private H5ChunkedArray(String file, String variable, DType dtype, ChunkGrid.Regular grid,
+      H5Internals.Filter[] pipeline, H5Type convert, byte[] fill, Object cacheKey, Bytes bytes, IndexSource indexSource) {
+    super(dtype, grid, fillBytes(fill, dtype, convert), cacheKey);
     this.file = file;
     this.variable = variable;
-    this.dtype = dtype;
-    this.grid = ChunkGrid.regular(shape, chunkShape);
+    this.grid = grid;
     this.chunkBytes = grid.chunkElements() * dtype.itemSize();
-    this.pipeline = new FilterPipeline(pipeline, dtype.itemSize(), chunkShape, chunkBytes);
-    this.convert = convert == null || convert.isNative() ? null : convert;
-    this.fill = fillBytes(fill, dtype, this.convert);
-    this.cacheKey = cacheKey;
+    this.pipeline = new FilterPipeline(pipeline, dtype.itemSize(), grid.chunkShape(), chunkBytes);
+    this.convert = convert;
     this.bytes = bytes;
     this.indexSource = indexSource;
   }
@@ -94,23 +96,8 @@ final class H5ChunkedArray implements ChunkedArray {
   }
 
   @Override
-  public DType dtype() {
-    return dtype;
-  }
-
-  @Override
   public ChunkGrid grid() {
     return grid;
-  }
-
-  @Override
-  public byte[] fillValue() {
-    return fill;
-  }
-
-  @Override
-  public Object cacheKey() {
-    return cacheKey;
   }
 
   /** The filter pipeline (tests). */
@@ -125,17 +112,7 @@ final class H5ChunkedArray implements ChunkedArray {
   }
 
   private Index index() throws IOException {
-    Index ix = index;
-    if (ix == null) {
-      synchronized (this) {
-        ix = index;
-        if (ix == null) {
-          ix = readIndex();
-          index = ix;
-        }
-      }
-    }
-    return ix;
+    return index.get();
   }
 
   private Index readIndex() throws IOException {
@@ -287,7 +264,7 @@ final class H5ChunkedArray implements ChunkedArray {
         }
         pipeline.decodeInto(s, size, mask, dst, off);
         if (convert != null) {
-          convert.convert(dst, off, (int) (chunkBytes / dtype.itemSize()));
+          convert.convert(dst, off, (int) (chunkBytes / dtype().itemSize()));
         }
       } catch (IOException | RuntimeException e) {
         throw chunkError(k, at + e.getMessage(), e);
