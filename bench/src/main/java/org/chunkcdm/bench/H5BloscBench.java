@@ -78,14 +78,7 @@ public final class H5BloscBench {
       }
     }
     System.out.println("# load average at the end " + loadavg());
-    Map<String, Double> best = new LinkedHashMap<>();
-    for (Map.Entry<String, List<Double>> e : mbs.entrySet()) {
-      List<Double> v = new ArrayList<>(e.getValue());
-      v.sort(null);
-      best.put(e.getKey(), v.get(v.size() - 1));
-      System.out.printf("%-32s rounds %s  best %.0f  median %.0f MB/s%n", e.getKey(), fmt(e.getValue()),
-          v.get(v.size() - 1), v.get(v.size() / 2));
-    }
+    Map<String, Double> best = summary(mbs);
     for (Map.Entry<String, Double> o : best.entrySet()) {
       if (o.getKey().startsWith("chunkcdm")) {
         for (Map.Entry<String, Double> e : best.entrySet()) {
@@ -95,6 +88,19 @@ public final class H5BloscBench {
         }
       }
     }
+  }
+
+  /** Prints each reader's rounds, best and median; returns the best MB/s of each. */
+  static Map<String, Double> summary(Map<String, List<Double>> mbs) {
+    Map<String, Double> best = new LinkedHashMap<>();
+    for (Map.Entry<String, List<Double>> e : mbs.entrySet()) {
+      List<Double> v = new ArrayList<>(e.getValue());
+      v.sort(null);
+      best.put(e.getKey(), v.get(v.size() - 1));
+      System.out.printf("%-32s rounds %s  best %.0f  median %.0f MB/s%n", e.getKey(), fmt(e.getValue()),
+          v.get(v.size() - 1), v.get(v.size() / 2));
+    }
+    return best;
   }
 
   static String fmt(List<Double> l) {

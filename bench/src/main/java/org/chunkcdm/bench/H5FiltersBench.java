@@ -54,14 +54,7 @@ public final class H5FiltersBench {
           .add(H5BloscBench.read("netcdf-java-deflate1", dir.resolve("bench_deflate1.h5"), "t", STOCK, r));
     }
     System.out.println("# load average at the end " + H5BloscBench.loadavg());
-    Map<String, Double> best = new LinkedHashMap<>();
-    for (Map.Entry<String, List<Double>> e : mbs.entrySet()) {
-      List<Double> v = new ArrayList<>(e.getValue());
-      v.sort(null);
-      best.put(e.getKey(), v.get(v.size() - 1));
-      System.out.printf("%-24s rounds %s  best %.0f  median %.0f MB/s%n", e.getKey(), H5BloscBench.fmt(e.getValue()),
-          v.get(v.size() - 1), v.get(v.size() / 2));
-    }
+    Map<String, Double> best = H5BloscBench.summary(mbs);
     double deflate = best.get("netcdf-java deflate1");
     for (String k : refs.keySet()) {
       double ours = best.get("chunkcdm " + k);

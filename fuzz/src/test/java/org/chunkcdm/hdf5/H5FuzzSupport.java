@@ -65,4 +65,30 @@ final class H5FuzzSupport {
       }
     };
   }
+
+  /**
+   * The checks of a two-chunk array whose first chunk is the input: chunk 1 is not stored, chunk 0 has the chunk
+   * size, and (when small enough to decode) a part read equals the same bytes of the whole.
+   */
+  static void checkChunks(H5ChunkedArray a, long chunkBytes) throws java.io.IOException {
+    if (a.chunk(1) != null) {
+      throw new AssertionError("chunk 1 is not stored but read as present");
+    }
+    org.chunkcdm.chunk.ChunkData c = a.chunk(0);
+    if (c.size() != chunkBytes) {
+      throw new AssertionError("chunk 0 holds " + c.size() + " bytes, not " + chunkBytes);
+    }
+    if (c.size() > org.chunkcdm.fuzz.FuzzSupport.MAX_DECODE) {
+      return;
+    }
+    byte[] all = c.readAll();
+    if (all.length > 2) {
+      byte[] part = new byte[all.length / 2];
+      c.read(1, part, 0, part.length);
+      if (!java.util.Arrays.equals(part, 0, part.length, all, 1, 1 + part.length)) {
+        throw new AssertionError("partial read differs from the whole chunk");
+      }
+    }
+    c.release();
+  }
 }

@@ -172,25 +172,39 @@ final class FilterPipeline {
     }
   }
 
-  /** A filter whose output size is known from its parameters or the data's header before decoding. */
-  private abstract static class Sized extends Stage {
-    abstract long size(Buf in) throws IOException;
+  /** The decoded size a filter's parameters or its data's header declare. */
+  private interface SizeOf {
+    long size(Buf in) throws IOException;
+  }
 
-    abstract void decode(Buf in, byte[] dst, int off, int n) throws IOException;
+  /** Decodes into exactly {@code dst[off..off+n)}. */
+  private interface DecodeInto {
+    void decode(Buf in, byte[] dst, int off, int n) throws IOException;
+  }
+
+  /** A filter whose output size is known from its parameters or the data's header before decoding. */
+  private static final class Sized extends Stage {
+    private final SizeOf sizeOf;
+    private final DecodeInto decoder;
+
+    Sized(SizeOf sizeOf, DecodeInto decoder) {
+      this.sizeOf = sizeOf;
+      this.decoder = decoder;
+    }
 
     @Override
     Buf undo(Buf in, long expect, long max) throws IOException {
-      long n = size(in);
+      long n = sizeOf.size(in);
       check(n, expect, max);
       byte[] out = new byte[(int) n];
-      decode(in, out, 0, out.length);
+      decoder.decode(in, out, 0, out.length);
       return Buf.of(out);
     }
 
     @Override
     void undoInto(Buf in, byte[] dst, int off, int n) throws IOException {
-      check(size(in), n, n);
-      decode(in, dst, off, n);
+      check(sizeOf.size(in), n, n);
+      decoder.decode(in, dst, off, n);
     }
   }
 
@@ -362,30 +376,11 @@ final class FilterPipeline {
         };
       case NBIT:
         Nbit.check(cd);
-        return new Sized() {
-          @Override
-          long size(Buf in) throws IOException {
-            return Nbit.decodedSize(cd);
-          }
-
-          @Override
-          void decode(Buf in, byte[] dst, int off, int n) throws IOException {
-            Nbit.decode(cd, in.a(), in.off(), in.len(), dst, off);
-          }
-        };
+        return new Sized(in -> Nbit.decodedSize(cd), (in, dst, off, n) -> Nbit.decode(cd, in.a(), in.off(), in.len(), dst, off));
       case SCALEOFFSET:
         ScaleOffset.check(cd);
-        return new Sized() {
-          @Override
-          long size(Buf in) throws IOException {
-            return ScaleOffset.decodedSize(cd);
-          }
-
-          @Override
-          void decode(Buf in, byte[] dst, int off, int n) throws IOException {
-            ScaleOffset.decode(cd, in.a(), in.off(), in.len(), dst, off);
-          }
-        };
+        return new Sized(in -> ScaleOffset.decodedSize(cd),
+            (in, dst, off, n) -> ScaleOffset.decode(cd, in.a(), in.off(), in.len(), dst, off));
       case BZIP2:
         return new Stage() {
           @Override
@@ -396,35 +391,13 @@ final class FilterPipeline {
       case LZF:
         return new Lzf32000(cd.length > 2 ? cd[2] & 0xffffffffL : chunkBytes);
       case LZ4:
-        return new Sized() {
-          @Override
-          long size(Buf in) throws IOException {
-            return Lz4Filter.decodedSize(in.a(), in.off(), in.len());
-          }
-
-          @Override
-          void decode(Buf in, byte[] dst, int off, int n) throws IOException {
-            Lz4Filter.decode(in.a(), in.off(), in.len(), dst, off, n);
-          }
-        };
+        return new Sized(in -> Lz4Filter.decodedSize(in.a(), in.off(), in.len()),
+            (in, dst, off, n) -> Lz4Filter.decode(in.a(), in.off(), in.len(), dst, off, n));
       case BITSHUFFLE:
         return bitshuffle(cd);
       case ZSTD:
-        return new Sized() {
-          @Override
-          long size(Buf in) throws IOException {
-            long n = Streams.zstdContentSize(in.a(), in.off(), in.len());
-            if (n < 0) {
-              throw new CodecException("the zstd frame does not declare its decoded size");
-            }
-            return n;
-          }
-
-          @Override
-          void decode(Buf in, byte[] dst, int off, int n) throws IOException {
-            Streams.decode(BloscCompressor.ZSTD, in.a(), in.off(), in.len(), dst, off, n);
-          }
-        };
+        return new Sized(FilterPipeline::zstdSize,
+            (in, dst, off, n) -> Streams.decode(BloscCompressor.ZSTD, in.a(), in.off(), in.len(), dst, off, n));
       case BLOSC:
       case BLOSC2:
         return new BloscStage(f.id() == BLOSC2);
@@ -446,17 +419,16 @@ final class FilterPipeline {
     if (comp != Bitshuffle.NONE && comp != Bitshuffle.LZ4 && comp != Bitshuffle.ZSTD) {
       throw new CodecException("bitshuffle: compression " + comp + " (0 none, 2 LZ4, 3 zstd)");
     }
-    return new Sized() {
-      @Override
-      long size(Buf in) throws IOException {
-        return comp == Bitshuffle.NONE ? in.len() : Bitshuffle.decodedSize(in.a(), in.off(), in.len());
-      }
+    return new Sized(in -> comp == Bitshuffle.NONE ? in.len() : Bitshuffle.decodedSize(in.a(), in.off(), in.len()),
+        (in, dst, off, n) -> Bitshuffle.decode(in.a(), in.off(), in.len(), dst, off, n, elem, block, comp));
+  }
 
-      @Override
-      void decode(Buf in, byte[] dst, int off, int n) throws IOException {
-        Bitshuffle.decode(in.a(), in.off(), in.len(), dst, off, n, elem, block, comp);
-      }
-    };
+  private static long zstdSize(Buf in) throws IOException {
+    long n = Streams.zstdContentSize(in.a(), in.off(), in.len());
+    if (n < 0) {
+      throw new CodecException("the zstd frame does not declare its decoded size");
+    }
+    return n;
   }
 
   private static final class Shuffle extends Stage {

@@ -14,65 +14,15 @@ import org.chunkcdm.blosc.CodecException;
 final class Lzf {
   private Lzf() {}
 
-  /** Thrown by {@link #decode(byte[], int, int, byte[], int, int)} when the output needs more than its room. */
-  static final class OutputFull extends CodecException {
-    private static final long serialVersionUID = 1L;
-
-    OutputFull(int room) {
-      super("LZF: the stream decodes to more than " + room + " bytes");
-    }
-  }
-
   /**
    * Decodes {@code in[ip..ip+len)} into {@code out[op..op+room)}; returns the number of bytes written. A stream
-   * that does not fit is an {@link OutputFull}; a malformed one (a literal or match running past the input, a
-   * reference before the output start) is a {@link CodecException}.
+   * that needs more room, or is malformed (a literal or match running past the input, a reference before the
+   * output start), is a {@link CodecException}.
    */
   static int decode(byte[] in, int ip, int len, byte[] out, int op, int room) throws IOException {
-    int end = ip + len;
-    int start = op;
-    int limit = op + room;
-    int p = ip;
-    int o = op;
-    while (p < end) {
-      int c = in[p++] & 0xff;
-      if (c < 32) {
-        int n = c + 1;
-        if (n > end - p) {
-          throw new CodecException("LZF: a literal of " + n + " bytes at input offset " + (p - 1 - ip) + " runs past the "
-              + len + "-byte stream");
-        }
-        if (n > limit - o) {
-          throw new OutputFull(room);
-        }
-        System.arraycopy(in, p, out, o, n);
-        p += n;
-        o += n;
-      } else {
-        int n = c >>> 5;
-        if (n == 7) {
-          if (p >= end) {
-            throw new CodecException("LZF: a match length runs past the " + len + "-byte stream");
-          }
-          n += in[p++] & 0xff;
-        }
-        if (p >= end) {
-          throw new CodecException("LZF: a match distance runs past the " + len + "-byte stream");
-        }
-        int dist = ((c & 31) << 8) + (in[p++] & 0xff) + 1;
-        n += 2;
-        int ref = o - dist;
-        if (ref < start) {
-          throw new CodecException("LZF: a match " + dist + " bytes back at output offset " + (o - start)
-              + " reaches before the output start");
-        }
-        if (n > limit - o) {
-          throw new OutputFull(room);
-        }
-        o = copyMatch(out, o, dist, n);
-      }
-    }
-    return o - start;
+    byte[] d = decode(in, ip, len, room, room);
+    System.arraycopy(d, 0, out, op, d.length);
+    return d.length;
   }
 
   /**

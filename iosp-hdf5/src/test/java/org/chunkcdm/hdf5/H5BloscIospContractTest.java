@@ -1,106 +1,19 @@
 package org.chunkcdm.hdf5;
 
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import org.chunkcdm.testkit.Expected;
-import org.chunkcdm.testkit.Fixtures;
-import org.chunkcdm.testkit.IospContract;
-import org.junit.jupiter.api.BeforeAll;
-import ucar.nc2.Variable;
-import ucar.nc2.iosp.IOServiceProvider;
 
 /**
- * The shared IOSP contract over every file of testdata/hdf5-blosc (PyTables Blosc and Blosc2, the
- * h5py plugin's Blosc, a NetCDF-4 file with Blosc variables): every variable's values from the manifest, whole
- * and in sections, registration, the THREDDS file-cache cycle and 16 threads. H5Iosp extends netcdf-java's
- * HDF5 reader, so it is registered ahead of it first (as the drop-in jar's ServiceLoader entry cannot be).
+ * The IOSP contract ({@link H5FamilyContract}) over every file of testdata/hdf5-blosc (PyTables Blosc and
+ * Blosc2, the h5py plugin's Blosc, a NetCDF-4 file with Blosc variables).
  */
-class H5BloscIospContractTest extends IospContract {
-  @BeforeAll
-  static void register() {
-    assertTrue(H5Internals.available(), () -> "netcdf-java internals unreachable: " + H5Internals.failure());
-    H5Iosp.register();
-  }
-
-  /** The manifest has one entry per variable: the fixtures are its files, with all their variables. */
-  static List<Fixture> files() {
-    Map<String, List<Expected>> byFile = new LinkedHashMap<>();
-    Map<String, Path> where = new LinkedHashMap<>();
-    for (Fixtures.Dataset d : Fixtures.manifest("hdf5-blosc").datasets("hdf5-blosc")) {
-      for (Fixtures.Variable fv : d.variables()) {
-        String name = fv.name().startsWith("/") ? fv.name().substring(1) : fv.name();
-        Expected e = Expected.numeric(fv, name);
-        assertNotNull(e, fv + ": dtype " + fv.dtype() + " is not a plain number");
-        byFile.computeIfAbsent(d.path(), k -> new ArrayList<>()).add(e);
-        where.put(d.path(), d.file());
-      }
-    }
-    List<Fixture> out = new ArrayList<>();
-    byFile.forEach((path, vars) -> out.add(new Fixture(path, where.get(path), vars)));
-    return out;
+class H5BloscIospContractTest extends H5FamilyContract {
+  @Override
+  String family() {
+    return "hdf5-blosc";
   }
 
   @Override
-  protected List<Fixture> fixtures() {
-    return files();
-  }
-
-  /** The manifest lists the Blosc variables; some files hold others too (dimension scales, a plain dataset). */
-  @Override
-  protected boolean listsEveryVariable(Fixture f) {
-    return false;
-  }
-
-  @Override
-  protected Class<? extends IOServiceProvider> iospClass() {
-    return H5Iosp.class;
-  }
-
-  @Override
-  protected String fileTypeId() {
-    return "HDF5";
-  }
-
-  @Override
-  protected String fileTypeId(Fixture f) {
-    return f.name().endsWith(".nc") ? "NetCDF-4" : "HDF5";
-  }
-
-  /** Packed or missing-valued NetCDF-4 variables read differently once enhanced: compare only plain ones. */
-  @Override
-  protected boolean enhancementKeepsValues(Variable v) {
-    for (String a : List.of("scale_factor", "add_offset", "_FillValue", "missing_value", "valid_min", "valid_max",
-        "valid_range")) {
-      if (v.findAttribute(a) != null) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** A copy of the NetCDF-4 file and of a PyTables Blosc2 file. */
-  @Override
-  protected List<CacheCase> cacheCases(Path dir) throws IOException {
-    List<CacheCase> out = new ArrayList<>();
-    for (Fixture f : files()) {
-      if (f.name().equals("netcdf4_blosc.nc") || f.name().equals("pytables_blosc2.h5")) {
-        Path copy = Files.copy(f.location(), dir.resolve("cached-" + f.location().getFileName()));
-        out.add(new CacheCase(f.name(), "file:" + copy.toAbsolutePath(), f.variables(), before -> touch(copy, before)));
-      }
-    }
-    return out;
-  }
-
-  @Override
-  protected List<Fixture> threadedFixtures() {
-    return files();
+  List<String> cacheFiles() {
+    return List.of("netcdf4_blosc.nc", "pytables_blosc2.h5");
   }
 }

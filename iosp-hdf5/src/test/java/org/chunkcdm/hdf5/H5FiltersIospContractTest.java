@@ -1,107 +1,20 @@
 package org.chunkcdm.hdf5;
 
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import org.chunkcdm.testkit.Expected;
-import org.chunkcdm.testkit.Fixtures;
-import org.chunkcdm.testkit.IospContract;
-import org.junit.jupiter.api.BeforeAll;
-import ucar.nc2.Variable;
-import ucar.nc2.iosp.IOServiceProvider;
 
 /**
- * The shared IOSP contract over every file of testdata/hdf5-filters (h5py + hdf5plugin and Debian's plugins:
- * LZF, LZ4, Bitshuffle, Zstd, BZip2, N-bit, scale-offset, alone and in pipelines with shuffle, deflate and
- * Fletcher32; netCDF4-python files with Zstd and BZip2): every variable's values from the manifest, whole and in
- * sections, registration, the THREDDS file-cache cycle and 16 threads. H5Iosp extends netcdf-java's HDF5 reader,
- * so it is registered ahead of it first (as the drop-in jar's ServiceLoader entry cannot be).
+ * The IOSP contract ({@link H5FamilyContract}) over every file of testdata/hdf5-filters (h5py + hdf5plugin and
+ * Debian's plugins: LZF, LZ4, Bitshuffle, Zstd, BZip2, N-bit, scale-offset, alone and in pipelines with shuffle,
+ * deflate and Fletcher32; netCDF4-python files with Zstd and BZip2).
  */
-class H5FiltersIospContractTest extends IospContract {
-  @BeforeAll
-  static void register() {
-    assertTrue(H5Internals.available(), () -> "netcdf-java internals unreachable: " + H5Internals.failure());
-    H5Iosp.register();
-  }
-
-  /** The manifest has one entry per variable: the fixtures are its files, with all their variables. */
-  static List<Fixture> files() {
-    Map<String, List<Expected>> byFile = new LinkedHashMap<>();
-    Map<String, Path> where = new LinkedHashMap<>();
-    for (Fixtures.Dataset d : Fixtures.manifest("hdf5-filters").datasets("hdf5-filters")) {
-      for (Fixtures.Variable fv : d.variables()) {
-        String name = fv.name().startsWith("/") ? fv.name().substring(1) : fv.name();
-        Expected e = Expected.numeric(fv, name);
-        assertNotNull(e, fv + ": dtype " + fv.dtype() + " is not a plain number");
-        byFile.computeIfAbsent(d.path(), k -> new ArrayList<>()).add(e);
-        where.put(d.path(), d.file());
-      }
-    }
-    List<Fixture> out = new ArrayList<>();
-    byFile.forEach((path, vars) -> out.add(new Fixture(path, where.get(path), vars)));
-    return out;
+class H5FiltersIospContractTest extends H5FamilyContract {
+  @Override
+  String family() {
+    return "hdf5-filters";
   }
 
   @Override
-  protected List<Fixture> fixtures() {
-    return files();
-  }
-
-  /** The NetCDF-4 files hold dimension scales the manifest does not list. */
-  @Override
-  protected boolean listsEveryVariable(Fixture f) {
-    return false;
-  }
-
-  @Override
-  protected Class<? extends IOServiceProvider> iospClass() {
-    return H5Iosp.class;
-  }
-
-  @Override
-  protected String fileTypeId() {
-    return "HDF5";
-  }
-
-  @Override
-  protected String fileTypeId(Fixture f) {
-    return f.name().endsWith(".nc") ? "NetCDF-4" : "HDF5";
-  }
-
-  /** Packed or missing-valued NetCDF-4 variables read differently once enhanced: compare only plain ones. */
-  @Override
-  protected boolean enhancementKeepsValues(Variable v) {
-    for (String a : List.of("scale_factor", "add_offset", "_FillValue", "missing_value", "valid_min", "valid_max",
-        "valid_range")) {
-      if (v.findAttribute(a) != null) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Copies of a NetCDF-4 file, the N-bit file and the pipelines file. */
-  @Override
-  protected List<CacheCase> cacheCases(Path dir) throws IOException {
-    List<CacheCase> out = new ArrayList<>();
-    for (Fixture f : files()) {
-      if (f.name().equals("netcdf4_zstd_bzip2.nc") || f.name().equals("nbit.h5") || f.name().equals("pipelines_nd.h5")) {
-        Path copy = Files.copy(f.location(), dir.resolve("cached-" + f.location().getFileName()));
-        out.add(new CacheCase(f.name(), "file:" + copy.toAbsolutePath(), f.variables(), before -> touch(copy, before)));
-      }
-    }
-    return out;
-  }
-
-  @Override
-  protected List<Fixture> threadedFixtures() {
-    return files();
+  List<String> cacheFiles() {
+    return List.of("netcdf4_zstd_bzip2.nc", "nbit.h5", "pipelines_nd.h5");
   }
 }
