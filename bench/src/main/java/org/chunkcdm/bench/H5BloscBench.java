@@ -128,8 +128,12 @@ public final class H5BloscBench {
     } else {
       pb.environment().put("BLOSC_NTHREADS", threads);
     }
+    runReference(pb, "C: h5py + plugin, " + (threads == null ? "1 thread" : "BLOSC_NTHREADS=" + threads), mbs);
+  }
+
+  /** Runs a reference reader, echoes its output and records the MB/s of each line reporting a read under name. */
+  static void runReference(ProcessBuilder pb, String name, Map<String, List<Double>> mbs) throws Exception {
     Process p = pb.start();
-    String name = "C: h5py + plugin, " + (threads == null ? "1 thread" : "BLOSC_NTHREADS=" + threads);
     try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = in.readLine()) != null) {
@@ -141,7 +145,7 @@ public final class H5BloscBench {
       }
     }
     if (p.waitFor() != 0) {
-      throw new IllegalStateException("reference command failed: " + cmd);
+      throw new IllegalStateException("reference command failed: " + pb.command());
     }
   }
 

@@ -1,16 +1,11 @@
 package org.chunkcdm.bench;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.chunkcdm.hdf5.H5Iosp;
 
 /**
@@ -26,7 +21,6 @@ import org.chunkcdm.hdf5.H5Iosp;
  */
 public final class H5FiltersBench {
   private static final String STOCK = "ucar.nc2.internal.iosp.hdf5.H5iospNew";
-  private static final Pattern MBS = Pattern.compile("([0-9.]+) s ([0-9]+) MB/s");
 
   private H5FiltersBench() {}
 
@@ -45,7 +39,8 @@ public final class H5FiltersBench {
     for (int r = 0; r < rounds; r++) {
       System.out.println("# round " + r + ", load average " + H5BloscBench.loadavg());
       for (Map.Entry<String, String> k : refs.entrySet()) {
-        reference(k.getValue(), "C " + k.getKey(), mbs);
+        H5BloscBench.runReference(new ProcessBuilder("sh", "-c", k.getValue()).redirectErrorStream(true),
+            "C " + k.getKey(), mbs);
         Path f = dir.resolve("bench_" + k.getKey() + ".h5");
         mbs.computeIfAbsent("chunkcdm " + k.getKey(), x -> new ArrayList<>())
             .add(H5BloscBench.read("chunkcdm-" + k.getKey(), f, "t", null, r));
@@ -60,23 +55,6 @@ public final class H5FiltersBench {
       double ours = best.get("chunkcdm " + k);
       System.out.printf("%s: chunkcdm / C %.2fx, chunkcdm / netcdf-java deflate1 %.1fx (best against best)%n", k,
           ours / best.get("C " + k), ours / deflate);
-    }
-  }
-
-  private static void reference(String cmd, String name, Map<String, List<Double>> mbs) throws Exception {
-    Process p = new ProcessBuilder("sh", "-c", cmd).redirectErrorStream(true).start();
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = in.readLine()) != null) {
-        System.out.println(line);
-        Matcher m = MBS.matcher(line);
-        if (m.find()) {
-          mbs.computeIfAbsent(name, k -> new ArrayList<>()).add(Double.parseDouble(m.group(2)));
-        }
-      }
-    }
-    if (p.waitFor() != 0) {
-      throw new IllegalStateException("reference command failed: " + cmd);
     }
   }
 }
