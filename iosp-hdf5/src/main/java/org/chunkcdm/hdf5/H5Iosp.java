@@ -127,7 +127,7 @@ public class H5Iosp extends H5iospNew {
       }
       if ((vi.hdfType() == H5Type.FIXED || vi.hdfType() == H5Type.FLOAT) && vi.datatypeMessage() >= 0) {
         try {
-          H5Type t = readType(raf, vi.datatypeMessage());
+          H5Type t = readType(raf, vi.datatypeMessage(), vi.hdfType(), vi.typeSize());
           if (t != null && t.size == vi.typeSize() && !t.isNative()) {
             types.put(sp, t);
           }
@@ -163,13 +163,22 @@ public class H5Iosp extends H5iospNew {
     }
   }
 
-  private static H5Type readType(RandomAccessFile raf, long at) throws IOException {
+  /**
+   * The datatype whose message body starts at {@code at}, or null when the bytes there are not the body of a message
+   * of this class and size (e.g. a shared, committed datatype, whose message only points to it).
+   */
+  private static H5Type readType(RandomAccessFile raf, long at, int hdfType, int size) throws IOException {
     if (at < 0 || at > raf.length() - 12) {
       return null;
     }
     byte[] m = new byte[(int) Math.min(20, raf.length() - at)];
     raf.seek(at);
     raf.readFully(m);
+    int version = (m[0] & 0xff) >>> 4;
+    int msgSize = (m[4] & 0xff) | (m[5] & 0xff) << 8 | (m[6] & 0xff) << 16 | (m[7] & 0xff) << 24;
+    if (version < 1 || version > 4 || (m[0] & 0x0f) != hdfType || msgSize != size) {
+      return null;
+    }
     return H5Type.parse(m);
   }
 
