@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Upper bound of each row of issue 17's table: c-blosc2's whole-chunk speed (python-blosc2, one thread) beside our
+# Upper bound of each row of the c-blosc2 table (docs/BENCHMARKS.md): c-blosc2's whole-chunk speed (python-blosc2, one thread) beside our
 # whole chunk decode, our codec alone on the chunks' compressed streams, and the codec's native library alone on the
 # same streams (org.chunkcdm.bench.CodecAloneBench), all in GB/s of the chunks' decoded bytes, thread CPU time,
 # rounds interleaved. A whole chunk cannot decode faster than its codec alone, so "codec / c-blosc2" is the most a

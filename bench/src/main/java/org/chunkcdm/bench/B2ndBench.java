@@ -27,7 +27,7 @@ import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 
 /**
- * Blosc2 b2nd benchmark (docs/BENCHMARKS.md, "Blosc2 frames"); a main class, never run by {@code mvn verify}.
+ * Blosc2 b2nd benchmark (docs/BENCHMARKS.md, "b2nd partial reads and typed reads"); a main class, never run by {@code mvn verify}.
  *
  * <p>Writes a contiguous b2nd frame of float32 {@code [512, 512, 1024]} (1 GiB) with chunkshape
  * {@code [64, 128, 256]} (8 MiB) and blockshape {@code [16, 32, 64]} (128 KiB): each block byte-shuffled and

@@ -16,12 +16,11 @@ import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 
 /**
- * Java side of {@code bench/run-blosc2.sh} (issue 17; never run by {@code mvn verify}).
+ * Java side of {@code bench/run-blosc2.sh} (never run by {@code mvn verify}).
  *
  * <ul>
  *   <li>{@code time DIR SECONDS NAME...}: pure-Java decode speed of each chunk set written by
- *       {@code bench/blosc2/b2bench.py write} (one thread when run with {@code -Dchunkcdm.decode.threads=1
- *       -Dchunkcdm.blosc.parallelBytes=2147483647}); prints "NAME GB/s", the best pass over the set within
+ *       {@code bench/blosc2/b2bench.py write} (one thread when run with {@code -Dchunkcdm.decode.threads=1}); prints "NAME GB/s", the best pass over the set within
  *       SECONDS after one second of warm-up; every chunk is checked against the first pass's bytes.
  *   <li>{@code streams DIR SECONDS NAME...}: the codec alone on the compressed streams inside the chunks
  *       (aircompressor's, the system liblz4's (JNA) and our LZ4 for lz4 sets, java.util.zip's and our

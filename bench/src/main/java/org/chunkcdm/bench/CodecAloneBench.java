@@ -12,7 +12,7 @@ import org.chunkcdm.blosc.BloscHeader;
 import org.chunkcdm.blosc.Streams;
 
 /**
- * An upper bound for each row of issue 17's table (bench/run-blosc2-bound.sh): for every Blosc2 chunk set
+ * An upper bound for each row of the c-blosc2 table (docs/BENCHMARKS.md, bench/run-blosc2-bound.sh): for every Blosc2 chunk set
  * ({@code bench/blosc2/b2bench.py write}), the speed of our whole chunk decode, of our codec alone on the chunks'
  * compressed streams, and of the native library of that codec alone on the same streams, all as GB/s of the chunks'
  * decoded bytes. Streams stored raw, the filters and the Blosc framing cost nothing in the two codec columns, so a

@@ -9,7 +9,7 @@ import org.chunkcdm.blosc.Streams;
 import org.chunkcdm.testkit.ZlibReference;
 
 /**
- * Differential zlib campaign for longer runs than the unit tests (bench only; docs/RELIABILITY.md, stop 31). For
+ * Differential zlib campaign for longer runs than the unit tests (bench only; docs/RELIABILITY.md). For
  * SECONDS from SEED on, one seed a case: {@link java.util.zip.Deflater} writes a zlib stream of {@link FuzzData}
  * (level 0-9, default / filtered / Huffman-only strategy, up to 600 KB). chunkcdm's zlib decoder ({@code Streams.decode} with {@code ZLIB}) must give the input exactly
  * and leave 64 bytes on either side of the output untouched. Three damaged copies of each stream (1-3 bytes flipped

@@ -22,7 +22,7 @@ import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 
 /**
- * Small reads of the 1 GiB float64 lz4 carray of {@link BcolzBench} (issue 14): a front-to-back scan through
+ * Small reads of the 1 GiB float64 lz4 carray of {@link BcolzBench}: a front-to-back scan through
  * {@code Variable.read(origin, shape)} in consecutive pieces of 65,536, 8,192 and 1,024 elements, a repeated
  * single-element read in a cached chunk, and cold random single-element reads (each in a chunk not read before)
  * next to the decode of the block each needs, alone from memory, and the floor of fetching its stored bytes. Prints the shared cache's decode counters per scan. Also writes the 32

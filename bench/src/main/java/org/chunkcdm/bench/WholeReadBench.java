@@ -12,7 +12,7 @@ import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 
 /**
- * Whole reads of the 1 GiB float64 series of {@code bench/run-blosc2-whole.sh} (issue 17) through
+ * Whole reads of the 1 GiB float64 series of {@code bench/run-blosc2-whole.sh} through
  * {@code NetcdfFiles.open} + {@code Variable.read()}: a b2nd array ({@code NAME.b2nd}), a plain Blosc2 frame
  * ({@code NAME.b2frame}, read as the frame's 1-D typesize-8 variable) or a bcolz carray ({@code NAME.bcolz/}),
  * NAME being the set name with '-' turned into '_' (as {@code bench/blosc2/b2bench.py} writes them). The time

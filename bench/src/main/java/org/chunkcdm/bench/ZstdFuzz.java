@@ -8,7 +8,7 @@ import java.util.Random;
 import org.chunkcdm.blosc.zstd.ZstdDecoder;
 
 /**
- * Differential zstd campaign for longer runs than the unit tests (bench only; docs/RELIABILITY.md, stop 31). For
+ * Differential zstd campaign for longer runs than the unit tests (bench only; docs/RELIABILITY.md). For
  * SECONDS from SEED on, one seed a case: the reference zstd (zstd-jni) encodes {@link FuzzData} with random level
  * (-5..22), strategy, min match, window, target length, checksum and content-size flag. {@link ZstdDecoder} must
  * give the input exactly and leave 64 bytes on either side of the output untouched. Three damaged copies of each

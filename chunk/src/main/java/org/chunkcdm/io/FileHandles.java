@@ -29,7 +29,7 @@ import org.chunkcdm.blosc.internal.Settings;
  * least 64 MiB can copy straight out of a read-only mapping of the file (one copy: page cache
  * → the caller's array) instead of {@code FileChannel.read} into a heap array (the kernel's copy into the JDK's
  * temporary direct buffer, then the JDK's copy into the array). A fresh mapping costs a page fault per 64 KiB or so,
- * which eats that gain on a file read once (measured: docs/BENCHMARKS.md, eighth pass), so by default
+ * which eats that gain on a file read once (measured with {@code bench/run-blosc2-whole.sh}), so by default
  * ({@link MapMode#REREAD}) a file is mapped only once the reads through its channel have added up to more than its
  * size: a dataset that stays open and is read again. The mapping is made lazily in windows of 1 GiB
  * bytes (1 GiB by default; a read crossing a window boundary is copied in parts), held by these handles and

@@ -9,7 +9,7 @@ final class Codecs {
   /*
    * LZ4 streams all go through our strict Lz4 decoder (with or without a dictionary): aircompressor's LZ4 accepts
    * streams the block format forbids and then gives bytes that differ from liblz4's (mutated chunks in
-   * native's DifferentialTest, issue 15 D5). Strictness over speed: see docs/RELIABILITY.md.
+   * native's DifferentialTest). Strictness over speed: see docs/RELIABILITY.md.
    */
   private static final ThreadLocal<SnappyDecompressor> SNAPPY = ThreadLocal.withInitial(SnappyDecompressor::new);
   /**

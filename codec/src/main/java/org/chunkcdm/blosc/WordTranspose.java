@@ -5,7 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * Plain-Java bit unshuffle (and byte unshuffle, {@link #unshuffle}) for the JVM without the Vector API (issue 17),
+ * Plain-Java bit unshuffle (and byte unshuffle, {@link #unshuffle}) for the JVM without the Vector API,
  * in loops that C2's auto-vectorizer (superword) turns into SIMD code on JDK 17.
  *
  * <p>The bit rows of a block are 64-bit words: word {@code w} of row {@code r} holds bit {@code r % 8} of byte
@@ -194,7 +194,7 @@ final class WordTranspose {
    * {@code dst} ({@code n8 * ts} bytes apart); {@code n8} must be a multiple of 64 (then a
    * block's output is exactly its lanes', and the lanes of consecutive blocks are consecutive in the output). The
    * rounds and the stores then run over the lanes of several blocks at once: on 16 KiB blocks of 8-byte items
-   * the loops have only 32 lanes each, too short for C2's vector main loop (issue 17, eighth pass). Returns the items
+   * the loops have only 32 lanes each, too short for C2's vector main loop. Returns the items
    * done in each block.
    */
   static int bitunshuffleBlocks(int ts, byte[] src, int sp, int blocks, byte[] dst, int dp, int n8) {
@@ -439,7 +439,7 @@ final class WordTranspose {
    * (words 0-3, then 4-7 of each lane) with a constant {@code laneStep}. Inlined into the kernels, store8's loop keeps
    * its eight array bases in vector registers and moves one into a general register before every load, and with a
    * lane step that is not a constant it checks every store's range; four arrays fit the registers, and the constant
-   * lets C2 check the range once and unroll. Issue 17, eighth pass (noflag8): typesize-8 byte unshuffle on a block
+   * lets C2 check the range once and unroll: typesize-8 byte unshuffle on a block
    * in cache 14.5 → 22.7 GB/s, bit unshuffle on 16 KiB blocks ts 8 / 4 6.6 → 8.0 / 6.4 → 11.3 GB/s
    * ({@code FilterPathBench}, no flag). The single-block bit unshuffle uses it for typesizes 8 and 2 only: with
    * typesize 4 (and 1) whole chunks of lz4 + bitshuffle ts4 read 5-8% slower this way, kernel gain or not.

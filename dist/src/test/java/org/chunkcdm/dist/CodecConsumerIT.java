@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.chunkcdm.testkit.Fixtures;
+import org.chunkcdm.testkit.TestFiles;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,7 +22,7 @@ class CodecConsumerIT {
   @Test
   void aProjectDeclaringOnlyTheCodecDecodesTheBloscFixtures() throws Exception {
     Path work = Paths.get("target", "codec-consumer").toAbsolutePath();
-    ConsumerProjectIT.deleteTree(work);
+    TestFiles.deleteTree(work);
     Files.createDirectories(work.resolve("src/test/java/org/example"));
     Files.createDirectories(work.resolve("target"));
     Files.writeString(work.resolve("pom.xml"), ConsumerProjectIT.resource("codec-consumer/pom.xml")
