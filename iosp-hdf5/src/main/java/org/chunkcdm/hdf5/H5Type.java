@@ -181,12 +181,54 @@ final class H5Type {
       mant = m;
       exp2 = e - bias + 1 - mantSize;
     }
-    int x = (int) Math.max(-100_000, Math.min(100_000, exp2));
-    double v = Math.scalb((double) mant, x);
-    if (neg) {
-      v = -v;
+    return signBit | ieee(mant, exp2, dbl);
+  }
+
+  /**
+   * The IEEE 754 binary32 ({@code dbl} false) or binary64 bits, without the sign, of {@code mant * 2^exp2}
+   * ({@code mant > 0}), in integer arithmetic: rounded to nearest (ties to even) when the mantissa does not fit,
+   * subnormal or infinite where the value leaves the normal range.
+   */
+  static long ieee(long mant, long exp2, boolean dbl) {
+    int m = dbl ? 52 : 23;
+    long bias = dbl ? 1023 : 127;
+    long maxExp = dbl ? 2047 : 255;
+    int msb = 63 - Long.numberOfLeadingZeros(mant);
+    long e = exp2 + msb + bias; // biased exponent of the normalized value
+    long shift; // the mantissa is shifted left by this (right when negative) to its stored position
+    if (e >= 1) {
+      shift = m - msb;
+    } else { // subnormal: the value is k * 2^(1 - bias - m)
+      shift = exp2 - (1 - bias - m);
+      e = 0;
     }
-    return dbl ? Double.doubleToRawLongBits(v) : Float.floatToRawIntBits((float) v) & 0xffffffffL;
+    long k;
+    if (shift >= 0) {
+      k = shift >= 63 ? 0 : mant << shift;
+    } else {
+      long r = -shift;
+      if (r >= 64) {
+        k = 0;
+      } else {
+        k = mant >>> r;
+        long rest = mant & ((1L << r) - 1);
+        long half = 1L << (r - 1);
+        if (rest > half || rest == half && (k & 1) != 0) {
+          k++;
+        }
+      }
+    }
+    if (e == 0) {
+      return k; // a subnormal that rounded up to the smallest normal has exactly the normal's bits
+    }
+    if (k >>> (m + 1) != 0) { // rounding carried into a new bit
+      k >>>= 1;
+      e++;
+    }
+    if (e >= maxExp) {
+      return maxExp << m; // infinity
+    }
+    return e << m | (k & ((1L << m) - 1));
   }
 
   long get(byte[] a, int p) {
