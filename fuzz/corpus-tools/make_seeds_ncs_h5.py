@@ -75,7 +75,7 @@ def fletcher32(buf):
 def h5seed(name, pipeline, mask, item, shuffle_cd, elems, c0, chunk):
     sizes = {1: 0, 2: 1, 4: 2, 8: 3}
     hdr = bytes([pipeline, mask, sizes[item] | (shuffle_cd << 2)]) + struct.pack('>H', elems) + bytes([c0])
-    out('hdf5blosc', 'H5BloscFuzzTest', 'hdf5BloscChunk', name, hdr + chunk)
+    out('hdf5', 'H5BloscFuzzTest', 'hdf5BloscChunk', name, hdr + chunk)
 
 
 def blosc1_chunks(path, nbytes, typesize, limit=2):

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.chunkcdm.blosc.Blosc;
-import org.chunkcdm.hdf5blosc.H5BloscIosp;
+import org.chunkcdm.hdf5.H5Iosp;
 import ucar.ma2.Array;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFiles;
@@ -23,7 +23,7 @@ import ucar.nc2.Variable;
 /**
  * HDF5 / NetCDF-4 Blosc benchmark (docs/BENCHMARKS.md, "HDF5 / NetCDF-4 with the Blosc filter"); a main class, never run by
  * {@code mvn verify}. Each round reads one variable whole from the Blosc file through {@code NetcdfFiles.open}
- * with {@link H5BloscIosp} registered, and from the deflate file through stock netcdf-java ({@code H5iospNew});
+ * with {@link H5Iosp} registered, and from the deflate file through stock netcdf-java ({@code H5iospNew});
  * with a reference command given, each round also runs it (the C library: {@code bench/hdf5blosc_bench.py read DIR
  * 1}, once with c-blosc's default thread count and once with {@code BLOSC_NTHREADS=2}), so every reader sees the
  * same machine load (A B C D A B C D ...). Prints one line per read (seconds, MB/s, a checksum of the values so
@@ -44,7 +44,7 @@ public final class H5BloscBench {
     String var = args[2];
     int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 3;
     List<String> ref = args.length > 4 ? Arrays.asList(args).subList(4, args.length) : List.of();
-    H5BloscIosp.register();
+    H5Iosp.register();
     // with the codec left to choose (auto) and a native c-blosc present, also time the pure-Java codec
     boolean pureJava = Blosc.configured() == Blosc.Impl.AUTO && Blosc.nativeBlosc() != null;
     System.out.println("# java " + System.getProperty("java.version") + ", codec " + Blosc.configured()
@@ -78,14 +78,7 @@ public final class H5BloscBench {
       }
     }
     System.out.println("# load average at the end " + loadavg());
-    Map<String, Double> best = new LinkedHashMap<>();
-    for (Map.Entry<String, List<Double>> e : mbs.entrySet()) {
-      List<Double> v = new ArrayList<>(e.getValue());
-      v.sort(null);
-      best.put(e.getKey(), v.get(v.size() - 1));
-      System.out.printf("%-32s rounds %s  best %.0f  median %.0f MB/s%n", e.getKey(), fmt(e.getValue()),
-          v.get(v.size() - 1), v.get(v.size() / 2));
-    }
+    Map<String, Double> best = summary(mbs);
     for (Map.Entry<String, Double> o : best.entrySet()) {
       if (o.getKey().startsWith("chunkcdm")) {
         for (Map.Entry<String, Double> e : best.entrySet()) {
@@ -97,7 +90,20 @@ public final class H5BloscBench {
     }
   }
 
-  private static String fmt(List<Double> l) {
+  /** Prints each reader's rounds, best and median; returns the best MB/s of each. */
+  static Map<String, Double> summary(Map<String, List<Double>> mbs) {
+    Map<String, Double> best = new LinkedHashMap<>();
+    for (Map.Entry<String, List<Double>> e : mbs.entrySet()) {
+      List<Double> v = new ArrayList<>(e.getValue());
+      v.sort(null);
+      best.put(e.getKey(), v.get(v.size() - 1));
+      System.out.printf("%-32s rounds %s  best %.0f  median %.0f MB/s%n", e.getKey(), fmt(e.getValue()),
+          v.get(v.size() - 1), v.get(v.size() / 2));
+    }
+    return best;
+  }
+
+  static String fmt(List<Double> l) {
     StringBuilder sb = new StringBuilder();
     for (double d : l) {
       sb.append(sb.length() > 0 ? ", " : "").append(Math.round(d));
@@ -123,8 +129,12 @@ public final class H5BloscBench {
     } else {
       pb.environment().put("BLOSC_NTHREADS", threads);
     }
+    runReference(pb, "C: h5py + plugin, " + (threads == null ? "1 thread" : "BLOSC_NTHREADS=" + threads), mbs);
+  }
+
+  /** Runs a reference reader, echoes its output and records the MB/s of each line reporting a read under name. */
+  static void runReference(ProcessBuilder pb, String name, Map<String, List<Double>> mbs) throws Exception {
     Process p = pb.start();
-    String name = "C: h5py + plugin, " + (threads == null ? "1 thread" : "BLOSC_NTHREADS=" + threads);
     try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = in.readLine()) != null) {
@@ -136,11 +146,11 @@ public final class H5BloscBench {
       }
     }
     if (p.waitFor() != 0) {
-      throw new IllegalStateException("reference command failed: " + cmd);
+      throw new IllegalStateException("reference command failed: " + pb.command());
     }
   }
 
-  private static double read(String what, Path file, String var, String iosp, int round) throws Exception {
+  static double read(String what, Path file, String var, String iosp, int round) throws Exception {
     long t0 = System.nanoTime();
     try (NetcdfFile nc = iosp == null ? NetcdfFiles.open(file.toString()) : NetcdfFiles.open(file.toString(), iosp, -1, null, null)) {
       Variable v = nc.findVariable(var);

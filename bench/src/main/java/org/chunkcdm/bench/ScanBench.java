@@ -326,7 +326,7 @@ public final class ScanBench {
    * {@code ScanBench scatter <file> <variable> [rounds]}.
    */
   static void scatter(Path file, String var, int rounds) throws Exception {
-    org.chunkcdm.hdf5blosc.H5BloscIosp.register();
+    org.chunkcdm.hdf5.H5Iosp.register();
     ChunkCache cache = ChunkCache.shared();
     long dflt = ChunkProbes.setScatterBytes(Long.MAX_VALUE);
     ChunkProbes.setScatterBytes(dflt);

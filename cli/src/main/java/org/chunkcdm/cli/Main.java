@@ -48,7 +48,7 @@ public final class Main implements Callable<Integer> {
       return 1;
     }
     // HDF5 / NetCDF-4 with Blosc: netcdf-java asks its own HDF5 reader before ServiceLoader IOSPs
-    org.chunkcdm.hdf5blosc.H5BloscIosp.register();
+    org.chunkcdm.hdf5.H5Iosp.register();
     CommandLine cl = new CommandLine(new Main());
     cl.setOut(out);
     cl.setErr(err);

@@ -61,11 +61,14 @@ class DistJarIT {
       assertTrue(services.contains("org.chunkcdm.ncstream.iosp.NcStreamFileIosp"), services);
     }
     assertFalse(names.stream().anyMatch(n -> n.startsWith("org/eclipse/jetty/")), "no HTTP server in the drop-in jar");
-    assertTrue(names.contains("org/chunkcdm/hdf5blosc/H5BloscIosp.class"), "HDF5 Blosc IOSP");
+    assertTrue(names.contains("org/chunkcdm/hdf5/H5Iosp.class"), "HDF5 IOSP");
+    assertTrue(names.contains("org/chunkcdm/hdf5blosc/H5BloscIosp.class"), "HDF5 IOSP under its former name");
+    assertTrue(names.contains("org/chunkcdm/shaded/compress/compressors/bzip2/BZip2CompressorInputStream.class"),
+        "BZip2 decoder (relocated)");
     try (JarFile jar = new JarFile(JAR.toFile())) {
       String services = new String(jar.getInputStream(jar.getEntry("META-INF/services/ucar.nc2.iosp.IOServiceProvider"))
           .readAllBytes(), StandardCharsets.UTF_8);
-      assertTrue(services.contains("org.chunkcdm.hdf5blosc.H5BloscIosp"), services);
+      assertTrue(services.contains("org.chunkcdm.hdf5.H5Iosp"), services);
     }
   }
 

@@ -24,6 +24,8 @@ public final class HostProbe {
     {"blosc2", "b2nd/b2nd_3d_i2_cframe.b2nd"},
     {"ds", "nd_shared_dims.ds"},
     {"hdf5-blosc", "netcdf4_blosc.nc"}, // NetCDF-4 with Blosc: the HDF5 IOSP registered as threddsConfig.xml does
+    {"hdf5-filters", "pipelines_nd.h5"}, // LZF, LZ4, Bitshuffle, Zstd, BZip2 (the relocated Commons Compress)
+    {"hdf5-filters", "nbit.h5"}, // N-bit datatypes netcdf-java alone cannot open
   };
 
   /** What a threddsConfig.xml {@code <nj22Config>} with chunkcdm's HDF5 Blosc IOSP does (by class name only). */
