@@ -35,9 +35,14 @@ final class StoreFixtures {
     return Fixtures.manifest(FAMILY).dataset(path);
   }
 
-  /** netcdf-java's escaped full name of a key path: dots and backslashes in each level escaped. */
+  /** A key path's CDM path: each level a valid CDM name (spaces as underscores). */
+  static String cdmPath(String path) {
+    return path.replace(' ', '_');
+  }
+
+  /** netcdf-java's escaped full name of a key path: each level valid, dots and backslashes escaped. */
   static String cdmName(String path) {
-    return path.replace("\\", "\\\\").replace(".", "\\.");
+    return cdmPath(path).replace("\\", "\\\\").replace(".", "\\.");
   }
 
   /** What the variable must hold. */
@@ -68,9 +73,38 @@ final class StoreFixtures {
       int n = Integer.parseInt(dt.substring(2));
       return Expected.values(fv.toString(), name, DataType.CHAR, shape, n, raw).extraDim(n).chunks(chunk, block);
     }
+    if (dt.equals("<f2")) { // float16 reads as FLOAT (exact)
+      java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(raw).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(raw.length * 2).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      for (int i = 0; i < raw.length / 2; i++) {
+        out.putFloat(half(in.getShort(2 * i)));
+      }
+      return Expected.values(fv.toString(), name, DataType.FLOAT, shape, 4, out.array()).chunks(chunk, block);
+    }
+    if (dt.equals("<c8") || dt.equals("<c16")) { // complex: real and imaginary parts on a last dimension of 2
+      boolean single = dt.equals("<c8");
+      return Expected.values(fv.toString(), name, single ? DataType.FLOAT : DataType.DOUBLE, shape, single ? 8 : 16, raw)
+          .extraDim(2).chunks(chunk, block);
+    }
     Expected e = Expected.numeric(fv, name);
     assertNotNull(e, fv + ": dtype " + dt + " has no expectation here");
     return e.chunks(chunk, block);
+  }
+
+  /** IEEE half precision to float (exact). */
+  static float half(short h) {
+    int s = (h >> 15) & 1;
+    int e = (h >> 10) & 0x1f;
+    int m = h & 0x3ff;
+    float v;
+    if (e == 0) {
+      v = m * 0x1p-24f;
+    } else if (e == 31) {
+      v = m == 0 ? Float.POSITIVE_INFINITY : Float.NaN;
+    } else {
+      v = (1 + m / 1024f) * (float) Math.pow(2, e - 15);
+    }
+    return s == 1 ? -v : v;
   }
 
   static long[] longs(JsonNode a) {
