@@ -55,7 +55,7 @@ public class Blosc2StoreIosp extends ChunkedIosp {
 
   @Override
   protected void build(Path entry, Group.Builder root) throws IOException {
-    StoreDataset ds = Blosc2Stores.read(files());
+    StoreDataset ds = Blosc2Stores.read(files(), null);
     for (Map.Entry<String, Map<String, Object>> g : ds.groupAttributes().entrySet()) {
       CdmAttributes.toCdm(g.getValue(), ds.groupUnsigned(g.getKey())).forEach(group(root, g.getKey())::addAttribute);
     }

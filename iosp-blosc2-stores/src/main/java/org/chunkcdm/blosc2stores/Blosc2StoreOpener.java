@@ -30,7 +30,7 @@ public final class Blosc2StoreOpener implements DatasetOpener {
     }
     FileHandles files = new FileHandles(Blosc2Stores.datasetRoot(path));
     try {
-      return Blosc2Stores.read(files).withOptions(options);
+      return Blosc2Stores.read(files, options).withOptions(options);
     } catch (IOException | RuntimeException e) {
       files.close();
       throw e;

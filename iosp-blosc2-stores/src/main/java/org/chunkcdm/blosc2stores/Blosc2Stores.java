@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.chunkcdm.chunk.ChunkedArray;
+import org.chunkcdm.chunk.ReadSettings;
 import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.io.FormatException;
 import org.chunkcdm.io.ZipIndex;
@@ -22,6 +23,7 @@ import org.chunkcdm.open.Attributes;
 import org.chunkcdm.open.BasicDataset;
 import org.chunkcdm.open.DatasetVariable;
 import org.chunkcdm.open.Names;
+import org.chunkcdm.open.OpenOptions;
 import org.chunkcdm.sframe.ContiguousFrame;
 
 /**
@@ -157,8 +159,11 @@ final class Blosc2Stores {
 
   // ------------------------------------------------------------------ reading
 
-  /** Reads the container at {@code files.root()} (the directory or file {@link #datasetRoot} gives). */
-  static StoreDataset read(FileHandles files) throws IOException {
+  /**
+   * Reads the container at {@code files.root()} (the directory or file {@link #datasetRoot} gives); {@code options}
+   * give the cache and decode threads of the reads made for the dataset itself (a CTable's live rows).
+   */
+  static StoreDataset read(FileHandles files, OpenOptions options) throws IOException {
     Path root = files.root();
     Container c;
     if (Files.isDirectory(root)) {
@@ -169,7 +174,7 @@ final class Blosc2Stores {
       c = zip ? Container.zip(files, root) : Container.frame(files, root);
     }
     try {
-      return new Builder(c).build();
+      return new Builder(c, options == null ? ReadSettings.defaults() : options.readSettings()).build();
     } finally {
       if (c.storage == Container.Storage.DIRECTORY) {
         files.close(); // the leaves' files reopen on the first read that needs them
@@ -187,6 +192,19 @@ final class Blosc2Stores {
     }
     return sb.toString();
   }
+
+  /** Paths level by level: "a" &lt; "a/b" &lt; "a-b" (a parent and its subtree before the next sibling). */
+  static final java.util.Comparator<String> BY_LEVELS = (x, y) -> {
+    String[] a = x.isEmpty() ? new String[0] : x.split("/");
+    String[] b = y.isEmpty() ? new String[0] : y.split("/");
+    for (int i = 0; i < Math.min(a.length, b.length); i++) {
+      int c = a[i].compareTo(b[i]);
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(a.length, b.length);
+  };
 
   /** The group part of a path ("" for the root). */
   static String parent(String path) {
@@ -206,10 +224,12 @@ final class Blosc2Stores {
     private final Map<String, Attributes> groups = new LinkedHashMap<>();
     private final Attributes global = new Attributes();
     private final List<String> notRead = new ArrayList<>();
+    private final ReadSettings settings;
     private int opened;
 
-    Builder(Container c) {
+    Builder(Container c, ReadSettings settings) {
       this.c = c;
+      this.settings = settings;
       notRead.addAll(c.ignored);
     }
 
@@ -237,12 +257,15 @@ final class Blosc2Stores {
       for (DatasetVariable v : vars) { // every group holding a variable exists, parents first
         group(parent(v.name()));
       }
+      // the order of the CDM view's variables: a group's own (in the order found) before its subgroups'
+      vars.sort((a, b) -> BY_LEVELS.compare(parent(a.name()), parent(b.name())));
       return new StoreDataset(new BasicDataset(FORMAT, c.files.root(), vars, global, c.files), sorted(groups));
     }
 
-    /** Groups with parents before children (each parent made when missing). */
+    /** Groups in the order netcdf-java lists them: parents before children, siblings by name. */
     private static Map<String, Attributes> sorted(Map<String, Attributes> groups) {
-      Map<String, Attributes> out = new java.util.TreeMap<>(groups);
+      Map<String, Attributes> out = new java.util.TreeMap<>(BY_LEVELS);
+      out.putAll(groups);
       return new LinkedHashMap<>(out);
     }
 
@@ -423,7 +446,7 @@ final class Blosc2Stores {
       if (!vf.isB2nd() || vf.shape().length != 1) {
         throw new FormatException(validLeaf.name() + ": the live-row mask must be a 1-D b2nd array");
       }
-      ChunkedArray valid = vf.variable("_valid_rows", null).array();
+      ChunkedArray valid = vf.variable("_valid_rows", null).array().withSettings(settings);
       String label = c.label + (prefix.isEmpty() ? "" : ": table '" + prefix + "'");
       LiveRows rows = new LiveRows(label, valid, nRows);
       Set<String> names = new LinkedHashSet<>();
