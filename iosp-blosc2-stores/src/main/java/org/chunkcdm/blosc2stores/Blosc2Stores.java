@@ -98,7 +98,8 @@ final class Blosc2Stores {
         return "b2embed".equals(m) ? Kind.EMBED : null;
       }
       if (h.length >= 4 && h[0] == 'P' && h[1] == 'K' && (h[2] == 3 && h[3] == 4 || h[2] == 5 && h[3] == 6)) {
-        return isStoreZip(p) ? Kind.ZIP : null;
+        // a .b2z is claimed even when damaged, so that opening it says what is wrong
+        return p.getFileName().toString().endsWith(".b2z") || isStoreZip(p) ? Kind.ZIP : null;
       }
       return null;
     } catch (IOException | RuntimeException e) {
