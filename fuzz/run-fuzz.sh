@@ -3,7 +3,7 @@
 # at the lowest CPU priority).
 #   fuzz/run-fuzz.sh [TARGET...]      (from the repository root)
 # Each target fuzzes for its @FuzzTest maxDuration (Jazzer's default, 5 minutes; jazzer-junit 0.24 takes the
-# budget from the annotation only), so all thirteen targets take about 65 minutes. Per input, a 1 s limit applies
+# budget from the annotation only), so all sixteen targets take about 80 minutes. Per input, a 1 s limit applies
 # (-Dfuzz.input.timeout="1 s" below; jazzer-junit passes it to libFuzzer as -timeout=1): a slower input is a finding. The fuzzing JVM runs with -Xmx256m (fuzz/pom.xml): an OutOfMemoryError is a finding.
 # TARGET is Class#method, e.g. BloscFuzzTest#bloscChunk; default: every target. Findings (crashing or slow inputs)
 # are written by Jazzer into fuzz/src/test/resources/.../<Class>Inputs/<method>/ and then replay in every build;
@@ -15,7 +15,8 @@ if [ ${#targets[@]} -eq 0 ]; then
   targets=(BloscFuzzTest#bloscChunk BloscFuzzTest#blosc2Chunk BloscFuzzTest#lz4WithDictionary BloscFuzzTest#bloscLz
            ZstdFuzzTest#zstdFrame ZstdFuzzTest#zstdWithDictionary FormatFuzzTest#dsFile FormatFuzzTest#bloscpackFile
            FormatFuzzTest#blosc2Frame FormatFuzzTest#bcolzCarray NcStreamFuzzTest#ncstreamFile
-           H5BloscFuzzTest#hdf5BloscChunk InflateFuzzTest#inflate)
+           H5BloscFuzzTest#hdf5BloscChunk InflateFuzzTest#inflate StoreFuzzTest#b2zStore StoreFuzzTest#b2dKeyMap
+           StoreFuzzTest#b2eStore)
 fi
 mkdir -p fuzz/target/fuzz-logs
 total=0
