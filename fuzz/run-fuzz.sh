@@ -15,8 +15,8 @@ if [ ${#targets[@]} -eq 0 ]; then
   targets=(BloscFuzzTest#bloscChunk BloscFuzzTest#blosc2Chunk BloscFuzzTest#lz4WithDictionary BloscFuzzTest#bloscLz
            ZstdFuzzTest#zstdFrame ZstdFuzzTest#zstdWithDictionary FormatFuzzTest#dsFile FormatFuzzTest#bloscpackFile
            FormatFuzzTest#blosc2Frame FormatFuzzTest#bcolzCarray NcStreamFuzzTest#ncstreamFile
-           H5BloscFuzzTest#hdf5BloscChunk InflateFuzzTest#inflate StoreFuzzTest#b2zStore StoreFuzzTest#b2dKeyMap
-           StoreFuzzTest#b2eStore)
+           H5BloscFuzzTest#hdf5BloscChunk InflateFuzzTest#inflate FormatFuzzTest#b2zStore FormatFuzzTest#b2dKeyMap
+           FormatFuzzTest#b2eStore)
 fi
 mkdir -p fuzz/target/fuzz-logs
 total=0

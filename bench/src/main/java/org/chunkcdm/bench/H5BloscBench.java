@@ -105,7 +105,7 @@ public final class H5BloscBench {
     return sb.toString();
   }
 
-  private static String loadavg() {
+  static String loadavg() {
     try {
       String[] f = Files.readString(Paths.get("/proc/loadavg")).trim().split(" ");
       return f[0] + " " + f[1] + " " + f[2];

@@ -1,19 +1,14 @@
 package org.chunkcdm.fiji;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.chunkcdm.testkit.Fixtures;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,22 +26,8 @@ class StoreMacroIT {
 
   @Test
   void macroOpensStoreArraysInRealImageJ() throws Exception {
-    String xvfb = ImageJZipIT.onPath("xvfb-run");
-    if (xvfb == null) {
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-        fail("xvfb-run is not installed, but CI=true: .ci/run must install xvfb (apt-get install -y xvfb)");
-      }
-      Assumptions.assumeTrue(false, "xvfb-run not installed (apt-get install xvfb); this real-ImageJ test needs it");
-    }
-    Path target = Paths.get("target").toAbsolutePath();
-    Path zip = target.resolve("chunkcdm-imagej.zip");
-    Path ijJar = target.resolve("it-imagej/ij.jar");
-    assertTrue(Files.isRegularFile(zip), zip + " missing: run mvn package/verify");
-    Path home = target.resolve("it-run-stores/ImageJ");
-    ImageJZipIT.deleteTree(home.getParent());
-    Files.createDirectories(home);
-    Files.copy(ijJar, home.resolve("ij.jar"));
-    ImageJZipIT.unzip(zip, home);
+    String xvfb = ImageJZipIT.xvfbOrSkip();
+    Path home = ImageJZipIT.installImageJ("it-run-stores");
     Path out = home.resolve("macro-output.txt");
     List<String> lines = new ArrayList<>();
     lines.add("out = \"\";");
@@ -68,19 +49,7 @@ class StoreMacroIT {
     lines.add("run(\"Quit\");");
     Path macro = home.resolve("stores.ijm");
     Files.writeString(macro, String.join("\n", lines));
-    List<String> cmd = new ArrayList<>(List.of(xvfb, "-a", "-s", "-screen 0 1280x1024x24",
-        Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g",
-        "-jar", home.resolve("ij.jar").toString(), "-ijpath", home.toString(), "-macro", macro.toString()));
-    Process p = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true)
-        .redirectOutput(home.resolve("imagej.log").toFile()).start();
-    boolean exited = p.waitFor(ImageJZipIT.TIMEOUT_S, TimeUnit.SECONDS);
-    if (!exited) {
-      p.descendants().forEach(ProcessHandle::destroyForcibly);
-      p.destroyForcibly();
-    }
-    String log = Files.exists(home.resolve("imagej.log")) ? Files.readString(home.resolve("imagej.log")) : "";
-    assertTrue(Files.exists(out), "ImageJ wrote no macro output (exited: " + exited + "). Log:\n" + log);
-    String text = Files.readString(out, StandardCharsets.UTF_8);
+    String text = ImageJZipIT.runMacro(xvfb, home, macro, out);
     assertTrue(text.contains("done"), text);
     for (Case c : CASES) {
       Fixtures.Variable fv = Fixtures.manifest("blosc2-stores").dataset(c.dataset()).variable(c.variable());

@@ -169,12 +169,12 @@ final class LiveRows {
     return new Gathered(col, want, cs[0]);
   }
 
-  /** A column seen with another number of rows (whole chunks unchanged). */
-  private static final class Rows implements ChunkedArray {
-    private final ChunkedArray col;
+  /** A column seen with other rows: the column's element type on another grid. */
+  private abstract static class View implements ChunkedArray {
+    final ChunkedArray col;
     private final ChunkGrid grid;
 
-    Rows(ChunkedArray col, ChunkGrid grid) {
+    View(ChunkedArray col, ChunkGrid grid) {
       this.col = col;
       this.grid = grid;
     }
@@ -187,6 +187,13 @@ final class LiveRows {
     @Override
     public ChunkGrid grid() {
       return grid;
+    }
+  }
+
+  /** A column seen with another number of rows (whole chunks unchanged). */
+  private static final class Rows extends View {
+    Rows(ChunkedArray col, ChunkGrid grid) {
+      super(col, grid);
     }
 
     @Override
@@ -205,45 +212,41 @@ final class LiveRows {
     }
   }
 
+  /** Bytes of one row of a column of {@code shape} (elements of {@code item} bytes). */
+  private int rowBytes(long[] shape, int item) throws FormatException {
+    long rb = item;
+    for (int d = 1; d < shape.length; d++) {
+      rb = Math.multiplyExact(rb, shape[d]);
+    }
+    if (rb > Integer.MAX_VALUE) {
+      throw new FormatException(name + ": rows of " + rb + " bytes");
+    }
+    return (int) rb;
+  }
+
+  /** The grid of the live rows: chunk i holds the live rows of stored chunk i (known once the mask is read). */
+  private ChunkGrid liveGrid(long[] shape, long chunkRows, long rowItems) {
+    long chunks = (physical + chunkRows - 1) / chunkRows;
+    return ChunkGrid.flat(shape, chunks, () -> {
+      Runs r = runs(live);
+      long[] starts = new long[(int) chunks + 1];
+      for (int i = 0; i <= chunks; i++) {
+        starts[i] = r.liveBefore(Math.min(physical, i * chunkRows), live) * rowItems;
+      }
+      return starts;
+    });
+  }
+
   /** The live rows of a column: logical chunk i = the live rows of stored chunk i (empty when none is live). */
-  private final class Gathered implements ChunkedArray {
-    private final ChunkedArray col;
-    private final ChunkGrid grid;
+  private final class Gathered extends View {
     private final long chunkRows;
     private final int rowBytes;
     private final Object key = new Object();
 
     Gathered(ChunkedArray col, long[] shape, long chunkRows) throws IOException {
-      this.col = col;
+      super(col, liveGrid(shape, chunkRows, rowBytes(shape, col.dtype().itemSize()) / col.dtype().itemSize()));
       this.chunkRows = chunkRows;
-      long rb = col.dtype().itemSize();
-      for (int d = 1; d < shape.length; d++) {
-        rb = Math.multiplyExact(rb, shape[d]);
-      }
-      if (rb > Integer.MAX_VALUE) {
-        throw new FormatException(name + ": rows of " + rb + " bytes");
-      }
-      this.rowBytes = (int) rb;
-      long rowItems = rb / col.dtype().itemSize();
-      long chunks = (physical + chunkRows - 1) / chunkRows;
-      this.grid = ChunkGrid.flat(shape, chunks, () -> {
-        Runs r = runs(live);
-        long[] starts = new long[(int) chunks + 1];
-        for (int i = 0; i <= chunks; i++) {
-          starts[i] = r.liveBefore(Math.min(physical, i * chunkRows), live) * rowItems;
-        }
-        return starts;
-      });
-    }
-
-    @Override
-    public DType dtype() {
-      return col.dtype();
-    }
-
-    @Override
-    public ChunkGrid grid() {
-      return grid;
+      this.rowBytes = rowBytes(shape, col.dtype().itemSize());
     }
 
     @Override

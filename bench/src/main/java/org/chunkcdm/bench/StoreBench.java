@@ -1,0 +1,123 @@
+package org.chunkcdm.bench;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.chunkcdm.chunk.ChunkCache;
+import org.chunkcdm.chunk.ChunkedArray;
+import org.chunkcdm.chunk.SectionReader;
+import org.chunkcdm.open.ChunkedDataset;
+import org.chunkcdm.open.ChunkedVariable;
+import org.chunkcdm.open.Datasets;
+import org.chunkcdm.open.OpenOptions;
+import org.chunkcdm.sframe.ContiguousFrame;
+import ucar.nc2.NetcdfFile;
+import ucar.nc2.NetcdfFiles;
+
+/**
+ * python-blosc2 stores benchmark (docs/BENCHMARKS.md, "python-blosc2 stores"); a main class, never run by
+ * {@code mvn verify}. Data: {@code bench/blosc2_stores_bench.py DIR}.
+ *
+ * <ol>
+ *   <li>Opening a DictStore of 1,000 arrays ({@code many.b2d}, {@code many.b2z}) through the opener SPI and through
+ *       {@code NetcdfFiles.open}, each round in turn: milliseconds per open, and the Blosc2 chunks fetched while
+ *       opening (must be 0).
+ *   <li>Reading one 64 MiB float64 array whole, stored as a {@code .b2nd} file, as the leaf {@code /data} of a
+ *       DictStore directory and as a stored member of a {@code .b2z}, interleaved round by round (A B C A B C ...),
+ *       each read with a fresh 1 MiB private cache so that every chunk is decoded: MB/s (decoded bytes per second)
+ *       and the store/{@code .b2nd} ratios of the medians.
+ * </ol>
+ * Arguments: DIR, rounds (default 7).
+ */
+public final class StoreBench {
+  private StoreBench() {}
+
+  public static void main(String[] args) throws Exception {
+    Path dir = Paths.get(args[0]);
+    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 7;
+    System.out.println("# java " + System.getProperty("java.version") + ", cores " + Runtime.getRuntime().availableProcessors()
+        + ", load average " + H5BloscBench.loadavg());
+    Map<String, List<Double>> open = new LinkedHashMap<>();
+    long fetched = 0;
+    for (int r = 0; r < rounds; r++) {
+      for (String name : List.of("many.b2d", "many.b2z")) {
+        Path p = dir.resolve(name);
+        long f0 = ContiguousFrame.chunksFetched();
+        long t0 = System.nanoTime();
+        int n;
+        try (ChunkedDataset ds = Datasets.open(p)) {
+          n = ds.variables().size();
+        }
+        double ms = (System.nanoTime() - t0) / 1e6;
+        open.computeIfAbsent(name + " opener", k -> new ArrayList<>()).add(ms);
+        fetched += ContiguousFrame.chunksFetched() - f0;
+        f0 = ContiguousFrame.chunksFetched();
+        t0 = System.nanoTime();
+        try (NetcdfFile nc = NetcdfFiles.open(p.toString())) {
+          n = Math.min(n, nc.getVariables().size());
+        }
+        double ms2 = (System.nanoTime() - t0) / 1e6;
+        open.computeIfAbsent(name + " NetcdfFiles", k -> new ArrayList<>()).add(ms2);
+        fetched += ContiguousFrame.chunksFetched() - f0;
+        System.out.printf("open round %d %s: %d variables, opener %.1f ms, NetcdfFiles %.1f ms%n", r, name, n, ms, ms2);
+      }
+    }
+    System.out.println("# chunks fetched while opening: " + fetched);
+    for (Map.Entry<String, List<Double>> e : open.entrySet()) {
+      System.out.printf("open %-22s best %7.1f ms  median %7.1f ms%n", e.getKey(), best(e.getValue(), false),
+          median(e.getValue()));
+    }
+
+    Map<String, List<Double>> mbs = new LinkedHashMap<>();
+    String[][] sets = {{"one.b2nd", "one"}, {"one.b2d", "data"}, {"one.b2z", "data"}};
+    for (int r = 0; r < rounds; r++) {
+      for (String[] s : sets) {
+        OpenOptions o = OpenOptions.defaults().withCache(new ChunkCache(1 << 20));
+        try (ChunkedDataset ds = Datasets.open(dir.resolve(s[0]), o)) {
+          ChunkedVariable v = ds.variable(s[1]);
+          ChunkedArray a = v.array();
+          long[] shape = a.grid().shape();
+          long t0 = System.nanoTime();
+          double[] d = (double[]) SectionReader.readTyped(a, new long[shape.length], shape, null);
+          double sec = (System.nanoTime() - t0) / 1e9;
+          double rate = d.length * 8.0 / sec / 1e6;
+          mbs.computeIfAbsent(s[0], k -> new ArrayList<>()).add(rate);
+          System.out.printf("read round %d %-9s %.3f s %6.0f MB/s  sum %.6f%n", r, s[0], sec, rate, sum(d));
+        }
+      }
+    }
+    double ref = median(mbs.get("one.b2nd"));
+    for (Map.Entry<String, List<Double>> e : mbs.entrySet()) {
+      double m = median(e.getValue());
+      System.out.printf("read %-9s best %6.0f MB/s  median %6.0f MB/s  median / .b2nd %.3f%n", e.getKey(),
+          best(e.getValue(), true), m, m / ref);
+    }
+    System.out.println("# load average at the end " + H5BloscBench.loadavg());
+  }
+
+  static double median(List<Double> v) {
+    List<Double> s = new ArrayList<>(v);
+    s.sort(null);
+    int n = s.size();
+    return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+  }
+
+  static double best(List<Double> v, boolean max) {
+    double b = v.get(0);
+    for (double x : v) {
+      b = max ? Math.max(b, x) : Math.min(b, x);
+    }
+    return b;
+  }
+
+  static double sum(double[] d) {
+    double s = 0;
+    for (double x : d) {
+      s += x;
+    }
+    return s;
+  }
+}
