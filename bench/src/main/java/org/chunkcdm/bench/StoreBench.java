@@ -23,8 +23,8 @@ import ucar.nc2.NetcdfFiles;
  *
  * <ol>
  *   <li>Opening a DictStore of 1,000 arrays ({@code many.b2d}, {@code many.b2z}) through the opener SPI and through
- *       {@code NetcdfFiles.open}, each round in turn: milliseconds per open, and the Blosc2 chunks fetched while
- *       opening (must be 0).
+ *       {@code NetcdfFiles.open}, each round in turn: milliseconds per open (wall clock, and the opening thread's CPU
+ *       time, which a loaded machine does not inflate), and the Blosc2 chunks fetched while opening (must be 0).
  *   <li>Reading one 64 MiB float64 array whole, stored as a {@code .b2nd} file, as the leaf {@code /data} of a
  *       DictStore directory and as a stored member of a {@code .b2z}, interleaved round by round (A B C A B C ...),
  *       each read with a fresh 1 MiB private cache so that every chunk is decoded: MB/s (decoded bytes per second)
@@ -41,34 +41,40 @@ public final class StoreBench {
     System.out.println("# java " + System.getProperty("java.version") + ", cores " + Runtime.getRuntime().availableProcessors()
         + ", load average " + H5BloscBench.loadavg());
     Map<String, List<Double>> open = new LinkedHashMap<>();
+    Map<String, List<Double>> cpu = new LinkedHashMap<>();
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
     long fetched = 0;
     for (int r = 0; r < rounds; r++) {
       for (String name : List.of("many.b2d", "many.b2z")) {
         Path p = dir.resolve(name);
-        long f0 = ContiguousFrame.chunksFetched();
-        long t0 = System.nanoTime();
-        int n;
-        try (ChunkedDataset ds = Datasets.open(p)) {
-          n = ds.variables().size();
+        for (boolean cdm : new boolean[] {false, true}) {
+          String what = name + (cdm ? " NetcdfFiles" : " opener");
+          long f0 = ContiguousFrame.chunksFetched();
+          long c0 = mx.getCurrentThreadCpuTime();
+          long t0 = System.nanoTime();
+          int n;
+          if (cdm) {
+            try (NetcdfFile nc = NetcdfFiles.open(p.toString())) {
+              n = nc.getVariables().size();
+            }
+          } else {
+            try (ChunkedDataset ds = Datasets.open(p)) {
+              n = ds.variables().size();
+            }
+          }
+          double ms = (System.nanoTime() - t0) / 1e6;
+          double cms = (mx.getCurrentThreadCpuTime() - c0) / 1e6;
+          fetched += ContiguousFrame.chunksFetched() - f0;
+          open.computeIfAbsent(what, k -> new ArrayList<>()).add(ms);
+          cpu.computeIfAbsent(what, k -> new ArrayList<>()).add(cms);
+          System.out.printf("open round %d %-22s %d variables, %.1f ms (CPU %.1f ms)%n", r, what, n, ms, cms);
         }
-        double ms = (System.nanoTime() - t0) / 1e6;
-        open.computeIfAbsent(name + " opener", k -> new ArrayList<>()).add(ms);
-        fetched += ContiguousFrame.chunksFetched() - f0;
-        f0 = ContiguousFrame.chunksFetched();
-        t0 = System.nanoTime();
-        try (NetcdfFile nc = NetcdfFiles.open(p.toString())) {
-          n = Math.min(n, nc.getVariables().size());
-        }
-        double ms2 = (System.nanoTime() - t0) / 1e6;
-        open.computeIfAbsent(name + " NetcdfFiles", k -> new ArrayList<>()).add(ms2);
-        fetched += ContiguousFrame.chunksFetched() - f0;
-        System.out.printf("open round %d %s: %d variables, opener %.1f ms, NetcdfFiles %.1f ms%n", r, name, n, ms, ms2);
       }
     }
     System.out.println("# chunks fetched while opening: " + fetched);
     for (Map.Entry<String, List<Double>> e : open.entrySet()) {
-      System.out.printf("open %-22s best %7.1f ms  median %7.1f ms%n", e.getKey(), best(e.getValue(), false),
-          median(e.getValue()));
+      System.out.printf("open %-22s best %7.1f ms  median %7.1f ms  (CPU: best %6.1f ms, median %6.1f ms)%n", e.getKey(),
+          best(e.getValue(), false), median(e.getValue()), best(cpu.get(e.getKey()), false), median(cpu.get(e.getKey())));
     }
 
     Map<String, List<Double>> mbs = new LinkedHashMap<>();

@@ -5,7 +5,6 @@ import java.util.Arrays;
 import org.chunkcdm.io.FormatException;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.DType;
-import org.msgpack.core.MessagePack;
 import org.msgpack.core.MessageUnpacker;
 
 /**
@@ -41,7 +40,7 @@ final class B2nd {
     int[] chunks;
     int[] blocks;
     String dt;
-    try (MessageUnpacker u = MessagePack.newDefaultUnpacker(meta)) {
+    try (MessageUnpacker u = Frame.MSGPACK.newUnpacker(meta)) {
       int n = u.unpackArrayHeader();
       if (n < 7) {
         throw new FormatException("b2nd metalayer is a msgpack array of " + n + " items, 7 expected");

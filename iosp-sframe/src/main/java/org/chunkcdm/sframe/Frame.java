@@ -45,6 +45,13 @@ final class Frame {
    */
   static final int MAX_TYPESIZE = 1 << 24;
 
+  /**
+   * How every msgpack value of a frame is read: msgpack-core's default decodes each unpacker's first string into a
+   * fresh 8,192-char buffer (16 KiB zeroed per header, trailer and value: most of the time of opening a store of
+   * many small arrays); these strings are names and short attributes.
+   */
+  static final MessagePack.UnpackerConfig MSGPACK = new MessagePack.UnpackerConfig().withStringDecoderBufferSize(64);
+
   /** Chunks asked for by {@link #chunk(long)}, process-wide (tests prove what opening and reads touch). */
   static final java.util.concurrent.atomic.LongAdder FETCHED = new java.util.concurrent.atomic.LongAdder();
 
@@ -141,7 +148,7 @@ final class Frame {
     frameLen = fl;
     byte[] h = read(0, headerLen);
     Map<String, byte[]> metas = new LinkedHashMap<>();
-    try (MessageUnpacker u = MessagePack.newDefaultUnpacker(h)) {
+    try (MessageUnpacker u = Frame.MSGPACK.newUnpacker(h)) {
       expect(u.unpackArrayHeader() == 14, "the header is not a msgpack array of 14 fields");
       u.skipValue(); // magic, checked above
       u.skipValue(); // header_len
@@ -205,7 +212,7 @@ final class Frame {
     long trailerPos = frameLen - trailerLen;
     byte[] t = read(trailerPos, trailerLen);
     Map<String, byte[]> vl = new LinkedHashMap<>();
-    try (MessageUnpacker u = MessagePack.newDefaultUnpacker(t)) {
+    try (MessageUnpacker u = Frame.MSGPACK.newUnpacker(t)) {
       expect(u.unpackArrayHeader() == 4, "the trailer is not a msgpack array of 4 fields");
       u.skipValue(); // trailer version
       readMetalayers(u, t.length, vl, "vlmetalayer");
@@ -303,7 +310,7 @@ final class Frame {
     if (start.length < FIXED_HEADER || !java.util.Arrays.equals(start, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
       return names;
     }
-    try (MessageUnpacker u = MessagePack.newDefaultUnpacker(start)) {
+    try (MessageUnpacker u = Frame.MSGPACK.newUnpacker(start)) {
       if (u.unpackArrayHeader() != 14) {
         return names;
       }

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import org.chunkcdm.open.Attributes;
 import org.chunkcdm.open.Names;
-import org.msgpack.core.MessagePack;
 import org.msgpack.core.MessageUnpacker;
 import org.msgpack.value.Value;
 
@@ -72,7 +71,7 @@ final class MetaAttributes {
     if (b.length == 0) {
       return null;
     }
-    try (MessageUnpacker u = MessagePack.newDefaultUnpacker(b)) {
+    try (MessageUnpacker u = Frame.MSGPACK.newUnpacker(b)) {
       checkValue(u, b.length, 0); // lengths and nesting within the bytes, before msgpack allocates anything
       if (u.hasNext()) {
         return null;
@@ -80,7 +79,7 @@ final class MetaAttributes {
     } catch (Exception e) {
       return null;
     }
-    try (MessageUnpacker u = MessagePack.newDefaultUnpacker(b)) {
+    try (MessageUnpacker u = Frame.MSGPACK.newUnpacker(b)) {
       return json(u.unpackValue());
     } catch (Exception e) {
       return null;
