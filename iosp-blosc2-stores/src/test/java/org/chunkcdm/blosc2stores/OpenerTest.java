@@ -116,13 +116,17 @@ class OpenerTest {
     assertFalse(stores.canOpen(leaf));
     assertTrue(frames.canOpen(leaf));
     assertFalse(stores.canOpen(StoreFixtures.dataset("single/v_b2nd_vlmeta.b2nd").file()));
-    Path f = tmp.resolve("x.b2z");
+    Path f = tmp.resolve("x.b2z"); // a .b2z that is no zip: claimed, and opening it says why it fails
     Files.write(f, new byte[] {'P', 'K', 3, 4, 0, 0});
-    assertFalse(stores.canOpen(f));
+    assertTrue(stores.canOpen(f));
+    IOException e = assertThrows(IOException.class, () -> stores.open(f, null));
+    assertTrue(e.getMessage().contains(f.toString()) && e.getMessage().contains("zip"), e.getMessage());
+    Path zip = tmp.resolve("x.zip"); // another zip, without embed.b2e: not claimed
+    Files.write(zip, new byte[] {'P', 'K', 3, 4, 0, 0});
+    assertFalse(stores.canOpen(zip));
+    assertThrows(IOException.class, () -> stores.open(zip, null));
     assertFalse(stores.canOpen(tmp));
     assertFalse(stores.canOpen(tmp.resolve("missing.b2d")));
-    IOException e = assertThrows(IOException.class, () -> stores.open(f, null));
-    assertTrue(e.getMessage().contains(f.toString()), e.getMessage());
     assertNotNull(Datasets.find(StoreFixtures.dataset("embedstore/v_embed.b2e").file()));
   }
 }
