@@ -41,7 +41,8 @@ class OpenerTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("datasets")
   void opensLikeTheIosp(Fixtures.Dataset d) throws Exception {
-    assertTrue(OpenerChecks.check(d, "blosc2-store") > 0, d.toString());
+    long compared = OpenerChecks.check(d, "blosc2-store");
+    assertTrue(compared > 0 || StoreFixtures.expected(d).stream().allMatch(e -> e.size() == 0), d.toString());
     if (Files.isDirectory(d.file())) { // the directory's embed.b2e opens the whole store
       OpenerChecks.check(d.file().resolve("embed.b2e"), "blosc2-store", d);
     }
