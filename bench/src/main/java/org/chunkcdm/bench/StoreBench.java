@@ -13,7 +13,7 @@ import org.chunkcdm.open.ChunkedDataset;
 import org.chunkcdm.open.ChunkedVariable;
 import org.chunkcdm.open.Datasets;
 import org.chunkcdm.open.OpenOptions;
-import org.chunkcdm.sframe.ContiguousFrame;
+import org.chunkcdm.sframe.SframeProbes;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFiles;
 
@@ -49,7 +49,7 @@ public final class StoreBench {
         Path p = dir.resolve(name);
         for (boolean cdm : new boolean[] {false, true}) {
           String what = name + (cdm ? " NetcdfFiles" : " opener");
-          long f0 = ContiguousFrame.chunksFetched();
+          long f0 = SframeProbes.chunksFetched();
           long c0 = mx.getCurrentThreadCpuTime();
           long t0 = System.nanoTime();
           int n;
@@ -64,7 +64,7 @@ public final class StoreBench {
           }
           double ms = (System.nanoTime() - t0) / 1e6;
           double cms = (mx.getCurrentThreadCpuTime() - c0) / 1e6;
-          fetched += ContiguousFrame.chunksFetched() - f0;
+          fetched += SframeProbes.chunksFetched() - f0;
           open.computeIfAbsent(what, k -> new ArrayList<>()).add(ms);
           cpu.computeIfAbsent(what, k -> new ArrayList<>()).add(cms);
           System.out.printf("open round %d %-22s %d variables, %.1f ms (CPU %.1f ms)%n", r, what, n, ms, cms);

@@ -2,10 +2,10 @@ package org.chunkcdm.blosc2stores;
 
 import java.io.IOException;
 import java.util.Arrays;
+import org.chunkcdm.chunk.BasicChunkedArray;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
-import org.chunkcdm.chunk.DType;
 import org.chunkcdm.chunk.SectionReader;
 import org.chunkcdm.io.FormatException;
 
@@ -169,46 +169,18 @@ final class LiveRows {
     return new Gathered(col, want, cs[0]);
   }
 
-  /** A column seen with other rows: the column's element type on another grid. */
-  private abstract static class View implements ChunkedArray {
-    final ChunkedArray col;
-    private final ChunkGrid grid;
-
-    View(ChunkedArray col, ChunkGrid grid) {
-      this.col = col;
-      this.grid = grid;
-    }
-
-    @Override
-    public DType dtype() {
-      return col.dtype();
-    }
-
-    @Override
-    public ChunkGrid grid() {
-      return grid;
-    }
-  }
-
   /** A column seen with another number of rows (whole chunks unchanged). */
-  private static final class Rows extends View {
+  private static final class Rows extends BasicChunkedArray {
+    private final ChunkedArray col;
+
     Rows(ChunkedArray col, ChunkGrid grid) {
-      super(col, grid);
+      super(col.dtype(), grid, col.fillValue(), col.cacheKey());
+      this.col = col;
     }
 
     @Override
     public ChunkData chunk(long index) throws IOException {
       return col.chunk(index);
-    }
-
-    @Override
-    public byte[] fillValue() {
-      return col.fillValue();
-    }
-
-    @Override
-    public Object cacheKey() {
-      return col.cacheKey();
     }
   }
 
@@ -238,20 +210,17 @@ final class LiveRows {
   }
 
   /** The live rows of a column: logical chunk i = the live rows of stored chunk i (empty when none is live). */
-  private final class Gathered extends View {
+  private final class Gathered extends BasicChunkedArray {
+    private final ChunkedArray col;
     private final long chunkRows;
     private final int rowBytes;
-    private final Object key = new Object();
 
     Gathered(ChunkedArray col, long[] shape, long chunkRows) throws IOException {
-      super(col, liveGrid(shape, chunkRows, rowBytes(shape, col.dtype().itemSize()) / col.dtype().itemSize()));
+      super(col.dtype(), liveGrid(shape, chunkRows, rowBytes(shape, col.dtype().itemSize()) / col.dtype().itemSize()),
+          null, new Object());
+      this.col = col;
       this.chunkRows = chunkRows;
       this.rowBytes = rowBytes(shape, col.dtype().itemSize());
-    }
-
-    @Override
-    public Object cacheKey() {
-      return key;
     }
 
     @Override

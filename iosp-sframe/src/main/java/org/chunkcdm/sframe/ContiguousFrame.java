@@ -150,15 +150,6 @@ public final class ContiguousFrame {
     return Blosc2Frames.variable(f, name, dims);
   }
 
-  /**
-   * Chunks of any Blosc2 frame (frame files, sparse frames, frames at an offset or in memory) asked for since the
-   * process started, special index entries included: tests and benchmarks prove with it that opening a dataset
-   * reads no chunk.
-   */
-  public static long chunksFetched() {
-    return Frame.FETCHED.sum();
-  }
-
   /** Number of chunks in the offsets index. */
   public int chunks() {
     return f.nchunks();
