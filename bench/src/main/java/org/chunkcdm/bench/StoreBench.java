@@ -26,9 +26,10 @@ import ucar.nc2.NetcdfFiles;
  *       {@code NetcdfFiles.open}, each round in turn: milliseconds per open (wall clock, and the opening thread's CPU
  *       time, which a loaded machine does not inflate), and the Blosc2 chunks fetched while opening (must be 0).
  *   <li>Reading one 64 MiB float64 array whole, stored as a {@code .b2nd} file, as the leaf {@code /data} of a
- *       DictStore directory and as a stored member of a {@code .b2z}, interleaved round by round (A B C A B C ...),
- *       each read with a fresh 1 MiB private cache so that every chunk is decoded: MB/s (decoded bytes per second)
- *       and the store/{@code .b2nd} ratios of the medians.
+ *       DictStore directory and as a stored member of a {@code .b2z}, interleaved round by round (each first in
+ *       turn), each read with a fresh 1 MiB private cache (every chunk is decoded) and one decode thread (the
+ *       reading thread's CPU time is the read's whole cost): MB/s (decoded bytes per second of wall clock and of
+ *       CPU time) and the store/{@code .b2nd} ratios of the medians.
  * </ol>
  * Arguments: DIR, rounds (default 7).
  */
@@ -78,28 +79,38 @@ public final class StoreBench {
     }
 
     Map<String, List<Double>> mbs = new LinkedHashMap<>();
+    Map<String, List<Double>> cpuMbs = new LinkedHashMap<>();
     String[][] sets = {{"one.b2nd", "one"}, {"one.b2d", "data"}, {"one.b2z", "data"}};
     for (int r = 0; r < rounds; r++) {
-      for (String[] s : sets) {
-        OpenOptions o = OpenOptions.defaults().withCache(new ChunkCache(1 << 20));
+      for (int i = 0; i < sets.length; i++) {
+        String[] s = sets[(i + r) % sets.length]; // each set first in turn
+        // one decode thread: the reading thread's CPU time is the whole cost of the read
+        OpenOptions o = OpenOptions.defaults().withCache(new ChunkCache(1 << 20)).withDecodeThreads(1);
         try (ChunkedDataset ds = Datasets.open(dir.resolve(s[0]), o)) {
           ChunkedVariable v = ds.variable(s[1]);
           ChunkedArray a = v.array();
           long[] shape = a.grid().shape();
+          long c0 = mx.getCurrentThreadCpuTime();
           long t0 = System.nanoTime();
           double[] d = (double[]) SectionReader.readTyped(a, new long[shape.length], shape, null);
           double sec = (System.nanoTime() - t0) / 1e9;
+          double csec = (mx.getCurrentThreadCpuTime() - c0) / 1e9;
           double rate = d.length * 8.0 / sec / 1e6;
+          double crate = d.length * 8.0 / csec / 1e6;
           mbs.computeIfAbsent(s[0], k -> new ArrayList<>()).add(rate);
-          System.out.printf("read round %d %-9s %.3f s %6.0f MB/s  sum %.6f%n", r, s[0], sec, rate, sum(d));
+          cpuMbs.computeIfAbsent(s[0], k -> new ArrayList<>()).add(crate);
+          System.out.printf("read round %d %-9s %.3f s %6.0f MB/s, CPU %.3f s %6.0f MB/s  sum %.6f%n", r, s[0], sec,
+              rate, csec, crate, sum(d));
         }
       }
     }
     double ref = median(mbs.get("one.b2nd"));
+    double cref = median(cpuMbs.get("one.b2nd"));
     for (Map.Entry<String, List<Double>> e : mbs.entrySet()) {
       double m = median(e.getValue());
-      System.out.printf("read %-9s best %6.0f MB/s  median %6.0f MB/s  median / .b2nd %.3f%n", e.getKey(),
-          best(e.getValue(), true), m, m / ref);
+      double c = median(cpuMbs.get(e.getKey()));
+      System.out.printf("read %-9s wall: best %6.0f MB/s, median %6.0f MB/s (/ .b2nd %.3f); CPU: median %6.0f MB/s"
+          + " (/ .b2nd %.3f)%n", e.getKey(), best(e.getValue(), true), m, m / ref, c, c / cref);
     }
     System.out.println("# load average at the end " + H5BloscBench.loadavg());
   }
