@@ -90,22 +90,20 @@ def best(prefix, pick):
             k, v = line.split()
             out[k] = pick(out.get(k, float(v)), float(v))
     return out
+def table(keys, header, row):
+    if not keys:
+        return
+    print()
+    print(header)
+    print("|" + "---|" * (header.count("|") - 1))
+    for k in keys:
+        print(row(k, *k.split("-")))
 print("load average at the end: " + open("/proc/loadavg").read().split(" ", 3)[:3].__str__())
 c, v, s = best("c", max), best("v", max), best("s", max)
-if c:
-    print()
-    print("| set | c-blosc2 GB/s | chunkcdm, --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED | ratio | chunkcdm, no flag | ratio |")
-    print("|---|---|---|---|---|---|")
-    for k in c:
-        codec, filt, ts, cl = k.split("-")
-        print(f"| {codec} + {filt}, typesize {ts[2:]}, clevel {cl[1:]} | {c[k]:.1f} | {v.get(k, 0):.1f} | "
-              f"{v.get(k, 0) / c[k]:.2f} | {s.get(k, 0):.1f} | {s.get(k, 0) / c[k]:.2f} |")
+table(c, "| set | c-blosc2 GB/s | chunkcdm, --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED | ratio | chunkcdm, no flag | ratio |",
+      lambda k, codec, filt, ts, cl: f"| {codec} + {filt}, typesize {ts[2:]}, clevel {cl[1:]} | {c[k]:.1f} | {v.get(k, 0):.1f} | "
+      f"{v.get(k, 0) / c[k]:.2f} | {s.get(k, 0):.1f} | {s.get(k, 0) / c[k]:.2f} |")
 rc, rj = best("rc", min), best("rj", min)
-if rc:
-    print()
-    print("| 1 GiB float64 b2nd | python-blosc2 `blosc2.open(p)[:]` s | chunkcdm `Variable.read()` s | speed ratio (python time / java time) |")
-    print("|---|---|---|---|")
-    for k in rc:
-        codec, filt, ts, cl = k.split("-")
-        print(f"| {codec} + {filt} | {rc[k]:.2f} | {rj.get(k, 0):.2f} | {rc[k] / rj[k] if rj.get(k) else 0:.2f} |")
+table(rc, "| 1 GiB float64 b2nd | python-blosc2 `blosc2.open(p)[:]` s | chunkcdm `Variable.read()` s | speed ratio (python time / java time) |",
+      lambda k, codec, filt, ts, cl: f"| {codec} + {filt} | {rc[k]:.2f} | {rj.get(k, 0):.2f} | {rc[k] / rj[k] if rj.get(k) else 0:.2f} |")
 PYEOF

@@ -113,37 +113,50 @@ def head(d, dst, n, names):
         os.replace(tmp, os.path.join(dst, name + ".chunks"))
 
 
-def time_sets(d, seconds, names):
+def clock():
     """Wall-clock time; with B2CPU=1 this thread's CPU time (c-blosc2 with one thread decodes in the caller)."""
-    clock = time.thread_time if os.environ.get("B2CPU") == "1" else time.perf_counter
+    return time.thread_time if os.environ.get("B2CPU") == "1" else time.perf_counter
+
+
+def best_rate(total, seconds, clk, work):
+    """The best GB/s of passes of work() over total bytes, timed by clk, until seconds have passed (at least one)."""
+    best = 0.0
+    end = time.perf_counter() + seconds
+    while True:
+        t = clk()
+        work()
+        best = max(best, total / (clk() - t) / 1e9)
+        if time.perf_counter() > end:
+            return best
+
+
+def decode_all(chunks, dst):
+    for c in chunks:
+        blosc2.decompress2(c, dst=dst)
+
+
+def sets(d, names):
+    """Each set's name, its chunks and a 1 MiB output array, for decoding on one c-blosc2 thread."""
     blosc2.set_nthreads(1)
     for name in names:
-        chunks = load(d, name)
-        dst = bytearray(1 << 20)
+        yield name, load(d, name), bytearray(1 << 20)
+
+
+def time_sets(d, seconds, names):
+    """Decoding speed of each set, one thread (see clock)."""
+    clk = clock()
+    for name, chunks, dst in sets(d, names):
         total = 0
         for c in chunks:  # warm-up and size
             total += blosc2.decompress2(c, dst=dst) or (1 << 20)
-        best = 0.0
-        end = time.perf_counter() + seconds
-        while True:
-            t = clock()
-            for c in chunks:
-                blosc2.decompress2(c, dst=dst)
-            best = max(best, total / (clock() - t) / 1e9)
-            if time.perf_counter() > end:
-                break
-        print(f"{name} {best:.3f}")
-        sys.stdout.flush()
+        print(f"{name} {best_rate(total, seconds, clk, lambda: decode_all(chunks, dst)):.3f}", flush=True)
 
 
 def memcpy_sets(d, seconds, names):
     """The C floor of sets whose chunks are stored raw: glibc memmove of the same bytes (thread CPU time with B2CPU=1)."""
     import ctypes
-    clock = time.thread_time if os.environ.get("B2CPU") == "1" else time.perf_counter
-    blosc2.set_nthreads(1)
-    for name in names:
-        chunks = load(d, name)
-        dst = bytearray(1 << 20)
+    clk = clock()
+    for name, chunks, dst in sets(d, names):
         dp = ctypes.addressof((ctypes.c_char * len(dst)).from_buffer(dst))
         srcs = []
         for c in chunks:
@@ -152,51 +165,58 @@ def memcpy_sets(d, seconds, names):
             assert flags & 0x02, name + ": a chunk is not stored raw"
             srcs.append((ctypes.c_char_p(c), hl, nbytes, bs))
         total = sum(s[2] for s in srcs)
+
+        def memmove_all():
+            for p, hl, n, bs in srcs:
+                ctypes.memmove(dp, ctypes.cast(p, ctypes.c_void_p).value + hl, n)
+
         out = []
-        for mode in ("memmove", "c-blosc2"):
-            best = 0.0
-            end = time.perf_counter() + seconds
-            while True:
-                t = clock()
-                if mode == "memmove":
-                    for p, hl, n, bs in srcs:
-                        ctypes.memmove(dp, ctypes.cast(p, ctypes.c_void_p).value + hl, n)
-                else:
-                    for c in chunks:
-                        blosc2.decompress2(c, dst=dst)
-                best = max(best, total / (clock() - t) / 1e9)
-                if time.perf_counter() > end:
-                    break
-            out.append(f"{mode} {best:.3f}")
-        print(f"{name} " + " ".join(out))
-        sys.stdout.flush()
+        for mode, work in (("memmove", memmove_all), ("c-blosc2", lambda: decode_all(chunks, dst))):
+            out.append(f"{mode} {best_rate(total, seconds, clk, work):.3f}")
+        print(f"{name} " + " ".join(out), flush=True)
 
 
-def write_b2nd(d, names):
+def gib_targets(d, names, ext):
+    """The 1 GiB float64 series, and per set name its codec, filter and clevel, its file DIR/<name with _>.<ext> and
+    the temporary name to write it under (fresh_target); each file is moved into place after its turn."""
     os.makedirs(d, exist_ok=True)
     data = series(1 << 30, 8)
     for name in names:
-        codec, filt, ts, cl = parse(name)
-        p, tmp = fresh_target(d, name, ".b2nd")
-        a = blosc2.asarray(data, urlpath=tmp, mode="w", cparams=cparams(codec, filt, 8, cl, nthreads=2))
+        codec, filt, _, cl = parse(name)
+        p, tmp = fresh_target(d, name, ext)
+        yield data, cparams(codec, filt, 8, cl, nthreads=2), p, tmp
+        os.replace(tmp, p)
+
+
+def write_b2nd(d, names):
+    for data, cp, p, tmp in gib_targets(d, names, ".b2nd"):
+        a = blosc2.asarray(data, urlpath=tmp, mode="w", cparams=cp)
         print(f"{p}: chunks {a.chunks} blocks {a.blocks} cratio {a.schunk.cratio:.2f}", file=sys.stderr)
         del a
-        os.replace(tmp, p)
+
+
+def best_seconds(rounds, once, check):
+    """The least wall-clock seconds of rounds calls of once(); check() sees each result after its timing."""
+    best = 1e9
+    for _ in range(rounds):
+        t = time.perf_counter()
+        out = once()
+        best = min(best, time.perf_counter() - t)
+        check(out)
+        del out
+    return best
+
+
+def whole_1gib(out):
+    assert out.nbytes == 1 << 30
 
 
 def read(d, rounds, names):
     blosc2.set_nthreads(2)
     for name in names:
         p = os.path.join(d, name.replace("-", "_") + ".b2nd")
-        best = 1e9
-        for _ in range(rounds):
-            t = time.perf_counter()
-            a = blosc2.open(p, mode="r", dparams=blosc2.DParams(nthreads=2))[:]
-            best = min(best, time.perf_counter() - t)
-            assert a.nbytes == 1 << 30
-            del a
-        print(f"{name} {best:.3f}")
-        sys.stdout.flush()
+        best = best_seconds(rounds, lambda: blosc2.open(p, mode="r", dparams=blosc2.DParams(nthreads=2))[:], whole_1gib)
+        print(f"{name} {best:.3f}", flush=True)
 
 
 def _item_count(schunk):
@@ -204,20 +224,14 @@ def _item_count(schunk):
 
 
 def write_frame(d, names):
-    os.makedirs(d, exist_ok=True)
-    data = series(1 << 30, 8)
-    for name in names:
-        codec, filt, ts, cl = parse(name)
-        p, tmp = fresh_target(d, name, ".b2frame")
-        s = blosc2.SChunk(chunksize=8 << 20, urlpath=tmp, contiguous=True, mode="w",
-                          cparams=cparams(codec, filt, 8, cl, nthreads=2))
+    for data, cp, p, tmp in gib_targets(d, names, ".b2frame"):
+        s = blosc2.SChunk(chunksize=8 << 20, urlpath=tmp, contiguous=True, mode="w", cparams=cp)
         step = (8 << 20) // 8
         for i in range(0, data.size, step):
             s.append_data(data[i:i + step])
         print(f"{p}: chunksize {s.chunksize} blocksize {s.blocksize} chunks {s.nchunks} cratio {s.cratio:.2f}",
               file=sys.stderr)
         del s
-        os.replace(tmp, p)
 
 
 def _cblosc1():
@@ -276,19 +290,16 @@ def write_bcolz(d, names):
 
 def read_frame(d, rounds, names):
     blosc2.set_nthreads(2)
+
+    def whole(p):
+        s = blosc2.open(p, mode="r", dparams=blosc2.DParams(nthreads=2))
+        out = np.empty(s.nbytes // 8, np.float64)
+        s.get_slice(0, _item_count(s), out=out)
+        return out
+
     for name in names:
         p = os.path.join(d, name.replace("-", "_") + ".b2frame")
-        best = 1e9
-        for _ in range(rounds):
-            t = time.perf_counter()
-            s = blosc2.open(p, mode="r", dparams=blosc2.DParams(nthreads=2))
-            out = np.empty(s.nbytes // 8, np.float64)
-            s.get_slice(0, _item_count(s), out=out)
-            best = min(best, time.perf_counter() - t)
-            assert out.nbytes == 1 << 30
-            del out, s
-        print(f"{name} {best:.3f}")
-        sys.stdout.flush()
+        print(f"{name} {best_seconds(rounds, lambda: whole(p), whole_1gib):.3f}", flush=True)
 
 
 def read_bcolz(d, rounds, names):
@@ -357,44 +368,23 @@ def time_frame_chunks(d, seconds, names):
         chunks = load(os.path.join(d, "frame-chunks"), name)
         dst = bytearray(8 << 20)
         total = sum(blosc2.decompress2(c, dst=dst) or len(dst) for c in chunks)
-        best = 0.0
-        end = time.perf_counter() + seconds
-        while True:
-            t = time.thread_time()
-            for c in chunks:
-                blosc2.decompress2(c, dst=dst)
-            best = max(best, total / (time.thread_time() - t) / 1e9)
-            if time.perf_counter() > end:
-                break
-        print(f"{name} {best:.3f}")
-        sys.stdout.flush()
+        print(f"{name} {best_rate(total, seconds, time.thread_time, lambda: decode_all(chunks, dst)):.3f}", flush=True)
 
 
 if __name__ == "__main__":
-    cmd, d = sys.argv[1], sys.argv[2]
-    if cmd == "write":
-        write(d, int(sys.argv[3]), sys.argv[4:])
+    cmd, d, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+    # commands whose first argument after DIR is a number (size, seconds or rounds), then set names
+    with_number = {"write": (write, int), "time": (time_sets, float), "memcpy": (memcpy_sets, float),
+                   "read": (read, int), "readframe": (read_frame, int), "timeframechunks": (time_frame_chunks, float),
+                   "readbcolz": (read_bcolz, int)}
+    names_only = {"writeb2nd": write_b2nd, "writeframe": write_frame, "writebcolz": write_bcolz,
+                  "framechunks": frame_chunks}
+    if cmd in with_number:
+        f, number = with_number[cmd]
+        f(d, number(args[0]), args[1:])
+    elif cmd in names_only:
+        names_only[cmd](d, args)
     elif cmd == "head":
-        head(d, sys.argv[3], int(sys.argv[4]), sys.argv[5:])
-    elif cmd == "time":
-        time_sets(d, float(sys.argv[3]), sys.argv[4:])
-    elif cmd == "memcpy":
-        memcpy_sets(d, float(sys.argv[3]), sys.argv[4:])
-    elif cmd == "writeb2nd":
-        write_b2nd(d, sys.argv[3:])
-    elif cmd == "read":
-        read(d, int(sys.argv[3]), sys.argv[4:])
-    elif cmd == "writeframe":
-        write_frame(d, sys.argv[3:])
-    elif cmd == "writebcolz":
-        write_bcolz(d, sys.argv[3:])
-    elif cmd == "readframe":
-        read_frame(d, int(sys.argv[3]), sys.argv[4:])
-    elif cmd == "framechunks":
-        frame_chunks(d, sys.argv[3:])
-    elif cmd == "timeframechunks":
-        time_frame_chunks(d, float(sys.argv[3]), sys.argv[4:])
-    elif cmd == "readbcolz":
-        read_bcolz(d, int(sys.argv[3]), sys.argv[4:])
+        head(d, args[0], int(args[1]), args[2:])
     else:
         raise SystemExit(__doc__)

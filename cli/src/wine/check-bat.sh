@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs bin/chunkcdm.bat (cli/src/archive/bin, with CRLF line ends as the zip ships it) under Wine's cmd.exe and
 # checks its Java branches: JAVA_HOME without java.exe, no java.exe on PATH, Java 1.8 / 11 (too old), Java
-# 17 / 21-ea (accepted: the launcher then runs java with the module option, lib\* class path, Main and the
+# 17 / 21-ea (accepted: the launcher then runs java with the native-access option, lib\* class path, Main and the
 # arguments). java.exe is fakejava.c (x86_64-w64-mingw32-gcc), reporting FAKE_JAVA_VERSION.
 # Not part of mvn verify: needs Debian's wine + wine64 (105 MB download) and gcc-mingw-w64-x86-64-win32 (56 MB):
 #   apt-get install -y --no-install-recommends wine wine64 gcc-mingw-w64-x86-64-win32
@@ -46,7 +46,7 @@ run "JAVA_HOME Java 1.8" 1 "needs Java 17 or newer, but" JAVA_HOME="$JH" FAKE_JA
 run "JAVA_HOME Java 11" 1 "is Java 11.0.21" JAVA_HOME="$JH" FAKE_JAVA_VERSION=11.0.21
 run "java.exe on PATH, Java 1.8" 1 "is Java 1.8.0_392" WINEPATH="$(winpath "$work/pathjava")" FAKE_JAVA_VERSION=1.8.0_392
 run "JAVA_HOME Java 17 runs Main" 0 "org.chunkcdm.cli.Main" JAVA_HOME="$JH" FAKE_JAVA_VERSION=17.0.9
-run "JAVA_HOME Java 21-ea: module option" 0 "jdk.incubator.vector" JAVA_HOME="$JH" FAKE_JAVA_VERSION=21-ea
+run "JAVA_HOME Java 21-ea: native access option" 0 "--enable-native-access=ALL-UNNAMED" JAVA_HOME="$JH" FAKE_JAVA_VERSION=21-ea
 run "Java 17: class path is lib\\*" 0 "$(winpath "$work/home/bin/")..\\lib\\*" JAVA_HOME="$JH" FAKE_JAVA_VERSION=17.0.9
 run "Java 17: arguments passed through" 0 "two words" JAVA_HOME="$JH" FAKE_JAVA_VERSION=17.0.9
 run "java.exe on PATH, Java 17" 0 "org.chunkcdm.cli.Main" WINEPATH="$(winpath "$work/pathjava")" FAKE_JAVA_VERSION=17.0.9

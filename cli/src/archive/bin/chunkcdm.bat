@@ -35,6 +35,7 @@ echo chunkcdm: needs Java 17 or newer, but %JAVA_EXE% is Java %JAVA_VERSION%; in
 exit /b 1
 
 :run
-rem jdk.incubator.vector: SIMD unshuffle in the pure-Java Blosc decoder (Java prints one "Using incubator modules" line)
-"%JAVA_EXE%" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED %CHUNKCDM_JAVA_OPTS% -cp "%CHUNKCDM_HOME%\lib\*" org.chunkcdm.cli.Main %*
+rem JVM options of a one-shot command (docs/BENCHMARKS.md, "Cold start"): native access for JNA and the FFM calls;
+rem no Vector API module: in a fresh JVM its kernels run unoptimised until compiled, which made commands slower
+"%JAVA_EXE%" --enable-native-access=ALL-UNNAMED %CHUNKCDM_JAVA_OPTS% -cp "%CHUNKCDM_HOME%\lib\*" org.chunkcdm.cli.Main %*
 exit /b %ERRORLEVEL%

@@ -64,23 +64,34 @@ public final class B2ndBench {
         + ", decode threads: " + Integer.getInteger("chunkcdm.decode.threads", Runtime.getRuntime().availableProcessors()));
 
     for (int r = 0; r < rounds; r++) {
-      try (NetcdfFile nc = NetcdfFiles.open(file.toString())) {
-        Variable v = nc.findVariable("bench_f4");
-        v.setCaching(false);
-        CodecProbes.reset();
-        long chunks0 = SectionReader.chunksTouched();
-        long s = System.nanoTime();
-        Array a = v.read();
-        double sec = (System.nanoTime() - s) / 1e9;
-        check(a, new long[3], SHAPE, 1_000_003);
-        System.out.printf("whole read round %d: %.2f s, %.0f MB/s (%.0f MiB/s); chunks touched %d, chunks decoded %d,"
-            + " blocks decoded %d, bytes decoded %d (requested %d)%n", r, sec, bytes() / sec / 1e6, bytes() / sec / 1048576,
-            SectionReader.chunksTouched() - chunks0, CodecProbes.chunksDecoded(), CodecProbes.blocksDecoded(),
-            CodecProbes.bytesDecoded(), bytes());
-      }
+      wholeRead(file, r);
     }
+    List<long[][]> sections = sections();
+    for (int r = 0; r < rounds; r++) {
+      sectionReads(file, r, sections);
+    }
+  }
 
-    long blockBytes = (long) BLOCK[0] * BLOCK[1] * BLOCK[2] * ITEM;
+  /** One whole read of the variable, checked, with the codec's counts. */
+  private static void wholeRead(Path file, int r) throws IOException {
+    try (NetcdfFile nc = NetcdfFiles.open(file.toString())) {
+      Variable v = nc.findVariable("bench_f4");
+      v.setCaching(false);
+      CodecProbes.reset();
+      long chunks0 = SectionReader.chunksTouched();
+      long s = System.nanoTime();
+      Array a = v.read();
+      double sec = (System.nanoTime() - s) / 1e9;
+      check(a, new long[3], SHAPE, 1_000_003);
+      System.out.printf("whole read round %d: %.2f s, %.0f MB/s (%.0f MiB/s); chunks touched %d, chunks decoded %d,"
+          + " blocks decoded %d, bytes decoded %d (requested %d)%n", r, sec, bytes() / sec / 1e6, bytes() / sec / 1048576,
+          SectionReader.chunksTouched() - chunks0, CodecProbes.chunksDecoded(), CodecProbes.blocksDecoded(),
+          CodecProbes.bytesDecoded(), bytes());
+    }
+  }
+
+  /** The sub-sections read, each {first, count}: four chosen ones, then 200 random small boxes. */
+  private static List<long[][]> sections() {
     List<long[][]> sections = new ArrayList<>();
     sections.add(new long[][] {{100, 200, 300}, {10, 20, 40}}); // inside one chunk, 2 blocks
     sections.add(new long[][] {{60, 120, 250}, {10, 16, 12}}); // across chunk boundaries in every dimension
@@ -95,50 +106,54 @@ public final class B2ndBench {
       }
       sections.add(new long[][] {f, c});
     }
-    for (int r = 0; r < rounds; r++) {
-      try (NetcdfFile nc = NetcdfFiles.open(file.toString())) {
-        Variable v = nc.findVariable("bench_f4");
-        v.setCaching(false);
-        long totalReq = 0;
-        long totalRounded = 0;
-        long totalBlocks = 0;
-        long totalChunks = 0;
-        double worst = 0;
-        long[] nanos = new long[sections.size()];
-        for (int i = 0; i < sections.size(); i++) {
-          long[] f = sections.get(i)[0];
-          long[] c = sections.get(i)[1];
-          Section sec = new Section(new int[] {(int) f[0], (int) f[1], (int) f[2]},
-              new int[] {(int) c[0], (int) c[1], (int) c[2]});
-          CodecProbes.reset();
-          long s = System.nanoTime();
-          Array a = v.read(sec);
-          nanos[i] = System.nanoTime() - s;
-          check(a, f, c, 1);
-          long req = c[0] * c[1] * c[2] * ITEM;
-          long rounded = intersectingBlocks(f, c) * blockBytes;
-          long decoded = CodecProbes.bytesDecoded(); // every decoded block and whole chunk counts its bytes
-          totalReq += req;
-          totalRounded += rounded;
-          totalBlocks += CodecProbes.blocksDecoded();
-          totalChunks += CodecProbes.chunksDecoded();
-          worst = Math.max(worst, decoded / (double) rounded);
-          if (i < 4) {
-            System.out.printf("section %s+%s: %.2f ms, requested %d B, rounded up to blocks %d B, blocks decoded %d,"
-                + " whole chunks decoded %d, bytes decoded %d (%.2f x rounded)%n", Arrays.toString(f), Arrays.toString(c),
-                nanos[i] / 1e6, req, rounded, CodecProbes.blocksDecoded(), CodecProbes.chunksDecoded(), decoded,
-                decoded / (double) rounded);
-          }
+    return sections;
+  }
+
+  /** Round {@code r} of the sub-section reads: each checked, the first four reported one by one, then the totals. */
+  private static void sectionReads(Path file, int r, List<long[][]> sections) throws Exception {
+    long blockBytes = (long) BLOCK[0] * BLOCK[1] * BLOCK[2] * ITEM;
+    try (NetcdfFile nc = NetcdfFiles.open(file.toString())) {
+      Variable v = nc.findVariable("bench_f4");
+      v.setCaching(false);
+      long totalReq = 0;
+      long totalRounded = 0;
+      long totalBlocks = 0;
+      long totalChunks = 0;
+      double worst = 0;
+      long[] nanos = new long[sections.size()];
+      for (int i = 0; i < sections.size(); i++) {
+        long[] f = sections.get(i)[0];
+        long[] c = sections.get(i)[1];
+        Section sec = new Section(new int[] {(int) f[0], (int) f[1], (int) f[2]},
+            new int[] {(int) c[0], (int) c[1], (int) c[2]});
+        CodecProbes.reset();
+        long s = System.nanoTime();
+        Array a = v.read(sec);
+        nanos[i] = System.nanoTime() - s;
+        check(a, f, c, 1);
+        long req = c[0] * c[1] * c[2] * ITEM;
+        long rounded = intersectingBlocks(f, c) * blockBytes;
+        long decoded = CodecProbes.bytesDecoded(); // every decoded block and whole chunk counts its bytes
+        totalReq += req;
+        totalRounded += rounded;
+        totalBlocks += CodecProbes.blocksDecoded();
+        totalChunks += CodecProbes.chunksDecoded();
+        worst = Math.max(worst, decoded / (double) rounded);
+        if (i < 4) {
+          System.out.printf("section %s+%s: %.2f ms, requested %d B, rounded up to blocks %d B, blocks decoded %d,"
+              + " whole chunks decoded %d, bytes decoded %d (%.2f x rounded)%n", Arrays.toString(f), Arrays.toString(c),
+              nanos[i] / 1e6, req, rounded, CodecProbes.blocksDecoded(), CodecProbes.chunksDecoded(), decoded,
+              decoded / (double) rounded);
         }
-        long[] sorted = nanos.clone();
-        Arrays.sort(sorted);
-        long total = Arrays.stream(nanos).sum();
-        System.out.printf("sub-sections round %d: %d sections, median %.2f ms, total %.2f s, %.1f MB/s requested;"
-            + " requested %d B, rounded up to blocks %d B, blocks decoded %d (%d B), whole chunks decoded %d;"
-            + " decoded / rounded: total %.2f, worst section %.2f%n", r, nanos.length, sorted[sorted.length / 2] / 1e6,
-            total / 1e9, totalReq / (total / 1e9) / 1e6, totalReq, totalRounded, totalBlocks, totalBlocks * blockBytes,
-            totalChunks, (totalBlocks * blockBytes) / (double) totalRounded, worst);
       }
+      long[] sorted = nanos.clone();
+      Arrays.sort(sorted);
+      long total = Arrays.stream(nanos).sum();
+      System.out.printf("sub-sections round %d: %d sections, median %.2f ms, total %.2f s, %.1f MB/s requested;"
+          + " requested %d B, rounded up to blocks %d B, blocks decoded %d (%d B), whole chunks decoded %d;"
+          + " decoded / rounded: total %.2f, worst section %.2f%n", r, nanos.length, sorted[sorted.length / 2] / 1e6,
+          total / 1e9, totalReq / (total / 1e9) / 1e6, totalReq, totalRounded, totalBlocks, totalBlocks * blockBytes,
+          totalChunks, (totalBlocks * blockBytes) / (double) totalRounded, worst);
     }
   }
 
@@ -212,26 +227,35 @@ public final class B2ndBench {
         pos += chunk.length;
       }
       long cbytes = pos - header.length;
-      ByteBuffer index = ByteBuffer.allocate(32 + 8 * nchunks).order(ByteOrder.LITTLE_ENDIAN);
-      chunkHeader(index, 0x07, 8, 8 * nchunks, 8 * nchunks, 32 + 8 * nchunks, 0, 0); // memcpyed
-      for (long o : offsets) {
-        index.putLong(o);
-      }
-      index.flip();
-      writeFully(ch, index, pos);
-      pos += 32 + 8L * nchunks;
-      ByteBuffer trailer = ByteBuffer.allocate(35); // big-endian msgpack
-      trailer.put((byte) 0x94).put((byte) 0x01);
-      trailer.put((byte) 0x93).put((byte) 0xcd).putShort((short) 6).put((byte) 0xde).putShort((short) 0)
-          .put((byte) 0xdc).putShort((short) 0);
-      trailer.put((byte) 0xce).putInt(35);
-      trailer.put((byte) 0xd8).put((byte) 0).put(new byte[16]);
-      trailer.flip();
-      writeFully(ch, trailer, pos);
-      pos += 35;
+      pos = indexAndTrailer(ch, offsets, pos);
       writeFully(ch, ByteBuffer.wrap(header(meta, pos, cbytes)), 0);
     }
     return pos;
+  }
+
+  /**
+   * Writes the frame's chunk index (the chunks' offsets as a memcpyed Blosc2 chunk) and its trailer from
+   * {@code pos}; returns the frame's length.
+   */
+  static long indexAndTrailer(FileChannel ch, long[] offsets, long pos) throws IOException {
+    int n = offsets.length;
+    ByteBuffer index = ByteBuffer.allocate(32 + 8 * n).order(ByteOrder.LITTLE_ENDIAN);
+    chunkHeader(index, 0x07, 8, 8 * n, 8 * n, 32 + 8 * n, 0, 0); // memcpyed
+    for (long o : offsets) {
+      index.putLong(o);
+    }
+    index.flip();
+    writeFully(ch, index, pos);
+    pos += 32 + 8L * n;
+    ByteBuffer trailer = ByteBuffer.allocate(35); // big-endian msgpack
+    trailer.put((byte) 0x94).put((byte) 0x01);
+    trailer.put((byte) 0x93).put((byte) 0xcd).putShort((short) 6).put((byte) 0xde).putShort((short) 0)
+        .put((byte) 0xdc).putShort((short) 0);
+    trailer.put((byte) 0xce).putInt(35);
+    trailer.put((byte) 0xd8).put((byte) 0).put(new byte[16]);
+    trailer.flip();
+    writeFully(ch, trailer, pos);
+    return pos + 35;
   }
 
   static void writeFully(FileChannel ch, ByteBuffer b, long pos) throws IOException {

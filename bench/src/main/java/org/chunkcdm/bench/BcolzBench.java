@@ -22,7 +22,8 @@ import ucar.nc2.Variable;
 /**
  * Whole read of a 1 GiB float64 bcolz carray through {@code Variable.read()} versus decoding the same chunks
  * with native c-blosc alone, in the same process; then single-element read latency and blocks decoded.
- * Usage: {@code bench/run-bcolz.sh [dir]} (writes the carray under dir, default /tmp/chunkcdm-bench).
+ * Usage: {@code bench/run-bcolz.sh [dir]} (writes the carray under dir, default /tmp/chunkcdm-bench); with a second
+ * argument {@code write} it only writes the carray (when missing) and prints its path.
  */
 public final class BcolzBench {
   static final long ROWS = 1L << 27; // 134,217,728 float64 = 1 GiB
@@ -39,6 +40,10 @@ public final class BcolzBench {
     }
     Path dir = root.resolve("big_float64.bcolz");
     byte[][] chunks = write(dir, nat);
+    if (args.length > 1 && args[1].equals("write")) { // only make the carray (bench/run-coldstart.sh)
+      System.out.println(dir);
+      return;
+    }
     int files = (int) (ROWS / CHUNKLEN);
     System.out.printf("carray: %s, %d rows float64 (%.2f GiB), %d chunk files of %d rows, lz4 clevel 5 byte shuffle%n", dir,
         ROWS, ROWS * 8 / (double) (1L << 30), files, CHUNKLEN);

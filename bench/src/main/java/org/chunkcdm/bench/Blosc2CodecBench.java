@@ -37,36 +37,47 @@ public final class Blosc2CodecBench {
   public static void main(String[] args) throws Exception {
     Path dir = Paths.get(args[1]);
     List<String> names = List.of(args).subList(3, args.length);
-    if (args[0].equals("time")) {
-      double seconds = Double.parseDouble(args[2]);
-      for (String name : names) {
-        System.out.printf("%s %.3f%n", name, time(dir.resolve(name + ".chunks"), seconds));
-        System.out.flush();
+    switch (args[0]) {
+      case "time":
+      case "copy": {
+        double seconds = Double.parseDouble(args[2]);
+        boolean copy = args[0].equals("copy");
+        each(names, name -> copy ? copyOnly(dir.resolve(name + ".chunks"), seconds)
+            : time(dir.resolve(name + ".chunks"), seconds));
+        break;
       }
-    } else if (args[0].equals("streams")) {
-      double seconds = Double.parseDouble(args[2]);
-      for (String name : names) {
-        for (String impl : name.startsWith("lz4") ? new String[] {"aircompressor", "liblz4", "chunkcdm"}
-            : new String[] {"java.util.zip", "chunkcdm-inflate"}) {
-          System.out.printf("%s %s %.3f%n", name, impl, streamsOnly(dir.resolve(name + ".chunks"), seconds, impl));
+      case "streams": {
+        double seconds = Double.parseDouble(args[2]);
+        for (String name : names) {
+          for (String impl : name.startsWith("lz4") ? new String[] {"aircompressor", "liblz4", "chunkcdm"}
+              : new String[] {"java.util.zip", "chunkcdm-inflate"}) {
+            System.out.printf("%s %s %.3f%n", name, impl, streamsOnly(dir.resolve(name + ".chunks"), seconds, impl));
+          }
+          System.out.flush();
         }
-        System.out.flush();
+        break;
       }
-    } else if (args[0].equals("copy")) {
-      double seconds = Double.parseDouble(args[2]);
-      for (String name : names) {
-        System.out.printf("%s %.3f%n", name, copyOnly(dir.resolve(name + ".chunks"), seconds));
-        System.out.flush();
+      case "read": {
+        int rounds = Integer.parseInt(args[2]);
+        each(names, name -> read(dir.resolve(name.replace('-', '_') + ".b2nd"), rounds));
+        break;
       }
-    } else if (args[0].equals("read")) {
-      int rounds = Integer.parseInt(args[2]);
-      for (String name : names) {
-        System.out.printf("%s %.3f%n", name, read(dir.resolve(name.replace('-', '_') + ".b2nd"), rounds));
-        System.out.flush();
-      }
-    } else {
-      throw new IllegalArgumentException(
-          "usage: time DIR SECONDS NAME... | streams DIR SECONDS NAME... | copy DIR SECONDS NAME... | read DIR ROUNDS NAME...");
+      default:
+        throw new IllegalArgumentException(
+            "usage: time DIR SECONDS NAME... | streams DIR SECONDS NAME... | copy DIR SECONDS NAME... | read DIR ROUNDS NAME...");
+    }
+  }
+
+  /** A measure of one chunk set. */
+  private interface Measure {
+    double of(String name) throws Exception;
+  }
+
+  /** Prints "NAME SECONDS" per name, each line as soon as it is measured. */
+  private static void each(List<String> names, Measure m) throws Exception {
+    for (String name : names) {
+      System.out.printf("%s %.3f%n", name, m.of(name));
+      System.out.flush();
     }
   }
 

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Random;
 
 /**
- * Generated inputs for the bench's differential codec campaigns ({@code zstd.ZstdFuzz}, {@link InflateFuzz}): byte-
+ * Generated inputs for the bench's differential codec campaigns ({@link ZstdFuzz}, {@link InflateFuzz}): byte-
  * and bit-shuffled float series (typesizes 2, 4 and 8, as Blosc's filters leave them), up to 41 KiB of random bytes
  * before compressible data (a long first literal run), random bytes, and mixes of runs, short-offset repeats and far
  * copies.

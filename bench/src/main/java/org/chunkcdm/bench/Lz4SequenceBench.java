@@ -82,78 +82,11 @@ public final class Lz4SequenceBench {
       throws Exception {
     byte[][] in = streamList.toArray(new byte[0][]);
     int[] size = sizeList.stream().mapToInt(Integer::intValue).toArray();
-    long bytes = 0;
-    long seqs = 0;
-    long smallLit = 0;
-    long shortMatch = 0;
-    long offset2 = 0;
-    long offset16 = 0;
-    // histograms: literal runs, match lengths, offsets, and the number of sequences between two
-    // with 15 or more literals (the ones the fast loop of Lz4.decode hands to its careful path)
-    long[] litH = new long[LIT_BUCKETS.length];
-    long[] lenH = new long[LEN_BUCKETS.length];
-    long[] offH = new long[OFF_BUCKETS.length];
-    long[] gapH = new long[GAP_BUCKETS.length];
-    long literalBytes = 0;
-    long longLiteralBytes = 0;
-    int gap = 0;
+    Shape shape = new Shape();
     for (int i = 0; i < in.length; i++) {
-      bytes += size[i];
-      int ip = 0;
-      byte[] s = in[i];
-      while (true) { // the shape of the stream's sequences
-        int token = s[ip++] & 0xff;
-        int lit = token >>> 4;
-        if (lit == 15) {
-          int b;
-          do {
-            b = s[ip++] & 0xff;
-            lit += b;
-          } while (b == 255);
-        }
-        ip += lit;
-        literalBytes += lit;
-        if (ip == s.length) {
-          break;
-        }
-        int offset = (s[ip] & 0xff) | (s[ip + 1] & 0xff) << 8;
-        ip += 2;
-        int len = token & 15;
-        if (len == 15) {
-          int b;
-          do {
-            b = s[ip++] & 0xff;
-            len += b;
-          } while (b == 255);
-        }
-        len += 4;
-        seqs++;
-        smallLit += lit <= 3 ? 1 : 0;
-        shortMatch += len <= 7 ? 1 : 0;
-        offset2 += offset == 2 ? 1 : 0;
-        offset16 += offset >= 16 ? 1 : 0;
-        litH[bucket(LIT_BUCKETS, lit)]++;
-        lenH[bucket(LEN_BUCKETS, len)]++;
-        offH[bucket(OFF_BUCKETS, offset)]++;
-        if (lit >= 15) {
-          longLiteralBytes += lit;
-          gapH[bucket(GAP_BUCKETS, gap)]++;
-          gap = 0;
-        } else {
-          gap++;
-        }
-      }
+      shape.add(in[i], size[i]);
     }
-    System.out.printf("%s: %d streams, %d sequences, %.1f decoded bytes per sequence; literals 0-3: %.0f%%, "
-            + "match 4-7 bytes: %.0f%%, offset 2: %.0f%%, offset >= 16: %.0f%%%n", name, in.length, seqs,
-        (double) bytes / seqs, 100.0 * smallLit / seqs, 100.0 * shortMatch / seqs, 100.0 * offset2 / seqs,
-        100.0 * offset16 / seqs);
-    System.out.printf("  literal bytes %.1f%% of the output, %.1f%% in runs of 15 or more%n", 100.0 * literalBytes / bytes,
-        100.0 * longLiteralBytes / bytes);
-    System.out.println(histogram("  literal run", LIT_BUCKETS, litH, seqs));
-    System.out.println(histogram("  match length", LEN_BUCKETS, lenH, seqs));
-    System.out.println(histogram("  offset", OFF_BUCKETS, offH, seqs));
-    System.out.println(histogram("  sequences between two with 15+ literals", GAP_BUCKETS, gapH, -1));
+    shape.print(name, in.length);
     if (Boolean.getBoolean("lz4.onlyChunkcdm")) { // for a profiler (bench/run-lz4-profile.sh): our decoder alone
       byte[] o = new byte[1 << 20];
       long end = System.nanoTime() + (long) (seconds * rounds * 1e9);
@@ -164,70 +97,176 @@ public final class Lz4SequenceBench {
       } while (System.nanoTime() < end);
       return;
     }
-
-    io.airlift.compress.lz4.Lz4Decompressor air = new io.airlift.compress.lz4.Lz4Decompressor();
-    com.sun.jna.Function lib = com.sun.jna.NativeLibrary.getInstance("lz4").getFunction("LZ4_decompress_safe");
-    com.sun.jna.Memory[] nativeIn = new com.sun.jna.Memory[in.length];
-    for (int i = 0; i < in.length; i++) {
-      nativeIn[i] = new com.sun.jna.Memory(in[i].length);
-      nativeIn[i].write(0, in[i], 0, in[i].length);
-    }
-    com.sun.jna.Memory nativeOut = new com.sun.jna.Memory(1 << 20);
-    String[] names = {"chunkcdm", "aircompressor", "liblz4"};
-    boolean[] check = {true};
-    Decoder[] decoders = {
-      (s, out, n) -> Lz4.decode(s, 0, s.length, out, 0, n, null),
-      (s, out, n) -> air.decompress(s, 0, s.length, out, 0, n),
-      null
-    };
-    int[] current = new int[1];
-    decoders[2] = (s, out, n) -> {
-      int got = lib.invokeInt(new Object[] {nativeIn[current[0]], nativeOut, s.length, n});
-      if (got != n) {
-        throw new IllegalStateException("liblz4 decoded " + got + " bytes, not " + n);
-      }
-      if (check[0]) {
-        nativeOut.read(0, out, 0, n);
-      }
-    };
-    byte[] out = new byte[1 << 20];
-    byte[] want = new byte[1 << 20];
-    for (int d = 1; d < decoders.length; d++) { // every decoder gives our bytes
-      for (int i = 0; i < in.length; i++) {
-        current[0] = i;
-        Lz4.decode(in[i], 0, in[i].length, want, 0, size[i], null);
-        decoders[d].decode(in[i], out, size[i]);
-        if (!Arrays.equals(out, 0, size[i], want, 0, size[i])) {
-          throw new IllegalStateException(names[d] + " decodes stream " + i + " of " + name + " differently");
-        }
-      }
-    }
-    check[0] = false;
-    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    long[] best = new long[decoders.length];
-    Arrays.fill(best, Long.MAX_VALUE);
-    for (int r = -1; r < rounds; r++) { // round -1: warm-up
-      for (int d = 0; d < decoders.length; d++) {
-        long end = System.nanoTime() + (long) (seconds * 1e9);
-        do {
-          long t = mx.getCurrentThreadCpuTime();
-          for (int i = 0; i < in.length; i++) {
-            current[0] = i;
-            decoders[d].decode(in[i], out, size[i]);
-          }
-          long dt = mx.getCurrentThreadCpuTime() - t;
-          if (r >= 0) {
-            best[d] = Math.min(best[d], dt);
-          }
-        } while (System.nanoTime() < end);
-      }
-    }
+    Decoders d = new Decoders(in);
+    d.check(name, size);
+    long[] best = d.time(size, seconds, rounds);
     String load = new String(Files.readAllBytes(Paths.get("/proc/loadavg"))).trim();
     StringBuilder line = new StringBuilder("  ");
-    for (int d = 0; d < decoders.length; d++) {
-      line.append(String.format("%s %.2f GB/s %.2f ns/sequence; ", names[d], bytes / (double) best[d],
-          best[d] / (double) seqs));
+    for (int k = 0; k < best.length; k++) {
+      line.append(String.format("%s %.2f GB/s %.2f ns/sequence; ", Decoders.NAMES[k], shape.bytes / (double) best[k],
+          best[k] / (double) shape.seqs));
     }
     System.out.println(line.append("load ").append(load.substring(0, Math.min(14, load.length()))));
+  }
+
+  /**
+   * The shape of the streams' sequences: counts, and histograms of literal runs, match lengths, offsets, and the
+   * number of sequences between two with 15 or more literals (the ones the fast loop of Lz4.decode hands to its
+   * careful path).
+   */
+  private static final class Shape {
+    long bytes;
+    long seqs;
+    long smallLit;
+    long shortMatch;
+    long offset2;
+    long offset16;
+    final long[] litH = new long[LIT_BUCKETS.length];
+    final long[] lenH = new long[LEN_BUCKETS.length];
+    final long[] offH = new long[OFF_BUCKETS.length];
+    final long[] gapH = new long[GAP_BUCKETS.length];
+    long literalBytes;
+    long longLiteralBytes;
+    int gap;
+    private byte[] s;
+    private int ip;
+
+    /** Counts the sequences of one stream that decodes to {@code size} bytes. */
+    void add(byte[] stream, int size) {
+      bytes += size;
+      s = stream;
+      ip = 0;
+      while (true) {
+        int token = s[ip++] & 0xff;
+        int lit = extended(token >>> 4);
+        ip += lit;
+        literalBytes += lit;
+        if (ip == s.length) {
+          break;
+        }
+        int offset = (s[ip] & 0xff) | (s[ip + 1] & 0xff) << 8;
+        ip += 2;
+        sequence(lit, extended(token & 15) + 4, offset);
+      }
+    }
+
+    /** A token's 4-bit count, extended by the bytes that follow when it is 15. */
+    private int extended(int v) {
+      if (v == 15) {
+        int b;
+        do {
+          b = s[ip++] & 0xff;
+          v += b;
+        } while (b == 255);
+      }
+      return v;
+    }
+
+    private void sequence(int lit, int len, int offset) {
+      seqs++;
+      smallLit += lit <= 3 ? 1 : 0;
+      shortMatch += len <= 7 ? 1 : 0;
+      offset2 += offset == 2 ? 1 : 0;
+      offset16 += offset >= 16 ? 1 : 0;
+      litH[bucket(LIT_BUCKETS, lit)]++;
+      lenH[bucket(LEN_BUCKETS, len)]++;
+      offH[bucket(OFF_BUCKETS, offset)]++;
+      if (lit >= 15) {
+        longLiteralBytes += lit;
+        gapH[bucket(GAP_BUCKETS, gap)]++;
+        gap = 0;
+      } else {
+        gap++;
+      }
+    }
+
+    void print(String name, int streams) {
+      System.out.printf("%s: %d streams, %d sequences, %.1f decoded bytes per sequence; literals 0-3: %.0f%%, "
+              + "match 4-7 bytes: %.0f%%, offset 2: %.0f%%, offset >= 16: %.0f%%%n", name, streams, seqs,
+          (double) bytes / seqs, 100.0 * smallLit / seqs, 100.0 * shortMatch / seqs, 100.0 * offset2 / seqs,
+          100.0 * offset16 / seqs);
+      System.out.printf("  literal bytes %.1f%% of the output, %.1f%% in runs of 15 or more%n", 100.0 * literalBytes / bytes,
+          100.0 * longLiteralBytes / bytes);
+      System.out.println(histogram("  literal run", LIT_BUCKETS, litH, seqs));
+      System.out.println(histogram("  match length", LEN_BUCKETS, lenH, seqs));
+      System.out.println(histogram("  offset", OFF_BUCKETS, offH, seqs));
+      System.out.println(histogram("  sequences between two with 15+ literals", GAP_BUCKETS, gapH, -1));
+    }
+  }
+
+  /** chunkcdm's {@link Lz4}, aircompressor's decoder and the system liblz4 over the same streams. */
+  private static final class Decoders {
+    static final String[] NAMES = {"chunkcdm", "aircompressor", "liblz4"};
+    final byte[][] in;
+    final Decoder[] decoders;
+    final int[] current = new int[1];
+    final boolean[] check = {true};
+
+    Decoders(byte[][] in) {
+      this.in = in;
+      io.airlift.compress.lz4.Lz4Decompressor air = new io.airlift.compress.lz4.Lz4Decompressor();
+      com.sun.jna.Function lib = com.sun.jna.NativeLibrary.getInstance("lz4").getFunction("LZ4_decompress_safe");
+      com.sun.jna.Memory[] nativeIn = new com.sun.jna.Memory[in.length];
+      for (int i = 0; i < in.length; i++) {
+        nativeIn[i] = new com.sun.jna.Memory(in[i].length);
+        nativeIn[i].write(0, in[i], 0, in[i].length);
+      }
+      com.sun.jna.Memory nativeOut = new com.sun.jna.Memory(1 << 20);
+      decoders = new Decoder[] {
+        (s, out, n) -> Lz4.decode(s, 0, s.length, out, 0, n, null),
+        (s, out, n) -> air.decompress(s, 0, s.length, out, 0, n),
+        (s, out, n) -> {
+          int got = lib.invokeInt(new Object[] {nativeIn[current[0]], nativeOut, s.length, n});
+          if (got != n) {
+            throw new IllegalStateException("liblz4 decoded " + got + " bytes, not " + n);
+          }
+          if (check[0]) {
+            nativeOut.read(0, out, 0, n);
+          }
+        }
+      };
+    }
+
+    /** Every decoder gives our bytes. */
+    void check(String name, int[] size) throws Exception {
+      byte[] out = new byte[1 << 20];
+      byte[] want = new byte[1 << 20];
+      for (int d = 1; d < decoders.length; d++) {
+        for (int i = 0; i < in.length; i++) {
+          current[0] = i;
+          Lz4.decode(in[i], 0, in[i].length, want, 0, size[i], null);
+          decoders[d].decode(in[i], out, size[i]);
+          if (!Arrays.equals(out, 0, size[i], want, 0, size[i])) {
+            throw new IllegalStateException(NAMES[d] + " decodes stream " + i + " of " + name + " differently");
+          }
+        }
+      }
+      check[0] = false;
+    }
+
+    /** The least thread CPU time of a pass over all streams, per decoder, after a warm-up round. */
+    long[] time(int[] size, double seconds, int rounds) throws Exception {
+      byte[] out = new byte[1 << 20];
+      ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+      long[] best = new long[decoders.length];
+      Arrays.fill(best, Long.MAX_VALUE);
+      for (int r = -1; r < rounds; r++) { // round -1: warm-up
+        for (int d = 0; d < decoders.length; d++) {
+          long end = System.nanoTime() + (long) (seconds * 1e9);
+          do {
+            long t = mx.getCurrentThreadCpuTime();
+            for (int i = 0; i < in.length; i++) {
+              current[0] = i;
+              decoders[d].decode(in[i], out, size[i]);
+            }
+            long dt = mx.getCurrentThreadCpuTime() - t;
+            if (r >= 0) {
+              best[d] = Math.min(best[d], dt);
+            }
+          } while (System.nanoTime() < end);
+        }
+      }
+      return best;
+    }
   }
 }

@@ -70,22 +70,8 @@ public final class NcStreamBench {
       minHeap(root.resolve("big_float64.bcolz"), args[2]);
       return;
     }
-    if (args.length > 2 && args[1].equals("floor")) { // NcStreamOut into a discarding stream with a message bound
-      for (int r = 0; r < 5; r++) {
-        try (NetcdfFile nc = NetcdfFiles.open(root.resolve("big_float64.bcolz").toString())) {
-          long t0 = System.nanoTime();
-          new NcStreamOut(OutputStream.nullOutputStream(), NcStreamOut.Options.defaults().messageBytes(Long.parseLong(args[2])))
-              .writeAll(nc, "bench", null);
-          System.out.printf(Locale.ROOT, "messageBytes %s: %.3f s%n", args[2], (System.nanoTime() - t0) / 1e9);
-          Variable v = nc.getVariables().get(0);
-          int rows = (int) (Long.parseLong(args[2]) / 8);
-          t0 = System.nanoTime();
-          for (long r0 = 0; r0 < BcolzBench.ROWS; r0 += rows) {
-            v.read(new Section(new int[] {(int) r0}, new int[] {(int) Math.min(rows, BcolzBench.ROWS - r0)}));
-          }
-          System.out.printf(Locale.ROOT, "Variable.read in pieces of %s bytes: %.3f s%n", args[2], (System.nanoTime() - t0) / 1e9);
-        }
-      }
+    if (args.length > 2 && args[1].equals("floor")) {
+      floor(root.resolve("big_float64.bcolz"), Long.parseLong(args[2]), args[2]);
       return;
     }
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
@@ -101,119 +87,163 @@ public final class NcStreamBench {
     System.out.printf(Locale.ROOT, "carray %s: %d float64 (%.2f GiB), 1 MiB lz4 chunks; JVM max heap %d MiB, %d decode threads%n",
         dir, BcolzBench.ROWS, bytes / (double) (1L << 30), Runtime.getRuntime().maxMemory() >> 20,
         Integer.getInteger("chunkcdm.decode.threads", Runtime.getRuntime().availableProcessors()));
+    Map<String, Writer> writers = writers(dir, bytes, decodedPieces(dir));
+    for (boolean sync : new boolean[] {false, true}) {
+      Results res = new Results();
+      List<Map.Entry<String, Writer>> order = new ArrayList<>(writers.entrySet());
+      for (int r = 0; r < rounds + 1; r++) { // round 0 warms up the JIT and the page cache of the input
+        java.util.Collections.rotate(order, 1);
+        for (Map.Entry<String, Writer> w : order) {
+          res.round(w.getKey(), w.getValue(), outDir.resolve("ncstream-bench.out"), sync, r > 0);
+        }
+      }
+      res.print(writers.keySet(), bytes, rounds, sync);
+    }
+  }
 
-    // the raw decoded bytes, in 4 MiB pieces: 1 GiB does not fit a 256 MiB heap, so the raw writer writes one
-    // decoded 4 MiB piece per distinct chunk content (BcolzBench repeats 32 contents), the same bytes the file holds
-    int piece = 4 << 20;
+  /** NcStreamOut into a discarding stream with a message bound, and Variable.read in pieces of that many bytes. */
+  private static void floor(Path carray, long messageBytes, String arg) throws Exception {
+    for (int r = 0; r < 5; r++) {
+      try (NetcdfFile nc = NetcdfFiles.open(carray.toString())) {
+        long t0 = System.nanoTime();
+        new NcStreamOut(OutputStream.nullOutputStream(), NcStreamOut.Options.defaults().messageBytes(messageBytes))
+            .writeAll(nc, "bench", null);
+        System.out.printf(Locale.ROOT, "messageBytes %s: %.3f s%n", arg, (System.nanoTime() - t0) / 1e9);
+        Variable v = nc.getVariables().get(0);
+        int rows = (int) (messageBytes / 8);
+        t0 = System.nanoTime();
+        for (long r0 = 0; r0 < BcolzBench.ROWS; r0 += rows) {
+          v.read(new Section(new int[] {(int) r0}, new int[] {(int) Math.min(rows, BcolzBench.ROWS - r0)}));
+        }
+        System.out.printf(Locale.ROOT, "Variable.read in pieces of %s bytes: %.3f s%n", arg, (System.nanoTime() - t0) / 1e9);
+      }
+    }
+  }
+
+  /** Bytes of one piece of the raw writers. */
+  private static final int PIECE = 4 << 20;
+
+  /**
+   * The raw decoded bytes, in 4 MiB pieces: 1 GiB does not fit a 256 MiB heap, so the raw writer writes one
+   * decoded 4 MiB piece per distinct chunk content (BcolzBench repeats 32 contents), the same bytes the file holds.
+   */
+  private static List<byte[]> decodedPieces(Path dir) throws Exception {
     List<byte[]> pieces = new ArrayList<>();
     try (NetcdfFile nc = NetcdfFiles.open(dir.toString())) {
       Variable v = nc.getVariables().get(0);
-      int rowsPerPiece = piece / 8;
+      int rowsPerPiece = PIECE / 8;
       for (int i = 0; i < 8; i++) { // 8 pieces x 4 chunks = the 32 distinct chunks
         Array a = v.read(new Section(new int[] {i * rowsPerPiece}, new int[] {rowsPerPiece}));
-        java.nio.ByteBuffer bb = java.nio.ByteBuffer.allocate(piece).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        java.nio.ByteBuffer bb = java.nio.ByteBuffer.allocate(PIECE).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         bb.asDoubleBuffer().put((double[]) a.get1DJavaArray(ucar.ma2.DataType.DOUBLE));
         pieces.add(bb.array());
       }
     }
-    Map<String, Writer> writers = new LinkedHashMap<>();
-    // every file writer writes through a FileChannel (Files.newOutputStream, as chunkcdm convert does): the JDK
-    // copies heap bytes into a cached direct buffer. A FileOutputStream instead mallocs a native buffer for every
-    // write over 8 KiB (page faults on each 4 MiB write); it is kept as a second raw row, for comparison.
-    writers.put(RAW, (out, sync) -> {
-      try (FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-          OutputStream fo = Channels.newOutputStream(ch)) {
-        for (long done = 0, i = 0; done < bytes; done += piece, i++) {
-          fo.write(pieces.get((int) (i % pieces.size())));
-        }
-        if (sync) {
-          ch.force(true);
-        }
+    return pieces;
+  }
+
+  /** Writes to an open file stream. */
+  private interface Body {
+    void write(OutputStream o) throws Exception;
+  }
+
+  /**
+   * Every file writer writes through a FileChannel (Files.newOutputStream, as chunkcdm convert does): the JDK
+   * copies heap bytes into a cached direct buffer. A FileOutputStream instead mallocs a native buffer for every
+   * write over 8 KiB (page faults on each 4 MiB write); it is kept as a second raw row, for comparison.
+   */
+  private static Map<String, Writer> writers(Path dir, long bytes, List<byte[]> pieces) {
+    Body raw = o -> {
+      for (long done = 0, i = 0; done < bytes; done += PIECE, i++) {
+        o.write(pieces.get((int) (i % pieces.size())));
       }
-    });
+    };
+    Map<String, Writer> writers = new LinkedHashMap<>();
+    writers.put(RAW, (out, sync) -> toChannel(out, sync, false, raw));
     writers.put(RAW_FOS, (out, sync) -> {
       try (FileOutputStream fo = new FileOutputStream(out.toFile())) {
-        for (long done = 0, i = 0; done < bytes; done += piece, i++) {
-          fo.write(pieces.get((int) (i % pieces.size())));
-        }
+        raw.write(fo);
         if (sync) {
           fo.getFD().sync();
         }
       }
     });
-    writers.put(NCS, (out, sync) -> {
-      try (NetcdfFile nc = NetcdfFiles.open(dir.toString());
-          FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-          OutputStream o = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16)) {
-        new NcStreamOut(o).writeAll(nc, "bench", null);
-        o.flush();
-        if (sync) {
-          ch.force(true);
-        }
-      }
-    });
-    writers.put(NCS4, (out, sync) -> {
-      try (NetcdfFile nc = NetcdfFiles.open(dir.toString());
-          FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-          OutputStream o = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16)) {
-        new NcStreamOut(o, NcStreamOut.Options.defaults().messageBytes(4 << 20)).writeAll(nc, "bench", null);
-        o.flush();
-        if (sync) {
-          ch.force(true);
-        }
-      }
-    });
+    writers.put(NCS, ofCarray(dir, (nc, o) -> new NcStreamOut(o).writeAll(nc, "bench", null)));
+    writers.put(NCS4, ofCarray(dir, (nc, o) ->
+        new NcStreamOut(o, NcStreamOut.Options.defaults().messageBytes(4 << 20)).writeAll(nc, "bench", null)));
     writers.put(NULL, (out, sync) -> {
       try (NetcdfFile nc = NetcdfFiles.open(dir.toString())) {
         new NcStreamOut(OutputStream.nullOutputStream()).writeAll(nc, "bench", null);
       }
       Files.write(out, new byte[0]);
     });
-    writers.put(NCW, (out, sync) -> {
-      try (NetcdfFile nc = NetcdfFiles.open(dir.toString());
-          FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-          OutputStream o = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16)) {
-        new NcStreamWriter(nc, "bench").streamAll(o);
-        o.flush();
-        if (sync) {
-          ch.force(true);
-        }
-      }
-    });
+    writers.put(NCW, ofCarray(dir, (nc, o) -> new NcStreamWriter(nc, "bench").streamAll(o)));
+    return writers;
+  }
 
-    for (boolean sync : new boolean[] {false, true}) {
-      Map<String, Double> best = new LinkedHashMap<>();
-      Map<String, Double> cpu = new LinkedHashMap<>();
-      Map<String, List<Double>> all = new LinkedHashMap<>();
-      Map<String, Long> heap = new LinkedHashMap<>();
-      Map<String, Long> size = new LinkedHashMap<>();
-      List<Map.Entry<String, Writer>> order = new ArrayList<>(writers.entrySet());
-      for (int r = 0; r < rounds + 1; r++) { // round 0 warms up the JIT and the page cache of the input
-        java.util.Collections.rotate(order, 1);
-        for (Map.Entry<String, Writer> w : order) {
-          Path out = outDir.resolve("ncstream-bench.out");
-          Files.deleteIfExists(out);
-          new ProcessBuilder("sync").inheritIO().start().waitFor();
-          ChunkCache.shared().clear(); // every writer starts with an empty decoded-chunk cache
-          System.gc();
-          resetPeaks();
-          long c0 = OS.getProcessCpuTime();
-          long t0 = System.nanoTime();
-          w.getValue().write(out, sync);
-          double s = (System.nanoTime() - t0) / 1e9;
-          double c = (OS.getProcessCpuTime() - c0) / 1e9;
-          long peak = peakHeap();
+  /** Writes the open carray to a file stream. */
+  private interface CarrayBody {
+    void write(NetcdfFile nc, OutputStream o) throws Exception;
+  }
 
-          size.put(w.getKey(), Files.size(out));
-          Files.delete(out);
-          if (r > 0) {
-            best.merge(w.getKey(), s, Math::min);
-            cpu.merge(w.getKey(), c, Math::min);
-            all.computeIfAbsent(w.getKey(), k -> new ArrayList<>()).add(s);
-            heap.merge(w.getKey(), peak, Math::max);
-          }
-        }
+  /** A writer of the carray (opened per write) through a 64 KiB buffer over a FileChannel. */
+  private static Writer ofCarray(Path dir, CarrayBody body) {
+    return (out, sync) -> {
+      try (NetcdfFile nc = NetcdfFiles.open(dir.toString())) {
+        toChannel(out, sync, true, o -> body.write(nc, o));
       }
+    };
+  }
+
+  /**
+   * Writes a new file through a FileChannel stream ({@code buffered}: behind a 64 KiB buffer), forced to the disk
+   * when {@code sync}.
+   */
+  private static void toChannel(Path out, boolean sync, boolean buffered, Body body) throws Exception {
+    try (FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        OutputStream o = buffered ? new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16)
+            : Channels.newOutputStream(ch)) {
+      body.write(o);
+      o.flush();
+      if (sync) {
+        ch.force(true);
+      }
+    }
+  }
+
+  /** Per writer: best and all times, least CPU time, peak heap and file size over the timed rounds. */
+  private static final class Results {
+    final Map<String, Double> best = new LinkedHashMap<>();
+    final Map<String, Double> cpu = new LinkedHashMap<>();
+    final Map<String, List<Double>> all = new LinkedHashMap<>();
+    final Map<String, Long> heap = new LinkedHashMap<>();
+    final Map<String, Long> size = new LinkedHashMap<>();
+
+    /** One write by {@code w} to {@code out}, after sync, an empty cache and a GC; kept when {@code timed}. */
+    void round(String name, Writer w, Path out, boolean sync, boolean timed) throws Exception {
+      Files.deleteIfExists(out);
+      new ProcessBuilder("sync").inheritIO().start().waitFor();
+      ChunkCache.shared().clear(); // every writer starts with an empty decoded-chunk cache
+      System.gc();
+      resetPeaks();
+      long c0 = OS.getProcessCpuTime();
+      long t0 = System.nanoTime();
+      w.write(out, sync);
+      double s = (System.nanoTime() - t0) / 1e9;
+      double c = (OS.getProcessCpuTime() - c0) / 1e9;
+      long peak = peakHeap();
+
+      size.put(name, Files.size(out));
+      Files.delete(out);
+      if (timed) {
+        best.merge(name, s, Math::min);
+        cpu.merge(name, c, Math::min);
+        all.computeIfAbsent(name, k -> new ArrayList<>()).add(s);
+        heap.merge(name, peak, Math::max);
+      }
+    }
+
+    void print(Iterable<String> writers, long bytes, int rounds, boolean sync) {
       // the reference: the faster of the two raw writes (on this machine a 4 MiB heap write through a FileChannel
       // is sometimes far slower in the kernel, in no pattern found; the FileOutputStream row is steadier)
       double raw = Math.min(best.get(RAW), best.get(RAW_FOS));
@@ -223,7 +253,7 @@ public final class NcStreamBench {
           sync ? "with fsync" : "to the page cache (no fsync)", rounds, OS.getSystemLoadAverage());
       System.out.printf(Locale.ROOT, "| writer | file bytes | time s (best) | median s | MB/s | time vs raw write | speed vs NcStreamWriter | process CPU s (least) | heap pools peak MiB |%n");
       System.out.printf(Locale.ROOT, "|---|---:|---:|---:|---:|---:|---:|---:|---:|%n");
-      for (String k : writers.keySet()) {
+      for (String k : writers) {
         double t = best.get(k);
         List<Double> ts = all.get(k);
         java.util.Collections.sort(ts);

@@ -7,17 +7,13 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
 import org.chunkcdm.cli.serve.CdmRemoteServer;
 import org.chunkcdm.ncstream.iosp.NcStreamFileIosp;
+import org.chunkcdm.testkit.NetcdfChecks;
 import ucar.ma2.Array;
+import ucar.ma2.InvalidRangeException;
 import ucar.ma2.Section;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFiles;
@@ -192,36 +188,29 @@ public final class NcsServeBench {
 
   /** Sections read per second by 8 threads, each with its own open dataset, for {@code seconds}. */
   static double rate(Opener opener, int rows, int seconds) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(8);
-    AtomicLong done = new AtomicLong();
     long end = System.nanoTime() + seconds * 1_000_000_000L;
-    try {
-      List<Future<?>> fs = new ArrayList<>();
-      for (int t = 0; t < 8; t++) {
-        int seed = t;
-        fs.add(pool.submit(() -> {
-          Random r = new Random(seed);
-          try (NetcdfFile nc = opener.open()) {
-            Variable v = nc.findVariable("v");
-            while (System.nanoTime() < end) {
-              int row = r.nextInt(rows - 10);
-              int col = r.nextInt(COLS - 16);
-              Array a = v.read(new Section(new int[] {row, col}, new int[] {10, 16}));
-              if (a.getDouble(0) != row * (double) COLS + col) {
-                throw new IllegalStateException("wrong value");
-              }
-              done.incrementAndGet();
-            }
-          }
-          return null;
-        }));
-      }
-      for (Future<?> f : fs) {
-        f.get();
-      }
-    } finally {
-      pool.shutdownNow();
+    long done = 0;
+    for (long n : NetcdfChecks.inParallel(8, t -> () -> reads(opener, rows, end, new Random(t)))) {
+      done += n;
     }
-    return done.get() / (double) seconds;
+    return done / (double) seconds;
+  }
+
+  /** Random 10 x 16 sections of one open dataset until {@code end}, each checked: how many. */
+  private static long reads(Opener opener, int rows, long end, Random r) throws IOException, InvalidRangeException {
+    long done = 0;
+    try (NetcdfFile nc = opener.open()) {
+      Variable v = nc.findVariable("v");
+      while (System.nanoTime() < end) {
+        int row = r.nextInt(rows - 10);
+        int col = r.nextInt(COLS - 16);
+        Array a = v.read(new Section(new int[] {row, col}, new int[] {10, 16}));
+        if (a.getDouble(0) != row * (double) COLS + col) {
+          throw new IllegalStateException("wrong value");
+        }
+        done++;
+      }
+    }
+    return done;
   }
 }

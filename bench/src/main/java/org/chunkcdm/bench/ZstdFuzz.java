@@ -18,19 +18,22 @@ import org.chunkcdm.blosc.zstd.ZstdDecoder;
  * failure. {@code -Dchunkcdm.fuzz.selfCheck=true} flips one byte of every expected output, so that every case is
  * reported as a mismatch.
  *
- * <p>usage: {@code java -cp bench/target/benchmarks.jar org.chunkcdm.blosc.zstd.ZstdFuzz SECONDS SEED}
+ * <p>usage: {@code java -cp bench/target/benchmarks.jar org.chunkcdm.bench.ZstdFuzz SECONDS SEED}
  */
-public final class ZstdFuzz {
-  private static long failures;
+public final class ZstdFuzz extends FuzzCampaign {
+  private ZstdDecoder dec = new ZstdDecoder();
+  private long damagedOk;
+  private long damagedRefused;
+  private long libAccepts;
 
   private ZstdFuzz() {}
 
-  private static void fail(String what) {
-    System.out.println(what);
-    failures++;
+  public static void main(String[] a) {
+    new ZstdFuzz().run(a);
   }
 
-  private static byte[] encode(Random r, byte[] src) {
+  @Override
+  byte[] compress(Random r, byte[] src) {
     try (ZstdCompressCtx c = new ZstdCompressCtx()) {
       c.setLevel(r.nextInt(28) - 5);
       c.setChecksum(r.nextBoolean());
@@ -60,85 +63,66 @@ public final class ZstdFuzz {
     }
   }
 
-  public static void main(String[] a) {
-    long seconds = Long.parseLong(a[0]);
-    long seed0 = Long.parseLong(a[1]);
-    boolean selfCheck = Boolean.getBoolean("chunkcdm.fuzz.selfCheck");
-    long t0 = System.nanoTime();
-    ZstdDecoder dec = new ZstdDecoder();
-    long cases = 0;
-    long damagedOk = 0;
-    long damagedRefused = 0;
-    long libAccepts = 0;
-    long bytes = 0;
-    for (long seed = seed0; System.nanoTime() - t0 < seconds * 1_000_000_000L; seed++) {
-      Random r = new Random(seed);
-      byte[] src = FuzzData.input(r);
-      int n = src.length;
-      byte[] comp = encode(r, src);
-      cases++;
-      bytes += n;
-      if (selfCheck && n > 0) {
-        src[r.nextInt(n)] ^= 1;
-      }
-      byte[] out = FuzzData.guarded(n);
-      String what = "seed " + seed + " (" + n + " bytes)";
+  @Override
+  boolean decodesExactly(byte[] comp, byte[] out, int n, byte[] src) throws IOException {
+    int got = dec.decompress(comp, 0, comp.length, out, FuzzData.PAD, n);
+    return got == n && Arrays.equals(out, FuzzData.PAD, FuzzData.PAD + n, src, 0, n);
+  }
+
+  @Override
+  void threw() {
+    dec = new ZstdDecoder();
+  }
+
+  @Override
+  void damaged(Random r, byte[] comp, byte[] out, int n, String what) {
+    for (int d = 0; d < 3 && comp.length > 0; d++) {
+      byte[] bad = comp.clone();
+      int len = damage(r, bad);
+      byte[] lib = new byte[n];
+      int libN = reference(bad, len, lib, n);
+      String damaged = what + ", damaged copy " + d;
+      FuzzData.rearm(out);
       try {
-        int got = dec.decompress(comp, 0, comp.length, out, FuzzData.PAD, n);
-        if (got != n || !Arrays.equals(out, FuzzData.PAD, FuzzData.PAD + n, src, 0, n)) {
-          fail("MISMATCH " + what);
+        dec.decompress(bad, 0, len, out, FuzzData.PAD, n);
+        damagedOk++;
+        if (libN == n && !Arrays.equals(out, FuzzData.PAD, FuzzData.PAD + n, lib, 0, n)) {
+          fail("DIFFERS FROM LIBZSTD " + damaged);
+        }
+      } catch (IOException e) {
+        damagedRefused++;
+        if (libN == n && ++libAccepts <= 20) {
+          System.out.println("libzstd decodes, refused here: " + damaged + ": " + e.getMessage());
         }
       } catch (Throwable e) {
-        fail("THROWS " + what + ": " + e);
-        dec = new ZstdDecoder();
+        fail("THROWS " + damaged + ": " + e);
+        threw();
       }
-      if (!FuzzData.canariesKept(out, n)) {
-        fail("WRITES OUTSIDE THE OUTPUT " + what);
-      }
-      for (int d = 0; d < 3 && comp.length > 0; d++) {
-        byte[] bad = comp.clone();
-        int len = bad.length;
-        switch (r.nextInt(3)) {
-          case 0:
-            bad[r.nextInt(len)] ^= (byte) (1 << r.nextInt(8));
-            break;
-          case 1:
-            for (int k = 0; k < 4; k++) {
-              bad[r.nextInt(len)] = (byte) r.nextInt(256);
-            }
-            break;
-          default:
-            len = r.nextInt(len);
-        }
-        byte[] lib = new byte[n];
-        int libN = reference(bad, len, lib, n);
-        String damaged = what + ", damaged copy " + d;
-        FuzzData.rearm(out);
-        try {
-          dec.decompress(bad, 0, len, out, FuzzData.PAD, n);
-          damagedOk++;
-          if (libN == n && !Arrays.equals(out, FuzzData.PAD, FuzzData.PAD + n, lib, 0, n)) {
-            fail("DIFFERS FROM LIBZSTD " + damaged);
-          }
-        } catch (IOException e) {
-          damagedRefused++;
-          if (libN == n && ++libAccepts <= 20) {
-            System.out.println("libzstd decodes, refused here: " + damaged + ": " + e.getMessage());
-          }
-        } catch (Throwable e) {
-          fail("THROWS " + damaged + ": " + e);
-          dec = new ZstdDecoder();
-        }
-        if (!FuzzData.canariesKept(out, n)) {
-          fail("WRITES OUTSIDE THE OUTPUT " + damaged);
-        }
-      }
+      checkCanaries(out, n, damaged);
     }
-    System.out.printf("seeds %d..%d: %d frames of %d bytes in all, damaged copies decoded %d, refused %d (libzstd "
-        + "decoded %d of those), failures %d%n", seed0, seed0 + cases - 1, cases, bytes, damagedOk, damagedRefused,
-        libAccepts, failures);
-    if (failures > 0) {
-      System.exit(1);
+  }
+
+  /** Damages {@code bad} in place: a bit flipped, 4 bytes replaced, or truncated; returns its length. */
+  private static int damage(Random r, byte[] bad) {
+    int len = bad.length;
+    switch (r.nextInt(3)) {
+      case 0:
+        bad[r.nextInt(len)] ^= (byte) (1 << r.nextInt(8));
+        return len;
+      case 1:
+        for (int k = 0; k < 4; k++) {
+          bad[r.nextInt(len)] = (byte) r.nextInt(256);
+        }
+        return len;
+      default:
+        return r.nextInt(len);
     }
+  }
+
+  @Override
+  String summary(long first, long last) {
+    return String.format("seeds %d..%d: %d frames of %d bytes in all, damaged copies decoded %d, refused %d (libzstd "
+        + "decoded %d of those), failures %d%n", first, last, cases, bytes, damagedOk, damagedRefused, libAccepts,
+        failures());
   }
 }

@@ -93,10 +93,7 @@ public final class DType {
     if (s == null) {
       throw new IOException("missing dtype");
     }
-    String t = s.trim();
-    if (t.length() >= 2 && (t.startsWith("'") && t.endsWith("'") || t.startsWith("\"") && t.endsWith("\""))) {
-      t = t.substring(1, t.length() - 1);
-    }
+    String t = unquoted(s.trim());
     ByteOrder order = ByteOrder.LITTLE_ENDIAN;
     if (!t.isEmpty() && "<>|=".indexOf(t.charAt(0)) >= 0) {
       if (t.charAt(0) == '>') {
@@ -106,78 +103,69 @@ public final class DType {
       }
       t = t.substring(1);
     }
-    switch (t.toLowerCase(Locale.ROOT)) {
-      case "bool":
-      case "bool_":
-      case "?":
-        return of(Kind.BOOL, 1, order);
-      case "int8":
-        return of(Kind.INT, 1, order);
-      case "int16":
-        return of(Kind.INT, 2, order);
-      case "int32":
-        return of(Kind.INT, 4, order);
-      case "int64":
-        return of(Kind.INT, 8, order);
-      case "uint8":
-        return of(Kind.UINT, 1, order);
-      case "uint16":
-        return of(Kind.UINT, 2, order);
-      case "uint32":
-        return of(Kind.UINT, 4, order);
-      case "uint64":
-        return of(Kind.UINT, 8, order);
-      case "float16":
-        return of(Kind.FLOAT, 2, order);
-      case "float32":
-        return of(Kind.FLOAT, 4, order);
-      case "float64":
-        return of(Kind.FLOAT, 8, order);
-      case "complex64":
-        return of(Kind.COMPLEX, 8, order);
-      case "complex128":
-        return of(Kind.COMPLEX, 16, order);
-      default:
-        break;
+    DType named = NUMPY_NAMES.get(t.toLowerCase(Locale.ROOT));
+    if (named != null) {
+      return named.withOrder(order);
     }
     if (t.length() >= 2) {
-      char c = t.charAt(0);
-      int n;
-      try {
-        n = Integer.parseInt(t.substring(1));
-      } catch (NumberFormatException e) {
-        throw new IOException("unsupported dtype '" + s + "'");
-      }
-      if (n < 0 || n > (1 << 24)) {
-        throw new IOException("unsupported dtype '" + s + "': item size " + n);
-      }
-      try {
-        switch (c) {
-          case 'b':
-            return of(Kind.BOOL, n, order);
-          case 'i':
-            return of(Kind.INT, n, order);
-          case 'u':
-            return of(Kind.UINT, n, order);
-          case 'f':
-            return of(Kind.FLOAT, n, order);
-          case 'c':
-            return of(Kind.COMPLEX, n, order);
-          case 'S':
-          case 'a':
-            return of(Kind.BYTES, n, order);
-          case 'U':
-            return of(Kind.UNICODE, 4 * n, order);
-          case 'V':
-            return of(Kind.OPAQUE, n, order);
-          default:
-            break;
-        }
-      } catch (IllegalArgumentException e) {
-        throw new IOException("unsupported dtype '" + s + "': " + e.getMessage());
-      }
+      return typeCode(s, t.charAt(0), t.substring(1), order);
     }
     throw new IOException("unsupported dtype '" + s + "'");
+  }
+
+  /** {@code t} without the quotes around it ({@code 'x'} or {@code "x"}). */
+  private static String unquoted(String t) {
+    if (t.length() >= 2 && (t.startsWith("'") && t.endsWith("'") || t.startsWith("\"") && t.endsWith("\""))) {
+      return t.substring(1, t.length() - 1);
+    }
+    return t;
+  }
+
+  /** The numpy type names (as bcolz writes them), little-endian. */
+  private static final java.util.Map<String, DType> NUMPY_NAMES = numpyNames();
+
+  private static java.util.Map<String, DType> numpyNames() {
+    java.util.Map<String, DType> m = new java.util.HashMap<>();
+    for (int size : new int[] {1, 2, 4, 8}) {
+      m.put("int" + 8 * size, of(Kind.INT, size, ByteOrder.LITTLE_ENDIAN));
+      m.put("uint" + 8 * size, of(Kind.UINT, size, ByteOrder.LITTLE_ENDIAN));
+    }
+    for (int size : new int[] {2, 4, 8}) {
+      m.put("float" + 8 * size, of(Kind.FLOAT, size, ByteOrder.LITTLE_ENDIAN));
+    }
+    m.put("complex64", of(Kind.COMPLEX, 8, ByteOrder.LITTLE_ENDIAN));
+    m.put("complex128", of(Kind.COMPLEX, 16, ByteOrder.LITTLE_ENDIAN));
+    for (String name : new String[] {"bool", "bool_", "?"}) {
+      m.put(name, of(Kind.BOOL, 1, ByteOrder.LITTLE_ENDIAN));
+    }
+    return java.util.Map.copyOf(m);
+  }
+
+  /** numpy's type codes ({@code a}: the old name of {@code S}). */
+  private static final java.util.Map<Character, Kind> CODES = java.util.Map.of('b', Kind.BOOL, 'i', Kind.INT,
+      'u', Kind.UINT, 'f', Kind.FLOAT, 'c', Kind.COMPLEX, 'S', Kind.BYTES, 'a', Kind.BYTES, 'U', Kind.UNICODE,
+      'V', Kind.OPAQUE);
+
+  /** The type-code form {@code <code><size>} ({@code i4}, {@code S7}, {@code U5}, ...) of dtype {@code s}. */
+  private static DType typeCode(String s, char code, String size, ByteOrder order) throws IOException {
+    int n;
+    try {
+      n = Integer.parseInt(size);
+    } catch (NumberFormatException e) {
+      throw new IOException("unsupported dtype '" + s + "'");
+    }
+    if (n < 0 || n > (1 << 24)) {
+      throw new IOException("unsupported dtype '" + s + "': item size " + n);
+    }
+    Kind kind = CODES.get(code);
+    if (kind == null) {
+      throw new IOException("unsupported dtype '" + s + "'");
+    }
+    try {
+      return of(kind, kind == Kind.UNICODE ? 4 * n : n, order);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("unsupported dtype '" + s + "': " + e.getMessage());
+    }
   }
 
   public Kind kind() {
@@ -189,12 +177,13 @@ public final class DType {
     return itemSize;
   }
 
-  public ByteOrder order() {
-    return order;
-  }
-
+  /** This type in byte order {@code o}. */
   public DType withOrder(ByteOrder o) {
     return new DType(kind, itemSize, o);
+  }
+
+  public ByteOrder order() {
+    return order;
   }
 
   /**

@@ -10,6 +10,13 @@ import java.nio.ByteOrder;
  * twice). Each output starts at an element offset {@code base} of its array.
  */
 abstract class Output {
+  /** The element of the array where the section starts. */
+  final int base;
+
+  Output(int base) {
+    this.base = base;
+  }
+
   /**
    * Whether the output starts as zeros (a fresh array), so that elements of chunks that are not stored and read
    * as a zero fill value need no writes; false for a caller's buffer that may hold earlier data.
@@ -78,35 +85,22 @@ abstract class Output {
       case BOOL:
         return new Bools((byte[]) dst, off);
       case FLOAT:
-        if (dt.itemSize() == 2) {
-          return new Halfs((float[]) dst, off, dt.order());
-        }
-        return dt.itemSize() == 4 ? new Floats((float[]) dst, off, dt.order()) : new Doubles((double[]) dst, off, dt.order());
+        return dt.itemSize() == 2 ? new Halfs((float[]) dst, off, dt.order()) : new Numbers(dst, off, dt);
       default:
-        switch (dt.itemSize()) {
-          case 1:
-            return new Bytes((byte[]) dst, off);
-          case 2:
-            return new Shorts((short[]) dst, off, dt.order());
-          case 4:
-            return new Ints((int[]) dst, off, dt.order());
-          default:
-            return new Longs((long[]) dst, off, dt.order());
-        }
+        return dt.itemSize() == 1 ? new Bytes((byte[]) dst, off) : new Numbers(dst, off, dt);
     }
   }
 
   static final class Bytes extends Output {
     final byte[] b;
-    final int base;
 
     Bytes(byte[] b) {
       this(b, 0);
     }
 
     Bytes(byte[] b, int base) {
+      super(base);
       this.b = b;
-      this.base = base;
     }
 
     @Override
@@ -133,11 +127,10 @@ abstract class Output {
   /** numpy bool bytes as 0/1. */
   static final class Bools extends Output {
     final byte[] b;
-    final int base;
 
     Bools(byte[] b, int base) {
+      super(base);
       this.b = b;
-      this.base = base;
     }
 
     @Override
@@ -154,42 +147,14 @@ abstract class Output {
     }
   }
 
-  static final class Shorts extends Output {
-    final short[] a;
-    final int base;
-    final ByteOrder o;
-
-    Shorts(short[] a, int base, ByteOrder o) {
-      this.a = a;
-      this.base = base;
-      this.o = o;
-    }
-
-    @Override
-    void put(byte[] src, int srcOff, int dst, int len) {
-      ByteBuffer.wrap(src, srcOff, len).order(o).asShortBuffer().get(a, base + (dst >> 1), len >> 1);
-    }
-
-    @Override
-    TypedDestination typed(int dst) {
-      return new TypedDestination(a, base + (dst >> 1), 2, o);
-    }
-
-    @Override
-    Object storage() {
-      return a;
-    }
-  }
-
   /** IEEE half precision to float. */
   static final class Halfs extends Output {
     final float[] a;
-    final int base;
     final ByteOrder o;
 
     Halfs(float[] a, int base, ByteOrder o) {
+      super(base);
       this.a = a;
-      this.base = base;
       this.o = o;
     }
 
@@ -208,106 +173,46 @@ abstract class Output {
     }
   }
 
-  static final class Ints extends Output {
-    final int[] a;
-    final int base;
-    final ByteOrder o;
+  /**
+   * Elements of 2, 4 or 8 bytes into the {@code short[]}, {@code int[]}, {@code long[]}, {@code float[]} or
+   * {@code double[]} {@link #javaType} names, converted from the stored byte order.
+   */
+  static final class Numbers extends Output {
+    /** Copies {@code n} elements from a byte buffer into the array from element {@code at}. */
+    private interface Copy {
+      void get(ByteBuffer bb, Object a, int at, int n);
+    }
 
-    Ints(int[] a, int base, ByteOrder o) {
+    private static final java.util.Map<Class<?>, Copy> COPIES = java.util.Map.of(
+        short[].class, (bb, a, at, n) -> bb.asShortBuffer().get((short[]) a, at, n),
+        int[].class, (bb, a, at, n) -> bb.asIntBuffer().get((int[]) a, at, n),
+        long[].class, (bb, a, at, n) -> bb.asLongBuffer().get((long[]) a, at, n),
+        float[].class, (bb, a, at, n) -> bb.asFloatBuffer().get((float[]) a, at, n),
+        double[].class, (bb, a, at, n) -> bb.asDoubleBuffer().get((double[]) a, at, n));
+
+    final Object a;
+    final ByteOrder o;
+    final int itemSize;
+    private final int shift; // log2 of the item size
+    private final Copy copy;
+
+    Numbers(Object a, int base, DType dt) {
+      super(base);
       this.a = a;
-      this.base = base;
-      this.o = o;
+      this.o = dt.order();
+      this.itemSize = dt.itemSize();
+      this.shift = Integer.numberOfTrailingZeros(itemSize);
+      this.copy = COPIES.get(a.getClass());
     }
 
     @Override
     void put(byte[] src, int srcOff, int dst, int len) {
-      ByteBuffer.wrap(src, srcOff, len).order(o).asIntBuffer().get(a, base + (dst >> 2), len >> 2);
+      copy.get(ByteBuffer.wrap(src, srcOff, len).order(o), a, base + (dst >> shift), len >> shift);
     }
 
     @Override
     TypedDestination typed(int dst) {
-      return new TypedDestination(a, base + (dst >> 2), 4, o);
-    }
-
-    @Override
-    Object storage() {
-      return a;
-    }
-  }
-
-  static final class Longs extends Output {
-    final long[] a;
-    final int base;
-    final ByteOrder o;
-
-    Longs(long[] a, int base, ByteOrder o) {
-      this.a = a;
-      this.base = base;
-      this.o = o;
-    }
-
-    @Override
-    void put(byte[] src, int srcOff, int dst, int len) {
-      ByteBuffer.wrap(src, srcOff, len).order(o).asLongBuffer().get(a, base + (dst >> 3), len >> 3);
-    }
-
-    @Override
-    TypedDestination typed(int dst) {
-      return new TypedDestination(a, base + (dst >> 3), 8, o);
-    }
-
-    @Override
-    Object storage() {
-      return a;
-    }
-  }
-
-  static final class Floats extends Output {
-    final float[] a;
-    final int base;
-    final ByteOrder o;
-
-    Floats(float[] a, int base, ByteOrder o) {
-      this.a = a;
-      this.base = base;
-      this.o = o;
-    }
-
-    @Override
-    void put(byte[] src, int srcOff, int dst, int len) {
-      ByteBuffer.wrap(src, srcOff, len).order(o).asFloatBuffer().get(a, base + (dst >> 2), len >> 2);
-    }
-
-    @Override
-    TypedDestination typed(int dst) {
-      return new TypedDestination(a, base + (dst >> 2), 4, o);
-    }
-
-    @Override
-    Object storage() {
-      return a;
-    }
-  }
-
-  static final class Doubles extends Output {
-    final double[] a;
-    final int base;
-    final ByteOrder o;
-
-    Doubles(double[] a, int base, ByteOrder o) {
-      this.a = a;
-      this.base = base;
-      this.o = o;
-    }
-
-    @Override
-    void put(byte[] src, int srcOff, int dst, int len) {
-      ByteBuffer.wrap(src, srcOff, len).order(o).asDoubleBuffer().get(a, base + (dst >> 3), len >> 3);
-    }
-
-    @Override
-    TypedDestination typed(int dst) {
-      return new TypedDestination(a, base + (dst >> 3), 8, o);
+      return new TypedDestination(a, base + (dst >> shift), itemSize, o);
     }
 
     @Override

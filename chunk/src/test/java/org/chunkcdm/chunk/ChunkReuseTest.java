@@ -18,7 +18,7 @@ import org.chunkcdm.chunk.BloscChunkData;
 import org.junit.jupiter.api.Test;
 
 /**
- * Decoded data is reused across reads (issue 14): decode counters of a private cache show a front-to-back scan
+ * Decoded data is reused across reads: decode counters of a private cache show a front-to-back scan
  * in small pieces decoding each chunk once, a time-series read decoding one block per chunk without evicting
  * other arrays' chunks, the bound held under a mixed multi-threaded workload, and 8 threads scanning 8 arrays
  * decoding each chunk about once; every result is compared with the values the chunks were built from.

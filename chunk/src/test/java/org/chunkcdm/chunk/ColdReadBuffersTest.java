@@ -20,7 +20,7 @@ import org.chunkcdm.chunk.BloscChunkData;
 import org.junit.jupiter.api.Test;
 
 /**
- * The buffers a cold point read reuses instead of allocating (issue 14): stored chunk bytes fetched into pooled
+ * The buffers a cold point read reuses instead of allocating: stored chunk bytes fetched into pooled
  * arrays ({@link FetchBuffers}) given back by {@link ChunkData#release()}, and decoded parts whose arrays are
  * reused once evicted and no reader holds them ({@link ChunkCache#partBuffer}). Shows that a released chunk read
  * again fetches its bytes again, that a pinned part's array is never handed out, and that 8 threads reading

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Whole chunks of a large N-d read that land in several pieces of the result are decoded into scratch and
- * scattered straight into the destination (issue 14): the result is identical to the path through the cache
+ * scattered straight into the destination: the result is identical to the path through the cache
  * (and to the values the chunks were built from) for rank 2-4 grids with edge chunks, every typed element type
  * and both byte orders, strided and unstrided boxes; such chunks are decoded once each and never enter the cache;
  * chunks a read covers only in part still go through it.

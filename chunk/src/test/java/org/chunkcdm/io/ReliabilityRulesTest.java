@@ -19,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The rules behind D1-D4 of issue 15, in core: regular files only, sizes bounded by the heap, typed errors. */
+/** The chunk layer's reliability rules: regular files only, sizes bounded by the heap, typed errors. */
 class ReliabilityRulesTest {
   @TempDir
   Path dir;
@@ -35,7 +35,7 @@ class ReliabilityRulesTest {
     assertTrue(Files.exists(p) && !Files.isRegularFile(p));
   }
 
-  /** D3: a FIFO inside the dataset is refused by every read path instead of blocking the thread forever. */
+  /** A FIFO inside the dataset is refused by every read path instead of blocking the thread forever. */
   @Test
   void fifoInsideDatasetIsRefusedNotHung() throws Exception {
     Path fifo = dir.resolve("00000000.chunk");
@@ -116,7 +116,7 @@ class ReliabilityRulesTest {
     b[p + 3] = (byte) (v >> 24);
   }
 
-  /** D2: a chunk whose header claims about 2 GiB is an IOException before anything is allocated. */
+  /** A chunk whose header claims about 2 GiB is an IOException before anything is allocated. */
   @Test
   void chunkClaimingTwoGiBIsRefusedBeforeAllocating() throws Exception {
     System.setProperty("chunkcdm.maxAllocation", String.valueOf(64 << 20));
@@ -133,7 +133,7 @@ class ReliabilityRulesTest {
     assertTrue(Arrays.equals(new byte[1000], out));
   }
 
-  /** D4: decoding errors found later, in a read, name the file, chunk and variable; their kind is kept. */
+  /** Decoding errors found later, in a read, name the file, chunk and variable; their kind is kept. */
   @Test
   void decodeErrorsNameTheChunkAndAreFormatErrors() throws Exception {
     Path p = org.chunkcdm.testkit.Fixtures.family("blosc2").resolve("chunks/chunk_cblosc1_lz4hc_noshuffle_u1.chunk");

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** D2 of issue 15: exit 1 and one line saying whether the bytes are wrong, too large, or an I/O failure. */
+/** A failing command exits 1 with one line saying whether the bytes are wrong, too large, or an I/O failure. */
 class CliErrorKindTest {
   @TempDir
   Path tmp;

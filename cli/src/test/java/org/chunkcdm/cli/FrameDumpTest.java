@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code chunkcdm dump} (issue 5: "works on sparse and contiguous frames") on every Blosc2 frame dataset of
+ * {@code chunkcdm dump} works on sparse and contiguous frames: on every Blosc2 frame dataset of
  * the fixtures: sparse frames as the directory and as their {@code chunks.b2frame}, contiguous frames and b2nd
  * arrays as the file. Every printed value is compared with the manifest's expected bytes (plain frames read as
  * the unsigned integer of their typesize, per the contract; b2nd per its dtype), skipping

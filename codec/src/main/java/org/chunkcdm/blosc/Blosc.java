@@ -169,6 +169,9 @@ public final class Blosc {
       return false; // native or an IOException saying why not
     }
     if (!Filters.VECTOR) {
+      if (h.isExtended() || h.version() > 2) {
+        return true; // a Blosc2 chunk, which c-blosc 1.x cannot decode: not worth loading JNA and the library for
+      }
       NativeBlosc n = nativeBlosc();
       return n == null || !n.canDecode(h);
     }

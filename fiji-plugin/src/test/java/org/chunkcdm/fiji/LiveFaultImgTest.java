@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Faults under the Fiji plugin's lazy image (issue 15): a chunk file of an open image replaced by another valid
+ * Faults under the Fiji plugin's lazy image: a chunk file of an open image replaced by another valid
  * chunk, then deleted. Cells read after the change are each the old or the new data (never a mix), a reopened
  * image shows exactly the new data, and a cell whose chunk file is gone fails with an IOException (unchecked, as
  * ImgLib2 requires) naming the file, while the other cells still load.

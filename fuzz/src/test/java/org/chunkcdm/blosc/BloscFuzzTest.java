@@ -3,18 +3,14 @@ package org.chunkcdm.blosc;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.util.Arrays;
 import org.chunkcdm.fuzz.FuzzSupport;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Blosc chunks (16-byte Blosc1 and 32-byte Blosc2 headers, every codec and filter) and the bare codec streams:
  * any bytes give output or an IOException. Package org.chunkcdm.blosc to reach the package-private decoders.
  */
+@ExtendWith(FuzzSupport.WarmUp.class)
 class BloscFuzzTest {
-  /** One-time set-up outside the 1 s per-input limit (FuzzSupport#warmUp). */
-  @org.junit.jupiter.api.BeforeAll
-  static void warmUp() {
-    org.chunkcdm.fuzz.FuzzSupport.warmUp(BloscFuzzTest.class);
-  }
-
   /** A whole chunk through the pure-Java decoder, also by byte range ("getitem") and by block. */
   @FuzzTest
   void bloscChunk(byte[] data) {

@@ -5,15 +5,11 @@ import java.util.Arrays;
 import org.chunkcdm.blosc.zstd.ZstdDecoder;
 import org.chunkcdm.blosc.zstd.ZstdDictionary;
 import org.chunkcdm.fuzz.FuzzSupport;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** zstd frames (with and without a dictionary): output of exactly the expected size or an IOException. */
+@ExtendWith(FuzzSupport.WarmUp.class)
 class ZstdFuzzTest {
-  /** One-time set-up outside the 1 s per-input limit (FuzzSupport#warmUp). */
-  @org.junit.jupiter.api.BeforeAll
-  static void warmUp() {
-    org.chunkcdm.fuzz.FuzzSupport.warmUp(ZstdFuzzTest.class);
-  }
-
   /** First three bytes: expected output length; then the frame(s). */
   @FuzzTest
   void zstdFrame(byte[] data) {

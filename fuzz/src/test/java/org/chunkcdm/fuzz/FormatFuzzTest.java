@@ -2,40 +2,30 @@ package org.chunkcdm.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.nio.file.Path;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The format parsers through the public opener SPI (as TDS, the CLI and Fiji reach them): the fuzzer's bytes
  * become a file or a dataset directory, which is opened and whose first chunks are decoded.
  */
+@ExtendWith(FuzzSupport.WarmUp.class)
 class FormatFuzzTest {
-  /** One-time set-up outside the 1 s per-input limit (FuzzSupport#warmUp). */
-  @org.junit.jupiter.api.BeforeAll
-  static void warmUp() {
-    FuzzSupport.warmUp(FormatFuzzTest.class);
-  }
-
   /** A {@code .ds} file: version line, JSON header, body. */
   @FuzzTest
   void dsFile(byte[] data) throws Exception {
-    Path p = FuzzSupport.scratch().resolve("fuzz.ds");
-    FuzzSupport.write(p, data);
-    FuzzSupport.expectIoOnly(() -> FuzzSupport.openAndRead(p));
+    FuzzSupport.asFile("fuzz.ds", data, FuzzSupport::openAndRead);
   }
 
   /** A Bloscpack file ({@code .blp}): header, offsets, metadata, chunks. */
   @FuzzTest
   void bloscpackFile(byte[] data) throws Exception {
-    Path p = FuzzSupport.scratch().resolve("fuzz.blp");
-    FuzzSupport.write(p, data);
-    FuzzSupport.expectIoOnly(() -> FuzzSupport.openAndRead(p));
+    FuzzSupport.asFile("fuzz.blp", data, FuzzSupport::openAndRead);
   }
 
   /** A contiguous Blosc2 frame, b2nd metalayer and msgpack metadata included. */
   @FuzzTest
   void blosc2Frame(byte[] data) throws Exception {
-    Path p = FuzzSupport.scratch().resolve("fuzz.b2frame");
-    FuzzSupport.write(p, data);
-    FuzzSupport.expectIoOnly(() -> FuzzSupport.openAndRead(p));
+    FuzzSupport.asFile("fuzz.b2frame", data, FuzzSupport::openAndRead);
   }
 
   /**

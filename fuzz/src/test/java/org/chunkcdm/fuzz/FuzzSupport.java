@@ -8,6 +8,8 @@ import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.open.ChunkedDataset;
 import org.chunkcdm.open.ChunkedVariable;
 import org.chunkcdm.open.Datasets;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * What every fuzz target checks: a parser given any bytes returns or throws an IOException; anything else (a
@@ -23,6 +25,22 @@ public final class FuzzSupport {
 
   public interface IoAction {
     void run() throws IOException;
+  }
+
+  /** A read of the dataset or file at a path. */
+  public interface PathRead {
+    void read(Path p) throws IOException;
+  }
+
+  /**
+   * Warms a fuzz target class up before its first input ({@link #warmUp}): {@code @ExtendWith(FuzzSupport.WarmUp.class)},
+   * so that one-time set-up is not charged to the first input's 1 s limit.
+   */
+  public static final class WarmUp implements BeforeAllCallback {
+    @Override
+    public void beforeAll(ExtensionContext context) {
+      warmUp(context.getRequiredTestClass());
+    }
   }
 
   /** {@code -Dchunkcdm.fuzz.verbose=true}: print each input's outcome (to check what the seeds reach). */
@@ -44,6 +62,13 @@ public final class FuzzSupport {
         throw new AssertionError("IOException without a message", e);
       }
     }
+  }
+
+  /** The fuzzer's bytes as file {@code name} in the {@link #scratch} directory, read by {@code read}: an IOException only. */
+  public static void asFile(String name, byte[] data, PathRead read) throws IOException {
+    Path p = scratch().resolve(name);
+    write(p, data);
+    expectIoOnly(() -> read.read(p));
   }
 
   /** A scratch directory of this JVM (one fuzz target runs per JVM when fuzzing). */
@@ -85,7 +110,7 @@ public final class FuzzSupport {
 
   /**
    * Replays every committed input of every {@code @FuzzTest} method of {@code target} once, ignoring the outcome
-   * (the replay proper reports it). Called from {@code @BeforeAll}: one-time class loading and static set-up
+   * (the replay proper reports it). Called before the class's inputs ({@link WarmUp}): one-time class loading and static set-up
    * (netcdf-java's registry, protobuf descriptors, the codecs) are not charged to the first input's 1 s limit.
    */
   public static void warmUp(Class<?> target) {

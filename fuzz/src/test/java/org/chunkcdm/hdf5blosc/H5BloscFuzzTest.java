@@ -10,8 +10,8 @@ import java.util.List;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.DType;
 import org.chunkcdm.fuzz.FuzzSupport;
-import org.junit.jupiter.api.BeforeAll;
 import ucar.nc2.iosp.hdf5.DataBTree;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The HDF5-Blosc filter path of iosp-hdf5blosc at the level of one stored chunk: {@link H5BloscArray#chunk}
@@ -25,6 +25,7 @@ import ucar.nc2.iosp.hdf5.DataBTree;
  * chunk (big-endian), byte 5 = first chunk dimension when rank 2; then the stored chunk bytes. The dataset has two
  * chunks along the first dimension; only the first is stored.
  */
+@ExtendWith(FuzzSupport.WarmUp.class)
 class H5BloscFuzzTest {
   private static final sun.misc.Unsafe UNSAFE;
   private static final Field SIZE;
@@ -64,11 +65,6 @@ class H5BloscFuzzTest {
     } catch (ReflectiveOperationException e) {
       throw new AssertionError(e);
     }
-  }
-
-  @BeforeAll
-  static void warmUp() {
-    FuzzSupport.warmUp(H5BloscFuzzTest.class);
   }
 
   @FuzzTest

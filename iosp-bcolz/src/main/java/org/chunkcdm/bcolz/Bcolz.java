@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.chunkcdm.io.FormatException;
+import org.chunkcdm.chunk.BasicChunkedArray;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
@@ -271,20 +272,56 @@ final class Bcolz {
       throws IOException {
     Bloscpack bp = Bloscpack.open(files, file);
     String name = Names.fromFileName(file.getFileName().toString());
-    JsonNode meta = bp.metadata;
-    boolean ndarray = meta != null && meta.isObject() && meta.path("dtype").isTextual() && meta.path("shape").isArray()
-        && meta.has("order");
-    NumpyDescr descr;
-    long[] shape;
-    boolean fortran = false;
-    if (ndarray) {
+    PackedArray pa = PackedArray.of(bp, file, name);
+    ChunkGrid.Flat grid = pa.grid(bp, file, name);
+    NumpyDescr descr = pa.descr;
+    ChunkedArray a = new BasicChunkedArray(descr.dtype, grid, null, new Object()) {
+      @Override
+      public ChunkData chunk(long index) throws IOException {
+        return descr.littleEndian(bp.chunk((int) index));
+      }
+    };
+    if (bp.metadata != null) {
+      global.putJson(bp.metadata);
+    }
+    global.put("bcolz_layout", pa.ndarray ? "Bloscpack ndarray" : "Bloscpack bytes");
+    Attributes attrs = DatasetVariable.standardAttributes(a, true);
+    attrs.put("compression", describe(bp));
+    if (descr.littleEndianDescr() != null) {
+      attrs.put("numpy_dtype", descr.littleEndianDescr());
+    }
+    vars.add(new DatasetVariable(name, null, a, attrs, null));
+  }
+
+  /** The array a Bloscpack file holds: as its ndarray metadata describes it, else its bytes as one uint8 row. */
+  private static final class PackedArray {
+    final boolean ndarray;
+    final NumpyDescr descr;
+    final long[] shape;
+    final boolean fortran;
+
+    private PackedArray(boolean ndarray, NumpyDescr descr, long[] shape, boolean fortran) {
+      this.ndarray = ndarray;
+      this.descr = descr;
+      this.shape = shape;
+      this.fortran = fortran;
+    }
+
+    static PackedArray of(Bloscpack bp, Path file, String name) throws IOException {
+      JsonNode meta = bp.metadata;
+      boolean ndarray = meta != null && meta.isObject() && meta.path("dtype").isTextual()
+          && meta.path("shape").isArray() && meta.has("order");
+      if (!ndarray) {
+        return new PackedArray(false, NumpyDescr.parse("'|u1'"), new long[] {bp.totalBytes()}, false);
+      }
+      NumpyDescr descr;
       try {
         descr = NumpyDescr.parse(meta.get("dtype").textValue());
       } catch (IOException e) {
         throw new IOException(file + ": variable " + name + ": " + e.getMessage(), e);
       }
       JsonNode sh = meta.get("shape");
-      shape = new long[sh.size()];
+      long[] shape = new long[sh.size()];
       for (int d = 0; d < shape.length; d++) {
         if (!sh.get(d).isIntegralNumber() || sh.get(d).longValue() < 0) {
           throw new FormatException(file + ": bad shape " + sh + " in the ndarray metadata");
@@ -295,61 +332,31 @@ final class Bcolz {
       if (!order.equals("C") && !order.equals("F")) {
         throw new FormatException(file + ": array order '" + order + "' is neither C nor F");
       }
-      fortran = order.equals("F");
-    } else {
-      descr = NumpyDescr.parse("'|u1'");
-      shape = new long[] {bp.totalBytes()};
+      return new PackedArray(true, descr, shape, order.equals("F"));
     }
-    int item = descr.dtype.itemSize();
-    long items = 1;
-    for (long s : shape) {
-      items = Math.multiplyExact(items, s);
-    }
-    if (Math.multiplyExact(items, (long) item) != bp.totalBytes()) {
-      throw new FormatException(file + ": variable " + name + ": the chunks hold " + bp.totalBytes() + " bytes but shape "
-          + java.util.Arrays.toString(shape) + " of " + descr.dtype + " needs " + items * item);
-    }
-    if (items > 0 && (item == 0 || bp.chunkSize % item != 0)) {
-      throw new FormatException(file + ": variable " + name + ": chunk_size " + bp.chunkSize + " is not a multiple of the "
-          + item + "-byte item size");
-    }
-    ChunkGrid.Flat grid = ChunkGrid.flat(shape, item == 0 ? 0 : bp.chunkSize / item, fortran);
-    if (items > 0 && grid.chunkCount() != bp.nchunks) {
-      throw new FormatException(file + ": " + bp.nchunks + " chunks in the header, but " + grid.chunkCount()
-          + " chunks of " + bp.chunkSize + " bytes make the array");
-    }
-    Object key = new Object();
-    ChunkedArray a = new ChunkedArray() {
-      @Override
-      public DType dtype() {
-        return descr.dtype;
-      }
 
-      @Override
-      public ChunkGrid grid() {
-        return grid;
+    /** The flat grid of the file's chunks over the array, checked against the chunks' sizes and count. */
+    ChunkGrid.Flat grid(Bloscpack bp, Path file, String name) throws IOException {
+      int item = descr.dtype.itemSize();
+      long items = 1;
+      for (long s : shape) {
+        items = Math.multiplyExact(items, s);
       }
-
-      @Override
-      public ChunkData chunk(long index) throws IOException {
-        return descr.littleEndian(bp.chunk((int) index));
+      if (Math.multiplyExact(items, (long) item) != bp.totalBytes()) {
+        throw new FormatException(file + ": variable " + name + ": the chunks hold " + bp.totalBytes()
+            + " bytes but shape " + java.util.Arrays.toString(shape) + " of " + descr.dtype + " needs " + items * item);
       }
-
-      @Override
-      public Object cacheKey() {
-        return key;
+      if (items > 0 && (item == 0 || bp.chunkSize % item != 0)) {
+        throw new FormatException(file + ": variable " + name + ": chunk_size " + bp.chunkSize
+            + " is not a multiple of the " + item + "-byte item size");
       }
-    };
-    if (meta != null) {
-      global.putJson(meta);
+      ChunkGrid.Flat grid = ChunkGrid.flat(shape, item == 0 ? 0 : bp.chunkSize / item, fortran);
+      if (items > 0 && grid.chunkCount() != bp.nchunks) {
+        throw new FormatException(file + ": " + bp.nchunks + " chunks in the header, but " + grid.chunkCount()
+            + " chunks of " + bp.chunkSize + " bytes make the array");
+      }
+      return grid;
     }
-    global.put("bcolz_layout", ndarray ? "Bloscpack ndarray" : "Bloscpack bytes");
-    Attributes attrs = DatasetVariable.standardAttributes(a, true);
-    attrs.put("compression", describe(bp));
-    if (descr.littleEndianDescr() != null) {
-      attrs.put("numpy_dtype", descr.littleEndianDescr());
-    }
-    vars.add(new DatasetVariable(name, null, a, attrs, null));
   }
 
   private static final String[] CODECS = {"blosclz", "lz4", "snappy", "zlib", "zstd"};

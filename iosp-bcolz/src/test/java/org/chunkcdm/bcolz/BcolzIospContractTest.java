@@ -18,7 +18,6 @@ import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 import ucar.nc2.dataset.NetcdfDatasets;
-import ucar.nc2.iosp.IOServiceProvider;
 
 /**
  * The shared IOSP contract over every dataset of testdata/bcolz and testdata/bloscpack,
@@ -29,6 +28,10 @@ import ucar.nc2.iosp.IOServiceProvider;
 class BcolzIospContractTest extends IospContract {
   /** The manifest entry of each fixture, by fixture name. */
   private final Map<String, Fixtures.Dataset> datasets = new LinkedHashMap<>();
+
+  BcolzIospContractTest() {
+    super(BcolzIosp.class, "bcolz");
+  }
 
   private Fixture fixture(Fixtures.Dataset d) {
     List<Expected> vars = new ArrayList<>();
@@ -89,16 +92,6 @@ class BcolzIospContractTest extends IospContract {
     if (datasets.get(f.name()).kind().startsWith("bcolz")) {
       assertNotNull(v.findAttribute("compression"), e + ": compression attribute");
     }
-  }
-
-  @Override
-  protected Class<? extends IOServiceProvider> iospClass() {
-    return BcolzIosp.class;
-  }
-
-  @Override
-  protected String fileTypeId() {
-    return "bcolz";
   }
 
   /** A Bloscpack file, and a carray by its directory, its {@code __attrs__} and its {@code meta/storage}. */

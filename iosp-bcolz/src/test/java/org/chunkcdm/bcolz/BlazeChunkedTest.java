@@ -60,8 +60,8 @@ class BlazeChunkedTest {
     for (String loc : List.of(dir.toString(), dir.resolve("meta/sizes").toString(), dir.resolve("meta/attributes").toString())) {
       try (NetcdfFile nc = NetcdfFiles.open(loc)) {
         Variable v = nc.findVariable(name);
-        Check.assertWhole(exp, v);
-        Check.assertSections(exp, v);
+        exp.assertWhole(v);
+        exp.assertSections(v);
         assertEquals("Celsius", v.findAttribute("scale").getStringValue());
         assertEquals(40.1, v.findAttribute("coords.lat").getNumericValue().doubleValue());
         assertEquals("Blaze chunked", nc.findGlobalAttribute("bcolz_layout").getStringValue());
@@ -69,45 +69,48 @@ class BlazeChunkedTest {
       }
     }
     try (NetcdfFile nc = NetcdfDatasets.openDataset("file:" + dir.toAbsolutePath())) {
-      Check.assertWhole(exp, ((VariableDS) nc.findVariable(name)).getOriginalVariable());
+      exp.assertWhole(((VariableDS) nc.findVariable(name)).getOriginalVariable());
     }
+  }
+
+  /**
+   * A Blaze directory {@code tmp/<name>} of these superchunks ({@code numpy} dtype, as {@code dtype} in
+   * meta/storage) reads as their bytes in every way it is opened.
+   */
+  private void readsAs(String name, String what, int base, String dtype, String numpy, long[] shape, int chunklen,
+      String... parts) throws IOException {
+    Path dir = tmp.resolve(name);
+    byte[] raw = blaze(dir, base, dtype, java.util.Arrays.toString(shape), chunklen, List.of(parts));
+    assertReads(dir, name, new Check.Expect(what, DType.parseNumpy(numpy), shape, raw));
   }
 
   /** Superchunks numbered from 0 and, as in the document's example listing, from 1. */
   @ParameterizedTest(name = "numbered from {0}")
   @ValueSource(ints = {0, 1})
   void bytesSuperchunks(int base) throws IOException {
-    Path dir = tmp.resolve("b");
-    byte[] raw = blaze(dir, base, "uint8", "[49000]", 20000,
-        List.of("bytes/checksum_none_blosclz.blp", "bytes/checksum_md5_snappy.blp", "bytes/metadata_default_args.blp"));
-    assertReads(dir, "b", new Check.Expect("blaze u1", DType.parseNumpy("|u1"), new long[] {49000}, raw));
+    readsAs("b", "blaze u1", base, "uint8", "|u1", new long[] {49000}, 20000, "bytes/checksum_none_blosclz.blp",
+        "bytes/checksum_md5_snappy.blp", "bytes/metadata_default_args.blp");
   }
 
   /** Memcpy-only superchunks (readable by any Blosc decoder) with a one-row last superchunk. */
   @Test
   void memcpySuperchunks() throws IOException {
-    Path dir = tmp.resolve("m");
-    byte[] raw = blaze(dir, 0, "uint8", "[30001]", 30000,
-        List.of("bytes/clevel0_lz4_ts8.blp", "bytes/one_byte_defaults.blp"));
-    assertReads(dir, "m", new Check.Expect("blaze memcpy", DType.parseNumpy("|u1"), new long[] {30001}, raw));
+    readsAs("m", "blaze memcpy", 0, "uint8", "|u1", new long[] {30001}, 30000, "bytes/clevel0_lz4_ts8.blp",
+        "bytes/one_byte_defaults.blp");
   }
 
   /** 2-D rows: chunklen counts rows of 4 bytes. */
   @Test
   void twoDimensional() throws IOException {
-    Path dir = tmp.resolve("t");
-    byte[] raw = blaze(dir, 0, "uint8", "[12250, 4]", 5000,
-        List.of("bytes/checksum_sha256_blosclz.blp", "bytes/checksum_crc32_lz4hc.blp", "bytes/metadata_default_args.blp"));
-    assertReads(dir, "t", new Check.Expect("blaze 2-d", DType.parseNumpy("|u1"), new long[] {12250, 4}, raw));
+    readsAs("t", "blaze 2-d", 0, "uint8", "|u1", new long[] {12250, 4}, 5000, "bytes/checksum_sha256_blosclz.blp",
+        "bytes/checksum_crc32_lz4hc.blp", "bytes/metadata_default_args.blp");
   }
 
   /** float64 superchunks taken from ndarray files (their metadata section is skipped). */
   @Test
   void float64() throws IOException {
-    Path dir = tmp.resolve("f");
-    byte[] raw = blaze(dir, 0, "float64", "[1600]", 800,
-        List.of("ndarray/dtype_float64_zlib_shuf1.blp", "ndarray/dtype_float64_zlib_shuf1.blp"));
-    assertReads(dir, "f", new Check.Expect("blaze f8", DType.parseNumpy("<f8"), new long[] {1600}, raw));
+    readsAs("f", "blaze f8", 0, "float64", "<f8", new long[] {1600}, 800, "ndarray/dtype_float64_zlib_shuf1.blp",
+        "ndarray/dtype_float64_zlib_shuf1.blp");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package org.chunkcdm.bcolz;
 
+import org.chunkcdm.testkit.CdmArrays;
 import org.chunkcdm.testkit.TestFiles;
 import static org.chunkcdm.bcolz.MalformedTest.assertMentions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -175,7 +176,7 @@ class BloscpackTest {
       byte[] exp = d.variables().get(0).expected();
       // field b of record 7 as a double, read through the variable
       Array rec = v.read("7,4:11");
-      ByteBuffer bb = ByteBuffer.wrap(Check.littleEndian(rec)).order(ByteOrder.LITTLE_ENDIAN);
+      ByteBuffer bb = ByteBuffer.wrap(CdmArrays.littleEndian(rec)).order(ByteOrder.LITTLE_ENDIAN);
       assertEquals(ByteBuffer.wrap(exp).order(ByteOrder.LITTLE_ENDIAN).getDouble(7 * 15 + 4), bb.getDouble(0));
     } catch (ucar.ma2.InvalidRangeException e) {
       throw new AssertionError(e);

@@ -6,11 +6,9 @@ import java.io.IOException;
 import org.chunkcdm.cdm.CdmNames;
 import org.chunkcdm.cdm.CdmTypes;
 import org.chunkcdm.chunk.DType;
-import org.chunkcdm.testkit.CdmArrays;
 import org.chunkcdm.testkit.Expected;
 import org.chunkcdm.testkit.Fixtures;
 import org.chunkcdm.testkit.IospContract;
-import ucar.ma2.Array;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.Variable;
 
@@ -40,6 +38,21 @@ final class Check {
       }
       Expected e = Expected.values(what, cdmName, CdmTypes.of(dtype), shape, dtype.itemSize(), raw);
       return dtype.extraDim() > 0 ? e.extraDim(dtype.extraDim()) : e;
+    }
+
+    /** Checks type, shape and all values of {@code v}. */
+    void assertWhole(Variable v) throws IOException {
+      IospContract.assertWhole(contract(v.getShortName()), v);
+    }
+
+    /** Reads and checks a strided section of the logical dimensions (the extra type dimension is read whole). */
+    void assertSection(Variable v, long[] first, long[] count, long[] stride) throws IOException {
+      IospContract.assertSection(contract(v.getShortName()), v, first, count, stride);
+    }
+
+    /** The contract's sections (chunk boundaries, strides, the last chunk, a point) against the manifest. */
+    void assertSections(Variable v) throws IOException {
+      IospContract.assertSections(contract(v.getShortName()), v);
     }
 
     @Override
@@ -79,24 +92,5 @@ final class Check {
   /** Checks type, shape and all values of the variable. */
   static void assertWhole(Fixtures.Variable fv, Variable v) throws IOException {
     IospContract.assertWhole(expected(fv), v);
-  }
-
-  static void assertWhole(Expect fv, Variable v) throws IOException {
-    IospContract.assertWhole(fv.contract(v.getShortName()), v);
-  }
-
-  /** Reads and checks a strided section of the logical dimensions (the extra type dimension is read whole). */
-  static void assertSection(Expect fv, Variable v, long[] first, long[] count, long[] stride) throws IOException {
-    IospContract.assertSection(fv.contract(v.getShortName()), v, first, count, stride);
-  }
-
-  /** The contract's sections (chunk boundaries, strides, the last chunk, a point) against the manifest. */
-  static void assertSections(Expect fv, Variable v) throws IOException {
-    IospContract.assertSections(fv.contract(v.getShortName()), v);
-  }
-
-  /** The array's values as little-endian bytes, element by element. */
-  static byte[] littleEndian(Array a) {
-    return CdmArrays.littleEndian(a);
   }
 }

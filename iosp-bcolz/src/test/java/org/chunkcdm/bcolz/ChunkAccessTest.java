@@ -36,14 +36,14 @@ class ChunkAccessTest {
       v.setCaching(false);
       Check.Expect exp = Check.Expect.of(d.variables().get(0));
       long t0 = touched();
-      Check.assertSection(exp, v, new long[] {1030}, new long[] {5}, new long[] {1});
+      exp.assertSection(v, new long[] {1030}, new long[] {5}, new long[] {1});
       assertEquals(1, touched() - t0, "inside chunk 1");
       assertEquals(1, iosp.handles().openCount(), "only data/__1.blp was opened");
       t0 = touched();
-      Check.assertSection(exp, v, new long[] {1020}, new long[] {10}, new long[] {1});
+      exp.assertSection(v, new long[] {1020}, new long[] {10}, new long[] {1});
       assertEquals(2, touched() - t0, "across the 0|1 boundary");
       t0 = touched();
-      Check.assertSection(exp, v, new long[] {5}, new long[] {2}, new long[] {2100});
+      exp.assertSection(v, new long[] {5}, new long[] {2}, new long[] {2100});
       assertEquals(2, touched() - t0, "rows 5 and 2105: chunks 0 and 2, not 1");
     }
   }
@@ -80,8 +80,8 @@ class ChunkAccessTest {
       assertEquals(731, nc.findVariable("c731").findAttribute("index").getNumericValue().intValue());
       assertEquals("wide", nc.findGlobalAttribute("title").getStringValue());
       assertEquals(3000, nc.findDimension(BcolzIosp.ROW_DIM).getLength());
-      Check.assertWhole(exp, nc.findVariable("c7"));
-      Check.assertWhole(exp, nc.findVariable("c731"));
+      exp.assertWhole(nc.findVariable("c7"));
+      exp.assertWhole(nc.findVariable("c731"));
       assertEquals(6, iosp.handles().openCount(), "the 3 chunk files of each of the 2 columns read");
       try (Stream<Path> s = Files.list(t)) {
         assertTrue(s.count() > 1000);

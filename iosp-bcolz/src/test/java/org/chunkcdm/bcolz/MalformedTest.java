@@ -9,8 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.chunkcdm.testkit.Fixtures;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
@@ -24,11 +28,24 @@ class MalformedTest {
   Path tmp;
 
   Path carray() throws IOException {
-    return TestFiles.copy(Fixtures.manifest("bcolz").dataset(CARRAY).file(), tmp.resolve("c"));
+    return copy(CARRAY, tmp.resolve("c"));
   }
 
   Path ctable() throws IOException {
-    return TestFiles.copy(Fixtures.manifest("bcolz").dataset("ctable/ctable_small_zstd").file(), tmp.resolve("t"));
+    return copy("ctable/ctable_small_zstd", tmp.resolve("t"));
+  }
+
+  /** A private copy at {@code to} of the bcolz fixture {@code dataset}. */
+  static Path copy(String dataset, Path to) throws IOException {
+    return TestFiles.copy(Fixtures.manifest("bcolz").dataset(dataset).file(), to);
+  }
+
+  /** Writes {@code content} to file {@code rel} of the dataset at {@code dir}: opening it fails naming {@code rel} and {@code parts}. */
+  static void refused(Path dir, String rel, String content, String... parts) throws IOException {
+    TestFiles.write(dir.resolve(rel), content);
+    IOException e = openFails(dir);
+    assertMentions(e, rel);
+    assertMentions(e, parts);
   }
 
   static IOException openFails(Path p) {
@@ -39,31 +56,21 @@ class MalformedTest {
     org.chunkcdm.testkit.NetcdfChecks.assertMentions(e, parts);
   }
 
-  @Test
-  void jsonGarbageInStorage() throws IOException {
-    Path c = carray();
-    TestFiles.write(c.resolve("meta/storage"), "{\"dtype\": \"float64\", \"chunklen\": 10 ]] garbage");
-    assertMentions(openFails(c), "meta/storage", "invalid JSON");
+  /** Bad JSON, a bad chunklen, dtype or shape, a list for an object: opening names the file and what is wrong. */
+  @ParameterizedTest(name = "{0}: {2}")
+  @MethodSource("badMetadata")
+  void badMetadataIsRefused(String rel, String content, String mention) throws IOException {
+    refused(carray(), rel, content, mention);
   }
 
-  @Test
-  void storageWithoutChunklenOrWithBadDtype() throws IOException {
-    Path c = carray();
-    TestFiles.write(c.resolve("meta/storage"), "{\"dtype\": \"float64\", \"chunklen\": -4}\n");
-    assertMentions(openFails(c), "meta/storage", "chunklen");
-    TestFiles.write(c.resolve("meta/storage"), "{\"dtype\": \"complex256x\", \"chunklen\": 4}\n");
-    assertMentions(openFails(c), "meta/storage", "complex256x");
-    TestFiles.write(c.resolve("meta/storage"), "[1, 2]\n");
-    assertMentions(openFails(c), "meta/storage", "object");
-  }
-
-  @Test
-  void sizesWithBadShape() throws IOException {
-    Path c = carray();
-    TestFiles.write(c.resolve("meta/sizes"), "{\"shape\": [-5], \"nbytes\": 0, \"cbytes\": 0}\n");
-    assertMentions(openFails(c), "meta/sizes", "-5");
-    TestFiles.write(c.resolve("meta/sizes"), "{\"shape\": [], \"nbytes\": 0, \"cbytes\": 0}\n");
-    assertMentions(openFails(c), "meta/sizes", "shape");
+  static Stream<Arguments> badMetadata() {
+    return Stream.of(
+        Arguments.of("meta/storage", "{\"dtype\": \"float64\", \"chunklen\": 10 ]] garbage", "invalid JSON"),
+        Arguments.of("meta/storage", "{\"dtype\": \"float64\", \"chunklen\": -4}\n", "chunklen"),
+        Arguments.of("meta/storage", "{\"dtype\": \"complex256x\", \"chunklen\": 4}\n", "complex256x"),
+        Arguments.of("meta/storage", "[1, 2]\n", "object"),
+        Arguments.of("meta/sizes", "{\"shape\": [-5], \"nbytes\": 0, \"cbytes\": 0}\n", "-5"),
+        Arguments.of("meta/sizes", "{\"shape\": [], \"nbytes\": 0, \"cbytes\": 0}\n", "shape"));
   }
 
   /** sizes claims 3100 rows: chunk 2 holds 952 rows, not the 1024 of a full chunk (and chunk 3 is missing). */
@@ -115,8 +122,7 @@ class MalformedTest {
   void rootdirsEscapingTheTable() throws IOException {
     Path t = ctable();
     for (String bad : List.of("../c", "..", "/etc", "a/../../c", "a/b", ".", "")) {
-      TestFiles.write(t.resolve("__rootdirs__"), "{\"names\": [\"a\", \"" + bad + "\"]}\n");
-      assertMentions(openFails(t), "__rootdirs__", "'" + bad + "'");
+      refused(t, "__rootdirs__", "{\"names\": [\"a\", \"" + bad + "\"]}\n", "'" + bad + "'");
     }
     carray(); // tmp/c exists next to the table
     TestFiles.write(t.resolve("__rootdirs__"), "{\"names\": [\"a\", \"../c\"]}\n");
@@ -158,7 +164,7 @@ class MalformedTest {
   /** A pickled-object column: the table opens, the other columns read, reading that column names it. */
   @Test
   void objectColumn() throws IOException {
-    Path t = TestFiles.copy(Fixtures.manifest("bcolz").dataset("ctable/ctable_mixed").file(), tmp.resolve("m"));
+    Path t = copy("ctable/ctable_mixed", tmp.resolve("m"));
     TestFiles.copy(t.resolve("count"), t.resolve("pyobj"));
     TestFiles.write(t.resolve("pyobj/meta/storage"),
         "{\"dtype\": \"object\", \"cparams\": {\"clevel\": 5, \"shuffle\": 1, \"cname\": \"lz4\", \"quantize\": 0},"

@@ -70,11 +70,10 @@ class OpenerTest {
     }
   }
 
-  @Test
-  void privateCacheAndOneThread() throws Exception {
-    for (Fixtures.Dataset d : datasets()) {
-      OpenerChecks.checkPrivateSettings(d.file(), 512 << 10);
-    }
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("datasets")
+  void privateCacheAndOneThread(Fixtures.Dataset d) throws Exception {
+    OpenerChecks.checkPrivateSettings(d.file(), 512 << 10);
   }
 
   @Test
@@ -91,10 +90,7 @@ class OpenerTest {
   /** Every fixture opens and reads without netcdf-java on the class path; no class on that path refers to it. */
   @Test
   void opensWithoutNetcdfJava() throws Exception {
-    List<Path> paths = new java.util.ArrayList<>();
-    for (Fixtures.Dataset d : datasets()) {
-      paths.add(d.file());
-    }
+    List<Path> paths = datasets().stream().map(Fixtures.Dataset::file).toList();
     assertTrue(OpenerChecks.checkWithoutNetcdfJava(paths, "bcolz") >= 10);
   }
 

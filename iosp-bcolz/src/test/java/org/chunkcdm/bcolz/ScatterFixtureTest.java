@@ -7,7 +7,7 @@ import org.chunkcdm.testkit.Fixtures;
 import org.junit.jupiter.api.Test;
 
 /**
- * Whole chunks scattered straight into a large read's result (issue 14) give what the path through the cache
+ * Whole chunks scattered straight into a large read's result give what the path through the cache
  * gives, for every N-d variable of every bcolz and Bloscpack fixture: see {@link ScatterChecks}.
  */
 class ScatterFixtureTest {

@@ -25,8 +25,8 @@ import ucar.unidata.io.RandomAccessFile;
  */
 public class DsIosp extends ChunkedIosp {
   /** Units that make netcdf-java show a Julian date ({@code .time: true}) as a date. */
-  static final String JULIAN_DATE_UNITS = DsDatasets.JULIAN_DATE_UNITS;
-  static final String JULIAN_DATE_CALENDAR = DsDatasets.JULIAN_DATE_CALENDAR;
+  static final String JULIAN_DATE_UNITS = Template.JULIAN_DATE_UNITS;
+  static final String JULIAN_DATE_CALENDAR = Template.JULIAN_DATE_CALENDAR;
 
   @Override
   public boolean isValidFile(RandomAccessFile raf) throws IOException {
@@ -80,7 +80,7 @@ public class DsIosp extends ChunkedIosp {
   static void addAll(Group.Builder root, DsDatasets.Opened ds, Path file) throws IOException {
     try {
       for (DsDatasets.Bound b : ds.vars) {
-        DsDatasets.Template t = b.t;
+        Template t = b.t;
         Variable.Builder<?> v = b.spec != null ? addStrings(root, t.cdmName, t.dims, b.spec)
             : addNumeric(root, t, b.array);
         v.addAttributes(cdmAttributes(t));
@@ -96,7 +96,7 @@ public class DsIosp extends ChunkedIosp {
    * immutable (their {@code getValues()} hands out copies), so the files sharing a template share them.
    */
   @SuppressWarnings("unchecked")
-  private static List<Attribute> cdmAttributes(DsDatasets.Template t) {
+  private static List<Attribute> cdmAttributes(Template t) {
     Object c = t.cdm;
     if (c == null) {
       c = java.util.Collections.unmodifiableList(CdmAttributes.toCdm(t.attrs));
@@ -107,37 +107,20 @@ public class DsIosp extends ChunkedIosp {
 
   /**
    * A numeric or bool variable: as {@link ChunkedVariables#addBare} (same type, shared dimensions, SPobject), with
-   * the template's names, which are valid CDM names already, and its shape (each dimension checked against CDM's int
+   * the template's names (valid CDM names already) and its shape (each dimension checked against CDM's int
    * range when the template was made).
    */
-  private static Variable.Builder<?> addNumeric(Group.Builder g, DsDatasets.Template t, DsArray a)
+  private static Variable.Builder<?> addNumeric(Group.Builder g, Template t, DsArray a)
       throws IOException {
     int rank = t.shape.length;
     List<Dimension> dims = new java.util.ArrayList<>(rank);
     for (int d = 0; d < rank; d++) {
-      dims.add(dimension(g, t.dims.get(d), (int) t.shape[d], t.cdmName));
+      dims.add(ChunkedVariables.dimension(g, t.dims.get(d), (int) t.shape[d], t.cdmName));
     }
     Variable.Builder<?> v = Variable.builder().setName(t.cdmName).setDataType(CdmTypes.of(t.dt)).setDimensions(dims);
     v.setSPobject(a);
     g.addVariable(v);
     return v;
-  }
-
-  /** As {@link ChunkedVariables#dimension} for a name that is a valid CDM name already. */
-  private static Dimension dimension(Group.Builder g, String name, int len, String var) throws IOException {
-    for (Dimension have : g.getDimensions()) {
-      if (have.getShortName().equals(name)) {
-        if (have.getLength() != len) {
-          throw new IOException("variable " + var + ": dimension " + name + " has length " + have.getLength()
-              + " elsewhere but " + len + " here");
-        }
-        return have;
-      }
-    }
-    // netcdf-java accepts a zero length only on an unlimited dimension
-    Dimension d = Dimension.builder().setName(name).setIsUnlimited(len == 0).setLength(len).build();
-    g.addDimension(d);
-    return d;
   }
 
   private static Variable.Builder<?> addStrings(Group.Builder g, String name, List<String> dims,

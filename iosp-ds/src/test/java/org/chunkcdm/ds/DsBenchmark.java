@@ -16,6 +16,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.chunkcdm.testkit.CdmArrays;
 import ucar.ma2.Array;
 import ucar.ma2.DataType;
 import ucar.nc2.Attribute;
@@ -117,8 +118,8 @@ public final class DsBenchmark {
         + "nc3/dsu = %.2f, nc4/dsu = %.2f%n", 1e6 * cmed[4] / files, 1e6 * (cmed[4] - fl) / files, cmed[1] / cmed[4],
         cmed[2] / cmed[4]);
     try {
-      System.out.printf("ds member templates made in this run: %d (by DsDatasets.Templates)%n",
-          DsDatasets.Templates.MADE.get());
+      System.out.printf("ds member templates made in this run: %d (by Templates)%n",
+          Templates.MADE.get());
     } catch (LinkageError e) { // run with the classes of a reader without templates (a "before" measurement)
       System.out.println("ds member templates: none in these classes");
     }
@@ -411,36 +412,9 @@ public final class DsBenchmark {
     }
   }
 
-  static byte[] le(double[] v) {
-    ByteBuffer b = ByteBuffer.allocate(8 * v.length).order(ByteOrder.LITTLE_ENDIAN);
-    for (double x : v) {
-      b.putDouble(x);
-    }
-    return b.array();
-  }
-
-  static byte[] le(float[] v) {
-    ByteBuffer b = ByteBuffer.allocate(4 * v.length).order(ByteOrder.LITTLE_ENDIAN);
-    for (float x : v) {
-      b.putFloat(x);
-    }
-    return b.array();
-  }
-
-  static byte[] le(int[] v) {
-    ByteBuffer b = ByteBuffer.allocate(4 * v.length).order(ByteOrder.LITTLE_ENDIAN);
-    for (int x : v) {
-      b.putInt(x);
-    }
-    return b.array();
-  }
-
-  static byte[] le(long[] v) {
-    ByteBuffer b = ByteBuffer.allocate(8 * v.length).order(ByteOrder.LITTLE_ENDIAN);
-    for (long x : v) {
-      b.putLong(x);
-    }
-    return b.array();
+  /** The values of a Java array of numbers as little-endian bytes. */
+  static byte[] le(Object javaArray) {
+    return CdmArrays.littleEndian(Array.makeFromJavaArray(javaArray));
   }
 
   static double median(double[] v) {

@@ -35,6 +35,10 @@ import ucar.nc2.iosp.IOServiceProvider;
  * registration through ServiceLoader.
  */
 class DsIospContractTest extends IospContract {
+  DsIospContractTest() {
+    super(DsIosp.class, "ds");
+  }
+
   static Fixture fixture(Fixtures.Dataset d) {
     List<Expected> vars = new ArrayList<>();
     for (Fixtures.Variable fv : d.variables()) {
@@ -83,16 +87,6 @@ class DsIospContractTest extends IospContract {
   /** The manifest name of an expectation ("path:name"). */
   private static String nameOf(Expected e) {
     return e.what().substring(e.what().indexOf(':') + 1);
-  }
-
-  @Override
-  protected Class<? extends IOServiceProvider> iospClass() {
-    return DsIosp.class;
-  }
-
-  @Override
-  protected String fileTypeId() {
-    return "ds";
   }
 
   /** Registered first, the IOSP must not claim what is not a ds file. */

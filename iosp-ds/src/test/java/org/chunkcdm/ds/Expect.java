@@ -123,76 +123,48 @@ final class Expect {
     return b;
   }
 
+  /** The CDM type the contract gives each numeric ds type (strings are STRING). */
+  private static final Map<String, DataType> CDM_TYPES = Map.ofEntries(Map.entry("bool", DataType.UBYTE),
+      Map.entry("uint8", DataType.UBYTE), Map.entry("int8", DataType.BYTE), Map.entry("int16", DataType.SHORT),
+      Map.entry("uint16", DataType.USHORT), Map.entry("int32", DataType.INT), Map.entry("uint32", DataType.UINT),
+      Map.entry("int64", DataType.LONG), Map.entry("uint64", DataType.ULONG), Map.entry("float32", DataType.FLOAT),
+      Map.entry("float64", DataType.DOUBLE));
+
+  /** netCDF's default fill of each type, written out here from the netCDF user guide's constants. */
+  private static final Map<String, Number> NC_FILL = Map.ofEntries(Map.entry("float32", 9.9692099683868690e+36f),
+      Map.entry("float64", 9.9692099683868690e+36), Map.entry("int8", -127), Map.entry("uint8", 255),
+      Map.entry("bool", 255), Map.entry("int16", -32767), Map.entry("uint16", 65535),
+      Map.entry("int32", -2147483647), Map.entry("uint32", 4294967295L), Map.entry("int64", -9223372036854775806L),
+      Map.entry("uint64", new BigInteger("18446744073709551614")));
+
   /** The CDM type the contract gives this ds type. */
   DataType cdmType() {
-    switch (dtype) {
-      case "bool":
-      case "uint8":
-        return DataType.UBYTE;
-      case "int8":
-        return DataType.BYTE;
-      case "int16":
-        return DataType.SHORT;
-      case "uint16":
-        return DataType.USHORT;
-      case "int32":
-        return DataType.INT;
-      case "uint32":
-        return DataType.UINT;
-      case "int64":
-        return DataType.LONG;
-      case "uint64":
-        return DataType.ULONG;
-      case "float32":
-        return DataType.FLOAT;
-      case "float64":
-        return DataType.DOUBLE;
-      default:
-        return DataType.STRING;
-    }
+    return CDM_TYPES.getOrDefault(dtype, DataType.STRING);
   }
 
   /**
    * The fill value masked cells must read as, little-endian: the file's own _FillValue when it has one, else
-   * netCDF's default fill of the type (written out here from the netCDF user guide's constants).
+   * netCDF's default fill of the type.
    */
   byte[] fillBytes() {
     JsonNode own = fv.json().path("attrs").get("_FillValue");
+    Number dflt = NC_FILL.get(dtype);
+    if (dflt == null) {
+      throw new AssertionError(dtype);
+    }
     ByteBuffer b = ByteBuffer.allocate(item).order(ByteOrder.LITTLE_ENDIAN);
-    switch (dtype) {
-      case "float32":
-        b.putFloat(own != null ? (float) number(own) : 9.9692099683868690e+36f);
-        break;
-      case "float64":
-        b.putDouble(own != null ? number(own) : 9.9692099683868690e+36);
-        break;
-      case "int8":
-        b.put(own != null ? (byte) own.asLong() : (byte) -127);
-        break;
-      case "uint8":
-      case "bool":
-        b.put(own != null ? (byte) own.asLong() : (byte) 255);
-        break;
-      case "int16":
-        b.putShort(own != null ? (short) own.asLong() : (short) -32767);
-        break;
-      case "uint16":
-        b.putShort(own != null ? (short) own.asLong() : (short) 65535);
-        break;
-      case "int32":
-        b.putInt(own != null ? (int) own.asLong() : -2147483647);
-        break;
-      case "uint32":
-        b.putInt(own != null ? (int) own.asLong() : (int) 4294967295L);
-        break;
-      case "int64":
-        b.putLong(own != null ? own.asLong() : -9223372036854775806L);
-        break;
-      case "uint64":
-        b.putLong(own != null ? own.bigIntegerValue().longValue() : new BigInteger("18446744073709551614").longValue());
-        break;
-      default:
-        throw new AssertionError(dtype);
+    if (dtype.startsWith("float")) {
+      double v = own != null ? number(own) : dflt.doubleValue();
+      if (item == 4) {
+        b.putFloat((float) v);
+      } else {
+        b.putDouble(v);
+      }
+      return b.array();
+    }
+    long v = own == null ? dflt.longValue() : dtype.equals("uint64") ? own.bigIntegerValue().longValue() : own.asLong();
+    for (int k = 0; k < item; k++) {
+      b.put((byte) (v >>> 8 * k));
     }
     return b.array();
   }

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import ucar.nc2.NetcdfFiles;
 
-/** D1 of issue 15: the header buffer is bounded by the file, {@link DsHeader#MAX_HEADER} and the heap. */
+/** The header buffer is bounded by the file, {@link DsHeader#MAX_HEADER} and the heap. */
 class HeaderBoundsTest {
   @TempDir
   Path tmp;

@@ -31,12 +31,13 @@ import ucar.nc2.iosp.netcdf3.N3iosp;
  * listed without a chunked array.
  */
 class OpenerTest {
+  /** The .ds fixtures, as the IOSP's contract test reads them. */
   static List<Fixtures.Dataset> datasets() {
-    return Fixtures.manifest("ds").datasets();
+    return DsIospContractTest.datasets().toList();
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("datasets")
+  @MethodSource("org.chunkcdm.ds.DsIospContractTest#datasets")
   void opensLikeTheIosp(Fixtures.Dataset d) throws Exception {
     OpenerChecks.check(d, "ds");
   }
@@ -81,9 +82,9 @@ class OpenerTest {
     for (DType dt : types) {
       DataType cdm = org.chunkcdm.cdm.CdmTypes.of(dt);
       Number want = N3iosp.getFillValueDefault(cdm);
-      Number got = DsDatasets.defaultFill(dt);
+      Number got = FillValues.defaultFill(dt);
       // the same value in the variable's type (unsigned ones as their bit pattern)
-      assertEquals(DsDatasets.boxed(dt, want), DsDatasets.boxed(dt, got), dt.toString());
+      assertEquals(FillValues.boxed(dt, want), FillValues.boxed(dt, got), dt.toString());
     }
   }
 
@@ -105,10 +106,7 @@ class OpenerTest {
   /** Every fixture opens and reads without netcdf-java on the class path; no class on that path refers to it. */
   @Test
   void opensWithoutNetcdfJava() throws Exception {
-    List<Path> paths = new java.util.ArrayList<>();
-    for (Fixtures.Dataset d : datasets()) {
-      paths.add(d.file());
-    }
+    List<Path> paths = datasets().stream().map(Fixtures.Dataset::file).toList();
     assertTrue(OpenerChecks.checkWithoutNetcdfJava(paths, "ds") >= 10);
   }
 }

@@ -16,11 +16,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.chunkcdm.testkit.Fixtures;
+import org.chunkcdm.testkit.NetcdfChecks;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +29,7 @@ import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 
 /**
- * The member templates of {@link DsDatasets.Templates} (a plain header's variable members served from the
+ * The member templates of {@link Templates} (a plain header's variable members served from the
  * templates of byte-identical members, up to their {@code .offset}/{@code .len} digits): every file reads
  * exactly as through the reference parse, a file rewritten between opens reads its new content, many threads
  * opening different files read their own values, and a collection of same-shaped files parses each member
@@ -149,12 +147,12 @@ class TemplateTest {
       DsDatasets.useTemplates = false;
       List<Object> want = contents(f);
       DsDatasets.useTemplates = true;
-      DsDatasets.Templates.clear();
+      Templates.clear();
       assertSameContents(want, contents(f), f + " (templates made)");
       assertSameContents(want, contents(f), f + " (templates reused)");
       byte[] b = Files.readAllBytes(f);
       int h0 = b[0] == 'd' ? indexOf(b, 0, (byte) '\n') + 1 : 0;
-      plain += DsHeader.scan(b, h0, indexOf(b, h0, (byte) '\n')) != null ? 1 : 0;
+      plain += HeaderScan.scan(b, h0, indexOf(b, h0, (byte) '\n')) != null ? 1 : 0;
     }
     assertTrue(plain >= files.size() / 2, "most fixtures take the template path: " + plain + " of " + files.size());
   }
@@ -193,43 +191,31 @@ class TemplateTest {
     for (int i = 0; i < files; i++) {
       paths.add(station(tmp.resolve("t" + i + ".ds"), i, i % 2 == 0 ? "K" : "C", i % 4 < 2 ? "float32" : "float64"));
     }
-    DsDatasets.Templates.clear();
-    ExecutorService pool = Executors.newFixedThreadPool(8);
-    try {
-      List<Future<?>> fs = new ArrayList<>();
-      for (int t = 0; t < 8; t++) {
-        int first = t;
-        fs.add(pool.submit(() -> {
-          for (int round = 0; round < 3; round++) {
-            for (int i = first; i < files; i += 8) {
-              int k = (i + 13 * round) % files;
-              try (NetcdfFile nc = NetcdfFiles.open(paths.get(k).toString())) {
-                checkStation(nc, k, k % 2 == 0 ? "K" : "C");
-              }
-            }
+    Templates.clear();
+    NetcdfChecks.inParallel(8, first -> () -> {
+      for (int round = 0; round < 3; round++) {
+        for (int i = first; i < files; i += 8) {
+          int k = (i + 13 * round) % files;
+          try (NetcdfFile nc = NetcdfFiles.open(paths.get(k).toString())) {
+            checkStation(nc, k, k % 2 == 0 ? "K" : "C");
           }
-          return null;
-        }));
+        }
       }
-      for (Future<?> f : fs) {
-        f.get();
-      }
-    } finally {
-      pool.shutdown();
-    }
+      return null;
+    });
   }
 
   /** Files of one collection: after the first, no member is parsed again (whatever their offsets and lengths). */
   @Test
   void aCollectionParsesEachMemberDefinitionOnce() throws IOException {
-    DsDatasets.Templates.clear();
-    long made0 = DsDatasets.Templates.MADE.get();
+    Templates.clear();
+    long made0 = Templates.MADE.get();
     for (int i = 0; i < 50; i++) {
       Path p = station(tmp.resolve("c" + i + ".ds"), 7 * i, "K", "float32"); // masks (hence .len) differ
       try (NetcdfFile nc = NetcdfFiles.open(p.toString())) {
         checkStation(nc, 7 * i, "K");
       }
-      assertEquals(3, DsDatasets.Templates.MADE.get() - made0, "templates made after file " + i);
+      assertEquals(3, Templates.MADE.get() - made0, "templates made after file " + i);
     }
   }
 
@@ -305,7 +291,7 @@ class TemplateTest {
   @Test
   void scanFindsMembersAndTheirPlace() {
     byte[] b = "{\"x\": {\".size\": [3], \".offset\": 120, \".len\": 24}, \".\": {\"t\": 1}}".getBytes(StandardCharsets.US_ASCII);
-    List<DsHeader.Span> s = DsHeader.scan(b, 0, b.length);
+    List<HeaderScan.Span> s = HeaderScan.scan(b, 0, b.length);
     assertNotNull(s);
     assertEquals(2, s.size());
     assertEquals("x", s.get(0).key(b));
@@ -315,31 +301,31 @@ class TemplateTest {
     for (String h : new String[] {"[1]", "{\"x\": 1}", "{\"x\\\"\": {}}", "{\".y\": {}}", "{\"x\": {}", "{\"x\": {}} 1",
         "{\"x\": {\".offset\": 1, \".offset\": 2}}", "{\"\u00e9\": {}}"}) {
       byte[] hb = h.getBytes(StandardCharsets.UTF_8);
-      assertNull(DsHeader.scan(hb, 0, hb.length), h);
+      assertNull(HeaderScan.scan(hb, 0, hb.length), h);
     }
     byte[] e = "{}".getBytes(StandardCharsets.US_ASCII);
-    assertEquals(0, DsHeader.scan(e, 0, e.length).size());
+    assertEquals(0, HeaderScan.scan(e, 0, e.length).size());
   }
 
   /** The template bounds: entries and key sizes are capped; an over-long member still reads. */
   @Test
   void longMembersAreParsedButNotKept() throws IOException {
-    DsDatasets.Templates.clear();
+    Templates.clear();
     StringBuilder longAttr = new StringBuilder();
-    for (int i = 0; i < DsDatasets.Templates.MAX_KEY; i++) {
+    for (int i = 0; i < Templates.MAX_KEY; i++) {
       longAttr.append('a');
     }
     String h = "{\"a\": {\".size\": [2], \".offset\": 0, \".len\": 8, \".type\": \"int32\", \".endian\": \"b\", \"doc\": \""
         + longAttr + "\"}}";
     Path p = tmp.resolve("long.ds");
     Files.write(p, ("ds-1.0\n" + h + "\n\u0000\u0000\u0000\u0007\u0000\u0000\u0000\u0008").getBytes(StandardCharsets.US_ASCII));
-    long made0 = DsDatasets.Templates.MADE.get();
+    long made0 = Templates.MADE.get();
     for (int i = 0; i < 2; i++) {
       try (NetcdfFile nc = NetcdfFiles.open(p.toString())) {
         assertArrayEquals(new int[] {7, 8}, (int[]) nc.findVariable("a").read().get1DJavaArray(int.class));
         assertEquals(longAttr.toString(), nc.findVariable("a").findAttribute("doc").getStringValue());
       }
     }
-    assertEquals(2, DsDatasets.Templates.MADE.get() - made0, "parsed at each open, never kept");
+    assertEquals(2, Templates.MADE.get() - made0, "parsed at each open, never kept");
   }
 }

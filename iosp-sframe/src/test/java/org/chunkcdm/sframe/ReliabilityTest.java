@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFiles;
 
-/** D3/D4 of issue 15 for sparse frames: a FIFO chunk file is refused (no hang); errors name file and chunk. */
+/** Sparse frames on hostile files: a FIFO chunk file is refused (no hang); errors name file and chunk. */
 class ReliabilityTest {
   @TempDir
   Path tmp;

@@ -7,7 +7,7 @@ import org.chunkcdm.testkit.Fixtures;
 import org.junit.jupiter.api.Test;
 
 /**
- * Whole chunks scattered straight into a large read's result (issue 14) give what the path through the cache
+ * Whole chunks scattered straight into a large read's result give what the path through the cache
  * gives, for every N-d variable of every frame fixture (b2nd in sparse and contiguous frames): see
  * {@link ScatterChecks}.
  */

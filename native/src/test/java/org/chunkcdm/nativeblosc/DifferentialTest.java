@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.Arguments;
 
 /**
- * Issue 15, D5: mutated Blosc1 chunks (the fixtures' and chunks made by c-blosc with every codec and shuffle)
+ * Differential test: mutated Blosc1 chunks (the fixtures' and chunks made by c-blosc with every codec and shuffle)
  * decoded by pure Java and by c-blosc 1.x. Whenever both succeed they give the same bytes; whenever c-blosc
  * refuses a chunk, Java refuses it too, except in the cases {@link #documentedCBloscStricter} lists (c-blosc is
  * stricter there than the format; docs/RELIABILITY.md). c-blosc sees every mutation whose header is consistent

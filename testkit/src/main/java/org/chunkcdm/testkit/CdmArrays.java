@@ -10,38 +10,28 @@ import ucar.ma2.IndexIterator;
 public final class CdmArrays {
   private CdmArrays() {}
 
-  /** The array's values as little-endian bytes, element by element. */
+  private static final java.util.Set<DataType> INTEGERS = java.util.EnumSet.of(DataType.BYTE, DataType.UBYTE,
+      DataType.SHORT, DataType.USHORT, DataType.INT, DataType.UINT, DataType.LONG, DataType.ULONG);
+
+  /** The array's values as little-endian bytes, element by element (floats as their bits). */
   public static byte[] littleEndian(Array a) {
     DataType t = a.getDataType();
     int size = t.getSize();
     ByteBuffer bb = ByteBuffer.allocate((int) a.getSize() * size).order(ByteOrder.LITTLE_ENDIAN);
     IndexIterator it = a.getIndexIterator();
     while (it.hasNext()) {
-      switch (t) {
-        case BYTE:
-        case UBYTE:
-          bb.put(it.getByteNext());
-          break;
-        case SHORT:
-        case USHORT:
-          bb.putShort(it.getShortNext());
-          break;
-        case INT:
-        case UINT:
-          bb.putInt(it.getIntNext());
-          break;
-        case LONG:
-        case ULONG:
-          bb.putLong(it.getLongNext());
-          break;
-        case FLOAT:
-          bb.putInt(Float.floatToRawIntBits(it.getFloatNext()));
-          break;
-        case DOUBLE:
-          bb.putLong(Double.doubleToRawLongBits(it.getDoubleNext()));
-          break;
-        default:
-          throw new AssertionError("unexpected type " + t);
+      long bits;
+      if (t == DataType.FLOAT) {
+        bits = Float.floatToRawIntBits(it.getFloatNext());
+      } else if (t == DataType.DOUBLE) {
+        bits = Double.doubleToRawLongBits(it.getDoubleNext());
+      } else if (INTEGERS.contains(t)) {
+        bits = it.getLongNext();
+      } else {
+        throw new AssertionError("unexpected type " + t);
+      }
+      for (int k = 0; k < size; k++) {
+        bb.put((byte) (bits >>> 8 * k));
       }
     }
     return bb.array();

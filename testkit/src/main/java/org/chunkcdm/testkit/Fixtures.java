@@ -65,30 +65,12 @@ public final class Fixtures {
     });
   }
 
-  /** One fixture family's MANIFEST.json. */
-  public static final class Manifest {
-    private final Path dir;
-    private final JsonNode root;
-
-    Manifest(Path dir, JsonNode root) {
-      this.dir = dir;
-      this.root = root;
-    }
-
-    public Path dir() {
-      return dir;
-    }
-
-    public JsonNode json() {
-      return root;
-    }
-
+  /** One fixture family's MANIFEST.json ({@code json}), read from directory {@code dir}. */
+  public record Manifest(Path dir, JsonNode json) {
     /** All dataset entries. */
     public List<Dataset> datasets() {
       List<Dataset> out = new ArrayList<>();
-      for (JsonNode d : root.path("datasets")) {
-        out.add(new Dataset(this, d));
-      }
+      json.path("datasets").forEach(d -> out.add(new Dataset(this, d)));
       return out;
     }
 
@@ -106,35 +88,34 @@ public final class Fixtures {
     }
 
     public Dataset dataset(String path) {
-      for (Dataset d : datasets()) {
-        if (d.path().equals(path)) {
-          return d;
-        }
-      }
-      throw new IllegalArgumentException("no dataset " + path + " in " + dir);
+      return find(datasets(), Dataset::path, path, "dataset", dir);
+    }
+
+    @Override
+    public String toString() {
+      return dir.toString();
     }
   }
 
-  /** One dataset entry of a manifest. */
-  public static final class Dataset {
-    private final Manifest manifest;
-    private final JsonNode node;
-
-    Dataset(Manifest manifest, JsonNode node) {
-      this.manifest = manifest;
-      this.node = node;
+  /** The entry of {@code all} whose {@code key} is {@code want}. */
+  private static <T> T find(List<T> all, java.util.function.Function<T, String> key, String want, String what,
+      Object where) {
+    for (T t : all) {
+      if (key.apply(t).equals(want)) {
+        return t;
+      }
     }
+    throw new IllegalArgumentException("no " + what + " " + want + " in " + where);
+  }
 
-    public JsonNode json() {
-      return node;
-    }
-
+  /** One dataset entry ({@code json}) of a manifest. */
+  public record Dataset(Manifest manifest, JsonNode json) {
     public String path() {
-      return node.path("path").asText();
+      return json.path("path").asText();
     }
 
     public String kind() {
-      return node.path("kind").asText();
+      return json.path("kind").asText();
     }
 
     /** Absolute path of the dataset file or directory. */
@@ -144,19 +125,12 @@ public final class Fixtures {
 
     public List<Variable> variables() {
       List<Variable> out = new ArrayList<>();
-      for (JsonNode v : node.path("variables")) {
-        out.add(new Variable(this, v));
-      }
+      json.path("variables").forEach(v -> out.add(new Variable(this, v)));
       return out;
     }
 
     public Variable variable(String name) {
-      for (Variable v : variables()) {
-        if (v.name().equals(name)) {
-          return v;
-        }
-      }
-      throw new IllegalArgumentException("no variable " + name + " in " + path());
+      return find(variables(), Variable::name, name, "variable", path());
     }
 
     @Override
@@ -165,34 +139,18 @@ public final class Fixtures {
     }
   }
 
-  /** One variable entry of a dataset. */
-  public static final class Variable {
-    private final Dataset dataset;
-    private final JsonNode node;
-
-    Variable(Dataset dataset, JsonNode node) {
-      this.dataset = dataset;
-      this.node = node;
-    }
-
-    public JsonNode json() {
-      return node;
-    }
-
-    public Dataset dataset() {
-      return dataset;
-    }
-
+  /** One variable entry ({@code json}) of a dataset. */
+  public record Variable(Dataset dataset, JsonNode json) {
     public String name() {
-      return node.path("name").asText();
+      return json.path("name").asText();
     }
 
     public String dtype() {
-      return node.path("dtype").asText();
+      return json.path("dtype").asText();
     }
 
     public long[] shape() {
-      JsonNode s = node.path("shape");
+      JsonNode s = json.path("shape");
       long[] out = new long[s.size()];
       for (int i = 0; i < out.length; i++) {
         out[i] = s.get(i).asLong();
@@ -202,16 +160,12 @@ public final class Fixtures {
 
     /** True when the manifest gives an expected raw file. */
     public boolean hasExpected() {
-      return node.hasNonNull("expected");
+      return json.hasNonNull("expected");
     }
 
     /** The expected raw bytes (C order, little-endian), read from the manifest's {@code expected} path. */
     public byte[] expected() {
-      try {
-        return Files.readAllBytes(dataset.manifest.dir().resolve(node.path("expected").asText()));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      return bytes(dataset.manifest().dir().resolve(json.path("expected").asText()));
     }
 
     @Override

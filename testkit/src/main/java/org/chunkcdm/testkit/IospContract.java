@@ -29,7 +29,6 @@ import ucar.ma2.IndexIterator;
 import ucar.ma2.InvalidRangeException;
 import ucar.ma2.Range;
 import ucar.ma2.Section;
-import ucar.nc2.Attribute;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
@@ -95,16 +94,40 @@ public abstract class IospContract {
   @TempDir
   protected Path tmp;
 
+  private final Class<? extends IOServiceProvider> iosp;
+  private final String typeId;
+
+  /** A contract whose subclass names its IOSP and file type by overriding {@link #iospClass()} and {@link #fileTypeId()}. */
+  protected IospContract() {
+    this(null, null);
+  }
+
+  /** The contract of IOSP {@code iosp}, whose datasets report {@code getFileTypeId()} {@code fileTypeId}. */
+  protected IospContract(Class<? extends IOServiceProvider> iosp, String fileTypeId) {
+    this.iosp = iosp;
+    this.typeId = fileTypeId;
+  }
+
   // ------------------------------------------------------------------ what a format supplies
 
   /** The datasets whole and section reads are checked on. */
   protected abstract List<Fixture> fixtures();
 
-  /** The IOSP class under test. */
-  protected abstract Class<? extends IOServiceProvider> iospClass();
+  /** The IOSP class under test (the constructor's, unless overridden). */
+  protected Class<? extends IOServiceProvider> iospClass() {
+    if (iosp == null) {
+      throw new IllegalStateException(getClass().getSimpleName() + " names no IOSP class");
+    }
+    return iosp;
+  }
 
-  /** What {@code NetcdfFile.getFileTypeId()} is for this format. */
-  protected abstract String fileTypeId();
+  /** What {@code NetcdfFile.getFileTypeId()} is for this format (the constructor's, unless overridden). */
+  protected String fileTypeId() {
+    if (typeId == null) {
+      throw new IllegalStateException(getClass().getSimpleName() + " names no file type id");
+    }
+    return typeId;
+  }
 
   /** {@code getFileTypeId()} of one fixture (default {@link #fileTypeId()}). */
   protected String fileTypeId(Fixture f) {
@@ -340,27 +363,32 @@ public abstract class IospContract {
         int k = rnd.nextInt(vars.size());
         Expected e = exps.get(k);
         Variable v = vars.get(k);
-        long[] shape = e.shape();
-        int rank = shape.length;
-        long[] first = new long[rank];
-        long[] count = new long[rank];
-        long[] stride = new long[rank];
-        for (int d = 0; d < rank; d++) {
-          int dim = (int) shape[d];
-          int a = rnd.nextInt(dim);
-          int b = a + rnd.nextInt(Math.min(dim - a, maxRandomSpan()));
-          int s = 1 + rnd.nextInt(3);
-          first[d] = a;
-          stride[d] = s;
-          count[d] = (b - a) / s + 1;
-        }
-        Section s = section(e, first, count, stride);
+        long[][] box = randomBox(rnd, e.shape(), maxRandomSpan());
+        Section s = section(e, box[0], box[1], box[2]);
         Array single = v.read(s);
-        compare(e, first, count, stride, single); // the single-thread result is itself right
+        compare(e, box[0], box[1], box[2], single); // the single-thread result is itself right
         jobs.add(new NetcdfChecks.Read(v, s, single));
       }
       NetcdfChecks.assertConcurrentReads(jobs, 16, readsPerThread());
     }
+  }
+
+  /**
+   * {first, count, stride} of a random box over {@code shape}: in each dimension from a random start, spanning up
+   * to {@code maxSpan} elements, stride 1 to 3.
+   */
+  private static long[][] randomBox(Random rnd, long[] shape, int maxSpan) {
+    long[][] k = new long[3][shape.length];
+    for (int d = 0; d < shape.length; d++) {
+      int dim = (int) shape[d];
+      int a = rnd.nextInt(dim);
+      int b = a + rnd.nextInt(Math.min(dim - a, maxSpan));
+      int s = 1 + rnd.nextInt(3);
+      k[0][d] = a;
+      k[2][d] = s;
+      k[1][d] = (b - a) / s + 1;
+    }
+    return k;
   }
 
   // ------------------------------------------------------------------ the checks, for any test to use
@@ -446,117 +474,7 @@ public abstract class IospContract {
    * shape: the expectation's, else the chunk's. Duplicates are dropped.
    */
   public static List<long[][]> sections(Expected e, Variable v) {
-    long[] shape = e.shape();
-    int rank = shape.length;
-    List<long[][]> out = new ArrayList<>();
-    if (rank == 0 || Arrays.stream(shape).anyMatch(x -> x == 0)) {
-      return out;
-    }
-    long[] chunk = new long[rank];
-    long[] block = new long[rank];
-    long[] ec = e.chunk();
-    long[] eb = e.block();
-    Attribute cs = v == null ? null : v.findAttribute("_ChunkSizes");
-    for (int d = 0; d < rank; d++) {
-      long c;
-      if (ec != null && ec.length == rank) {
-        c = ec[d];
-      } else if (cs != null && cs.getLength() > d && cs.getNumericValue(d) != null) {
-        c = cs.getNumericValue(d).longValue();
-      } else {
-        c = shape[d] / 3;
-      }
-      chunk[d] = Math.max(1, c);
-      block[d] = Math.max(1, eb != null && eb.length == rank ? eb[d] : chunk[d]);
-    }
-    // along dimension 0, the others whole (or strided by 2)
-    long n0 = shape[0];
-    long c0 = chunk[0];
-    long boundary = Math.min(c0, n0 - 1);
-    long lo = Math.max(0, boundary - 2);
-    long hi = Math.min(n0 - 1, boundary + 2);
-    add(out, box(shape, lo, hi - lo + 1, 1, false));
-    long st = Math.max(2, c0 / 3 + 1);
-    long f = Math.min(1, n0 - 1);
-    add(out, box(shape, f, (n0 - 1 - f) / st + 1, st, true));
-    long lastStart0 = ((n0 - 1) / c0) * c0;
-    long from = Math.max(0, lastStart0 - 3);
-    add(out, box(shape, from, n0 - from, 1, false));
-    // in every dimension
-    long[][] a = new long[3][rank];
-    long[][] b = new long[3][rank];
-    long[][] c = new long[3][rank];
-    long[][] g = new long[3][rank];
-    long[][] half = new long[3][rank];
-    long[][] p = new long[3][rank];
-    for (int d = 0; d < rank; d++) {
-      long n = shape[d];
-      long bs = block[d];
-      long csz = chunk[d];
-      a[0][d] = Math.min(n - 1, Math.max(0, bs - 2));
-      a[1][d] = Math.min(n - 1, csz + 2) - a[0][d] + 1;
-      a[2][d] = 1;
-      b[0][d] = Math.min(1, n - 1);
-      b[2][d] = 3;
-      b[1][d] = (n - 1 - b[0][d]) / 3 + 1;
-      long lastStart = (n - 1) / csz * csz;
-      c[0][d] = Math.max(0, lastStart - 3);
-      c[1][d] = n - c[0][d];
-      c[2][d] = 1;
-      g[0][d] = Math.min(n - 1, Math.max(0, bs - 1));
-      g[2][d] = bs + 1;
-      g[1][d] = (n - 1 - g[0][d]) / g[2][d] + 1;
-      half[0][d] = n / 2;
-      half[1][d] = n - n / 2;
-      half[2][d] = 1;
-      p[0][d] = n / 2;
-      p[1][d] = 1;
-      p[2][d] = 1;
-    }
-    add(out, a);
-    add(out, b);
-    add(out, c);
-    add(out, g);
-    for (int s = 1; s <= 3; s++) {
-      long[][] k = new long[3][rank];
-      for (int d = 0; d < rank; d++) {
-        k[0][d] = Math.min(1, shape[d] - 1);
-        k[2][d] = s;
-        k[1][d] = (shape[d] - 1 - k[0][d]) / s + 1;
-      }
-      add(out, k);
-    }
-    add(out, half);
-    add(out, p);
-    return out;
-  }
-
-  private static void add(List<long[][]> out, long[][] k) {
-    for (long[][] o : out) {
-      if (Arrays.deepEquals(o, k)) {
-        return;
-      }
-    }
-    out.add(k);
-  }
-
-  private static long[][] box(long[] shape, long first0, long count0, long stride0, boolean innerStride) {
-    int rank = shape.length;
-    long[][] k = new long[3][rank];
-    k[0][0] = first0;
-    k[1][0] = count0;
-    k[2][0] = stride0;
-    for (int d = 1; d < rank; d++) {
-      if (innerStride && shape[d] > 1) {
-        k[0][d] = 1;
-        k[2][d] = 2;
-        k[1][d] = (shape[d] - 2) / 2 + 1;
-      } else {
-        k[1][d] = shape[d];
-        k[2][d] = 1;
-      }
-    }
-    return k;
+    return ContractSections.of(e, v);
   }
 
   /** {@code actual} (the read of {first, count, stride}) against the expected values sliced here. */

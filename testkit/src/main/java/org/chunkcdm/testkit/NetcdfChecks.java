@@ -6,9 +6,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntFunction;
 import ucar.ma2.Array;
 import ucar.ma2.Section;
 import ucar.nc2.Variable;
@@ -34,23 +36,32 @@ public final class NetcdfChecks {
    * the same open dataset; every result must equal the single-thread one.
    */
   public static void assertConcurrentReads(List<Read> reads, int threads, int readsPerThread) throws Exception {
+    inParallel(threads, t -> () -> {
+      Random r = new Random(t);
+      for (int k = 0; k < readsPerThread; k++) {
+        Read j = reads.get(r.nextInt(reads.size()));
+        assertSameArray(j.expected(), j.variable().read(j.section()), j.variable().getFullName() + " " + j.section());
+      }
+      return null;
+    });
+  }
+
+  /**
+   * Runs {@code task.apply(t)} for each {@code t} in {@code [0, threads)}, each on a thread of its own, and returns
+   * their results in that order; the first failure (in that order) is thrown, after every task ended.
+   */
+  public static <T> List<T> inParallel(int threads, IntFunction<Callable<T>> task) throws Exception {
+    List<Callable<T>> tasks = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      tasks.add(task.apply(t));
+    }
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
-      List<Future<?>> fs = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int seed = t;
-        fs.add(pool.submit(() -> {
-          Random r = new Random(seed);
-          for (int k = 0; k < readsPerThread; k++) {
-            Read j = reads.get(r.nextInt(reads.size()));
-            assertSameArray(j.expected(), j.variable().read(j.section()), j.variable().getFullName() + " " + j.section());
-          }
-          return null;
-        }));
+      List<T> out = new ArrayList<>();
+      for (Future<T> f : pool.invokeAll(tasks)) {
+        out.add(f.get());
       }
-      for (Future<?> f : fs) {
-        f.get();
-      }
+      return out;
     } finally {
       pool.shutdownNow();
     }

@@ -39,7 +39,7 @@ import ucar.nc2.dataset.DatasetUrl;
 import ucar.nc2.dataset.NetcdfDatasets;
 
 /**
- * Faults under a live reader (issue 15): a chunk file replaced (same size and different size, different
+ * Faults under a live reader: a chunk file replaced (same size and different size, different
  * content), deleted, truncated or turned into a directory under an open dataset, (a) through netcdf-java's file
  * cache as THREDDS uses it (close = release, acquire = getLastModified check, then reacquire or reopen) and (b)
  * through {@code chunkcdm serve}. Affected reads give an IOException naming the file, or the new data once the

@@ -35,7 +35,7 @@ import ucar.nc2.Variable;
 import ucar.nc2.dataset.NetcdfDatasets;
 
 /**
- * Load on {@code chunkcdm serve} (issue 15): 64 concurrent netcdf-java cdmremote clients on loopback, a mix of
+ * Load on {@code chunkcdm serve}: 64 concurrent netcdf-java cdmremote clients on loopback, a mix of
  * small sections (a few elements) and large ones (slabs of 100 KiB to 800 KiB), every answer compared with the
  * local read of the same section; then slow readers, stalled readers and clients that disconnect in the middle
  * of a large response. Afterwards no request thread is left in the server's handler, no dataset is in use and

@@ -4,13 +4,13 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.chunkcdm.fuzz.FuzzSupport;
-import org.junit.jupiter.api.BeforeAll;
 import ucar.ma2.InvalidRangeException;
 import ucar.ma2.Section;
 import ucar.ma2.StructureDataIterator;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.Sequence;
 import ucar.nc2.Variable;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * chunkcdm's ncstream reader ({@link NcStreamFileIosp}): the start marker, header messages (protobuf), data
@@ -18,17 +18,11 @@ import ucar.nc2.Variable;
  * DATA2), error messages (MAGIC_ERR), varint lengths and the end marker. The fuzzer's bytes are a {@code .ncs} file
  * that is opened and whose variables are read (whole when small, otherwise their first element).
  */
+@ExtendWith(FuzzSupport.WarmUp.class)
 class NcStreamFuzzTest {
-  @BeforeAll
-  static void warmUp() {
-    FuzzSupport.warmUp(NcStreamFuzzTest.class);
-  }
-
   @FuzzTest
   void ncstreamFile(byte[] data) throws Exception {
-    Path p = FuzzSupport.scratch().resolve("fuzz.ncs");
-    FuzzSupport.write(p, data);
-    FuzzSupport.expectIoOnly(() -> openAndRead(p));
+    FuzzSupport.asFile("fuzz.ncs", data, NcStreamFuzzTest::openAndRead);
   }
 
   private static void openAndRead(Path p) throws IOException {
