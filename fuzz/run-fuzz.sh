@@ -3,7 +3,7 @@
 # at the lowest CPU priority).
 #   fuzz/run-fuzz.sh [TARGET...]      (from the repository root)
 # Each target fuzzes for its @FuzzTest maxDuration (Jazzer's default, 5 minutes; jazzer-junit 0.24 takes the
-# budget from the annotation only), so all twenty-three targets take about 115 minutes. Per input, a 1 s limit applies
+# budget from the annotation only), so all twenty-six targets take about 130 minutes. Per input, a 1 s limit applies
 # (-Dfuzz.input.timeout="1 s" below; jazzer-junit passes it to libFuzzer as -timeout=1): a slower input is a finding. The fuzzing JVM runs with -Xmx256m (fuzz/pom.xml): an OutOfMemoryError is a finding.
 # TARGET is Class#method, e.g. BloscFuzzTest#bloscChunk; default: every target. Findings (crashing or slow inputs)
 # are written by Jazzer into fuzz/src/test/resources/.../<Class>Inputs/<method>/ and then replay in every build;
@@ -18,7 +18,8 @@ if [ ${#targets[@]} -eq 0 ]; then
            H5BloscFuzzTest#hdf5BloscChunk InflateFuzzTest#inflate H5FiltersFuzzTest#lzf H5FiltersFuzzTest#lz4Filter
            H5FiltersFuzzTest#bitshuffle H5FiltersFuzzTest#zstdFilter H5FiltersFuzzTest#bzip2 H5FiltersFuzzTest#nbit
            H5FiltersFuzzTest#scaleOffset H5FiltersFuzzTest#filterPipeline
-           ZarrFuzzTest#zarrMetadata ZarrFuzzTest#shardIndex)
+           ZarrFuzzTest#zarrMetadata ZarrFuzzTest#shardIndex FormatFuzzTest#b2zStore FormatFuzzTest#b2dKeyMap
+           FormatFuzzTest#b2eStore)
 fi
 mkdir -p fuzz/target/fuzz-logs
 total=0

@@ -53,7 +53,7 @@ public final class OpenerChecks {
       assertEquals(format, ds.format());
       List<String> cdmNames = new ArrayList<>();
       for (Variable v : nc.getVariables()) {
-        cdmNames.add(v.getShortName());
+        cdmNames.add(path(v));
       }
       List<String> names = new ArrayList<>();
       for (ChunkedVariable v : ds.variables()) {
@@ -64,7 +64,7 @@ public final class OpenerChecks {
       Random r = new Random(p.toString().hashCode());
       for (ChunkedVariable cv : ds.variables()) {
         String what = p + ": " + cv.name();
-        Variable v = nc.getRootGroup().findVariableLocal(cv.name());
+        Variable v = find(nc, cv.name());
         assertNotNull(v, what);
         List<String> dims = new ArrayList<>();
         for (Dimension dim : v.getDimensions()) {
@@ -84,6 +84,37 @@ public final class OpenerChecks {
     return compared;
   }
 
+  /**
+   * A variable's name as openers give it: its short name, behind the short names of its groups below the root
+   * and "/" (a variable {@code c} of group {@code b} of group {@code a} is {@code a/b/c}).
+   */
+  public static String path(Variable v) {
+    StringBuilder sb = new StringBuilder(v.getShortName());
+    for (ucar.nc2.Group g = v.getParentGroup(); g != null && !g.isRoot(); g = g.getParentGroup()) {
+      sb.insert(0, g.getShortName() + "/");
+    }
+    return sb.toString();
+  }
+
+  /** A manifest's "/"-separated variable path with each level made a valid name. */
+  static String validPath(String name) {
+    StringBuilder sb = new StringBuilder();
+    for (String p : name.split("/")) {
+      sb.append(sb.length() > 0 ? "/" : "").append(Names.valid(p));
+    }
+    return sb.toString();
+  }
+
+  /** The variable an opener names {@code a/b/c} (see {@link #path}), or null. */
+  public static Variable find(NetcdfFile nc, String name) {
+    ucar.nc2.Group g = nc.getRootGroup();
+    String[] parts = name.split("/");
+    for (int i = 0; i < parts.length - 1 && g != null; i++) {
+      g = g.findGroupLocal(parts[i]);
+    }
+    return g == null ? null : g.findVariableLocal(parts[parts.length - 1]);
+  }
+
   private static Fixtures.Variable manifestVariable(Fixtures.Dataset m, ChunkedDataset ds, ChunkedVariable cv) {
     if (m == null) {
       return null;
@@ -93,7 +124,7 @@ public final class OpenerChecks {
       return vs.get(0);
     }
     for (Fixtures.Variable f : vs) {
-      if (Names.valid(f.name()).equals(cv.name())) {
+      if (Names.valid(f.name()).equals(cv.name()) || validPath(f.name()).equals(cv.name())) {
         return f;
       }
     }

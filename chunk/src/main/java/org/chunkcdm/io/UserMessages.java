@@ -23,10 +23,10 @@ public final class UserMessages {
 
   /** What chunkcdm opens where netcdf-java is present (the command line, a server, Fiji with netcdf-java). */
   public static final String FORMATS = "bcolz carrays and ctables, Bloscpack (.blp), Blosc2 frames and b2nd arrays, "
-      + ".ds, Zarr v2 and v3 stores, HDF5 and NetCDF-4 (also with Blosc), netCDF-3 and ncstream (.ncs)";
+      + "python-blosc2 stores (.b2d, .b2z, .b2e), .ds, Zarr v2 and v3 stores, HDF5 and NetCDF-4 (also with Blosc), netCDF-3 and ncstream (.ncs)";
 
   /** Dataset directories chunkcdm opens (a directory that is none of these is refused). */
-  public static final String DIRECTORIES = "a bcolz carray or ctable, a sparse Blosc2 frame, or a Zarr store";
+  public static final String DIRECTORIES = "a bcolz carray or ctable, a sparse Blosc2 frame, a python-blosc2 .b2d store or a Zarr store";
 
   private static final Pattern CLASS_PREFIX = Pattern.compile("^(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error): ");
   /** java.io's "path (reason)" of a file it could not open. */

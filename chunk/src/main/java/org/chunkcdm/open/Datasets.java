@@ -61,7 +61,7 @@ public final class Datasets {
     }
     DatasetOpener o = find(path);
     if (o == null) {
-      throw new IOException(path + ": not a dataset chunkcdm opens (bcolz, Bloscpack, Blosc2 frame, b2nd, .ds, Zarr)");
+      throw new IOException(path + ": not a dataset chunkcdm opens (bcolz, Bloscpack, Blosc2 frame, b2nd, python-blosc2 store, .ds, Zarr)");
     }
     return o.open(path, options == null ? OpenOptions.defaults() : options);
   }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /** The one-line wording of failures: each kind, and the library wordings it replaces. */
 class UserMessagesTest {
-  static final String FORMATS = "bcolz carrays and ctables, Bloscpack (.blp), Blosc2 frames and b2nd arrays, .ds, Zarr v2 and v3 stores, HDF5 and "
+  static final String FORMATS = "bcolz carrays and ctables, Bloscpack (.blp), Blosc2 frames and b2nd arrays, "
+      + "python-blosc2 stores (.b2d, .b2z, .b2e), .ds, Zarr v2 and v3 stores, HDF5 and "
       + "NetCDF-4 (also with Blosc), netCDF-3 and ncstream (.ncs)";
 
   @Test

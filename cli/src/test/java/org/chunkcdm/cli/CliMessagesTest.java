@@ -66,7 +66,7 @@ class CliMessagesTest {
     fails(unsupported, "convert", notes, tmp.resolve("x.ncs").toString());
     fails(List.of(tmp.resolve("missing.ds") + ": no such file or directory"), "dump", tmp.resolve("missing.ds").toString());
     fails(List.of(tmp.resolve("plain-dir") + ": a directory that is not a dataset (a dataset directory is a bcolz carray or "
-        + "ctable, a sparse Blosc2 frame, or a Zarr store); name a dataset file or dataset directory"), "dump", tmp.resolve("plain-dir").toString());
+        + "ctable, a sparse Blosc2 frame, a python-blosc2 .b2d store or a Zarr store); name a dataset file or dataset directory"), "dump", tmp.resolve("plain-dir").toString());
     fails(List.of(tmp.resolve("empty.ds") + ": the file is empty (0 bytes), not a dataset"), "dump", tmp.resolve("empty.ds").toString());
     fails(List.of(tmp.resolve("three.ds") + ": only 3 bytes long, too short for a dataset"), "dump", tmp.resolve("three.ds").toString());
     assertFalse(Files.exists(tmp.resolve("x.ncs")));

@@ -42,11 +42,11 @@ import ucar.nc2.Variable;
  */
 class ConvertCommandTest {
   static final Set<String> DATASET_KINDS = Set.of("bcolz-carray", "bcolz-ctable", "bloscpack-bytes", "bloscpack-ndarray",
-      "sframe", "cframe", "b2nd-sframe", "b2nd-cframe", "ds");
+      "sframe", "cframe", "b2nd-sframe", "b2nd-cframe", "ds", "blosc2-store", "blosc2-ctable");
 
   static Stream<Arguments> datasets() {
     List<Arguments> out = new ArrayList<>();
-    for (String fam : new String[] {"bcolz", "bloscpack", "blosc2", "ds"}) {
+    for (String fam : new String[] {"bcolz", "bloscpack", "blosc2", "ds", "blosc2-stores"}) {
       for (Fixtures.Dataset d : Fixtures.manifest(fam).datasets()) {
         if (DATASET_KINDS.contains(d.kind())) {
           out.add(Arguments.of(fam + "/" + d.path(), d.file()));
@@ -133,6 +133,7 @@ class ConvertCommandTest {
       for (Variable v : vars(src)) {
         DataType t = v.getDataType();
         boolean ok = (t.isNumeric() && t != DataType.LONG && t != DataType.ULONG || t == DataType.CHAR || t == DataType.STRING)
+            && v.getParentGroup().isRoot()
             && ucar.nc2.iosp.netcdf3.N3iosp.isValidNetcdf3ObjectName(v.getShortName())
             && v.getDimensions().stream().allMatch(d -> ucar.nc2.iosp.netcdf3.N3iosp.isValidNetcdf3ObjectName(d.getShortName()))
             && v.getDimensions().stream().skip(1).allMatch(d -> d.getLength() > 0);

@@ -69,6 +69,11 @@ class DistJarIT {
       String services = new String(jar.getInputStream(jar.getEntry("META-INF/services/ucar.nc2.iosp.IOServiceProvider"))
           .readAllBytes(), StandardCharsets.UTF_8);
       assertTrue(services.contains("org.chunkcdm.hdf5.H5Iosp"), services);
+      assertTrue(services.contains("org.chunkcdm.blosc2stores.Blosc2StoreIosp"), services);
+      String providers = new String(jar.getInputStream(
+          jar.getEntry("META-INF/services/ucar.unidata.io.spi.RandomAccessFileProvider")).readAllBytes(),
+          StandardCharsets.UTF_8);
+      assertTrue(providers.contains("org.chunkcdm.blosc2stores.Blosc2StoreDirectoryProvider"), providers);
     }
   }
 

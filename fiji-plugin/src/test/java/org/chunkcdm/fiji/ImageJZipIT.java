@@ -40,19 +40,37 @@ class ImageJZipIT {
   static final String DATASET = "b2nd/b2nd_3d_u1_sframe.b2frame";
   static final long TIMEOUT_S = 180;
 
-  @Test
-  void macroOpensTheFixtureInRealImageJ() throws Exception {
-    String xvfb = xvfbRun();
+  /** xvfb-run's path; fails under CI=true when it is missing, else skips the calling test. */
+  static String xvfbRun() {
+    String xvfb = onPath("xvfb-run");
+    if (xvfb == null) {
+      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+        fail("xvfb-run is not installed, but CI=true: .ci/run must install xvfb (apt-get install -y xvfb)");
+      }
+      Assumptions.assumeTrue(false, "xvfb-run not installed (apt-get install xvfb); the real-ImageJ tests need it");
+    }
+    return xvfb;
+  }
+
+  /** A fresh ImageJ folder {@code target/<run>/ImageJ}: ij.jar and the unzipped chunkcdm-imagej.zip. */
+  static Path installImageJ(String run) throws IOException {
     Path target = Paths.get("target").toAbsolutePath();
     Path zip = target.resolve("chunkcdm-imagej.zip");
     Path ijJar = target.resolve("it-imagej/ij.jar");
     assertTrue(Files.isRegularFile(zip), zip + " missing: run mvn package/verify");
     assertTrue(Files.isRegularFile(ijJar), ijJar + " missing: the build copies ij.jar there");
-    Path home = target.resolve("it-run/ImageJ");
+    Path home = target.resolve(run + "/ImageJ");
     deleteTree(home.getParent());
     Files.createDirectories(home);
     Files.copy(ijJar, home.resolve("ij.jar"));
     unzip(zip, home);
+    return home;
+  }
+
+  @Test
+  void macroOpensTheFixtureInRealImageJ() throws Exception {
+    String xvfb = xvfbRun();
+    Path home = installImageJ("it-run");
     assertTrue(Files.isDirectory(home.resolve("plugins/chunkcdm")));
     assertTrue(!Files.exists(home.resolve("plugins/chunkcdm/ij-1.54p.jar")), "the zip must not carry ij.jar");
 
@@ -94,28 +112,10 @@ class ImageJZipIT {
     Path macroFile = home.resolve("check.ijm");
     Files.writeString(macroFile, macro);
 
-    // a scratch user.home: ImageJ saves its preferences there when the macro quits, not in the user's ~/.imagej
-    Path userHome = Files.createDirectories(home.resolveSibling("user-home"));
-    List<String> cmd = new ArrayList<>(List.of(xvfb, "-a", "-s", "-screen 0 1280x1024x24",
-        Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-Duser.home=" + userHome,
-        "-jar", home.resolve("ij.jar").toString(), "-ijpath", home.toString(), "-macro", macroFile.toString()));
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true)
-        .redirectOutput(home.resolve("imagej.log").toFile());
-    Process p = pb.start();
-    boolean exited = p.waitFor(TIMEOUT_S, TimeUnit.SECONDS);
-    if (!exited) {
-      p.descendants().forEach(ProcessHandle::destroyForcibly);
-      p.destroyForcibly();
-    }
-    String log = Files.exists(home.resolve("imagej.log")) ? Files.readString(home.resolve("imagej.log")) : "";
-    assertTrue(Files.exists(out), "ImageJ wrote no macro output within " + TIMEOUT_S + " s (exited: " + exited
-        + "; a modal error dialog?). ImageJ log:\n" + log);
-    String text = Files.readString(out, StandardCharsets.UTF_8);
+    String text = runMacro(xvfb, home, macroFile, out);
     assertTrue(text.contains("done"), text);
-    if (exited) {
-      assertTrue(Files.readString(userHome.resolve(".imagej/IJ_Prefs.txt")).contains("chunkcdm.path="),
-          "ImageJ's preferences went to the scratch user.home");
-    }
+    assertTrue(Files.readString(home.resolveSibling("user-home").resolve(".imagej/IJ_Prefs.txt")).contains("chunkcdm.path="),
+        "ImageJ's preferences went to the scratch user.home");
     assertTrue(text.contains("title=b2nd_3d_u1_sframe.b2frame:" + variable), text);
     assertTrue(text.contains("dims=55,50,1,45,1"), text);
     assertTrue(text.contains("bitDepth=8"), text);
@@ -153,16 +153,28 @@ class ImageJZipIT {
     assertTrue(colours.size() > 50, "screenshot looks blank: " + colours.size() + " colours");
   }
 
-  /** xvfb-run's path; a failure when it is missing and CI=true, else the calling test is skipped. */
-  static String xvfbRun() {
-    String xvfb = onPath("xvfb-run");
-    if (xvfb == null) {
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-        fail("xvfb-run is not installed, but CI=true: .ci/run must install xvfb (apt-get install -y xvfb)");
-      }
-      Assumptions.assumeTrue(false, "xvfb-run not installed (apt-get install xvfb); the real-ImageJ tests need it");
+  /**
+   * Runs {@code macro} in the ImageJ at {@code home} under xvfb-run (hard timeout) and returns the text it saved to
+   * {@code out}; no output is a failure showing ImageJ's log. ImageJ runs with a scratch user.home beside
+   * {@code home} ({@code user-home}), where it saves its preferences on quitting, not in the user's ~/.imagej.
+   */
+  static String runMacro(String xvfb, Path home, Path macro, Path out) throws Exception {
+    Path userHome = Files.createDirectories(home.resolveSibling("user-home"));
+    List<String> cmd = new ArrayList<>(List.of(xvfb, "-a", "-s", "-screen 0 1280x1024x24",
+        Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-Duser.home=" + userHome,
+        "-jar", home.resolve("ij.jar").toString(), "-ijpath", home.toString(), "-macro", macro.toString()));
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true)
+        .redirectOutput(home.resolve("imagej.log").toFile());
+    Process p = pb.start();
+    boolean exited = p.waitFor(TIMEOUT_S, TimeUnit.SECONDS);
+    if (!exited) {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
     }
-    return xvfb;
+    String log = Files.exists(home.resolve("imagej.log")) ? Files.readString(home.resolve("imagej.log")) : "";
+    assertTrue(Files.exists(out), "ImageJ wrote no macro output within " + TIMEOUT_S + " s (exited: " + exited
+        + "; a modal error dialog?). ImageJ log:\n" + log);
+    return Files.readString(out, StandardCharsets.UTF_8);
   }
 
   static int u8(byte[] b, int i) {

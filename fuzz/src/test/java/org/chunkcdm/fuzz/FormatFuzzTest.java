@@ -53,4 +53,41 @@ class FormatFuzzTest {
     FuzzSupport.write(dir.resolve("data/__0.blp"), part[3]);
     FuzzSupport.expectIoOnly(() -> FuzzSupport.openAndRead(dir));
   }
+
+  /**
+   * A python-blosc2 {@code .b2z} archive: zip central directory and local headers, stored members read in place,
+   * the key map, object registry and vlmeta carriers of {@code embed.b2e}, a CTable's schema and live-row mask.
+   */
+  @FuzzTest
+  void b2zStore(byte[] data) throws Exception {
+    Path p = FuzzSupport.scratch().resolve("fuzz.b2z");
+    FuzzSupport.write(p, data);
+    FuzzSupport.expectIoOnly(() -> FuzzSupport.openAndRead(p));
+  }
+
+  /**
+   * The {@code embed.b2e} of a python-blosc2 {@code .b2d} directory (key map {@code estore_metadata}, object
+   * registry, embedded values at offsets of its byte stream, vlmeta carriers) beside one real leaf file,
+   * {@code grid/counts.b2nd} of the visible DictStore.
+   */
+  @FuzzTest
+  void b2dKeyMap(byte[] data) throws Exception {
+    Path dir = FuzzSupport.scratch().resolve("fuzz.b2d");
+    Path leaf = dir.resolve("grid/counts.b2nd");
+    if (!java.nio.file.Files.exists(leaf)) {
+      java.nio.file.Files.createDirectories(leaf.getParent());
+      java.nio.file.Files.copy(org.chunkcdm.testkit.Fixtures.manifest("blosc2-stores")
+          .dataset("dictstore/v_dict_mixed.b2d").file().resolve("grid/counts.b2nd"), leaf);
+    }
+    FuzzSupport.write(dir.resolve("embed.b2e"), data);
+    FuzzSupport.expectIoOnly(() -> FuzzSupport.openAndRead(dir));
+  }
+
+  /** A python-blosc2 EmbedStore ({@code .b2e}): one frame whose byte stream holds every value. */
+  @FuzzTest
+  void b2eStore(byte[] data) throws Exception {
+    Path p = FuzzSupport.scratch().resolve("fuzz.b2e");
+    FuzzSupport.write(p, data);
+    FuzzSupport.expectIoOnly(() -> FuzzSupport.openAndRead(p));
+  }
 }

@@ -32,10 +32,12 @@ public class Blosc2FrameIosp extends ChunkedIosp {
     if (raf.length() < Frame.FIXED_HEADER) {
       return false;
     }
-    byte[] head = new byte[Frame.MAGIC.length];
+    byte[] head = new byte[(int) Math.min(raf.length(), ContiguousFrame.PROBE_BYTES)];
     raf.seek(0);
     raf.readFully(head);
-    return Arrays.equals(head, Frame.MAGIC);
+    // a python-blosc2 container's key-map frame (embed.b2e, .b2e) belongs to the stores reader
+    return Arrays.equals(head, 0, Frame.MAGIC.length, Frame.MAGIC, 0, Frame.MAGIC.length)
+        && !ContiguousFrame.isStoreFrame(head);
   }
 
   @Override

@@ -66,6 +66,14 @@ final class Blosc2Frames {
     Frame f = Frame.open(files, entry);
     Path named = f.sparse ? entry.getParent() : entry;
     String name = Names.fromFileName(named.getFileName().toString());
+    List<DatasetVariable> vars = new ArrayList<>();
+    vars.add(variable(f, name, null));
+    Attributes global = new Attributes().put("blosc2_frame", f.sparse ? "sparse frame" : "contiguous frame");
+    return new BasicDataset(FORMAT, files.root(), vars, global, files);
+  }
+
+  /** The frame's one variable: its array and attributes ({@code dims} null: {@code <name>_dim0, ...}). */
+  static DatasetVariable variable(Frame f, String name, List<String> dims) throws IOException {
     byte[] b2ndMeta = f.metalayers.get("b2nd");
     ChunkedArray array;
     Attributes ours = new Attributes();
@@ -77,23 +85,25 @@ final class Blosc2Frames {
     Attributes attrs = DatasetVariable.standardAttributes(array, true);
     attrs.putAll(ours);
     attrs.put("compression", f.compression());
-    for (Map<String, byte[]> layers : List.of(f.metalayers, f.vlmetalayers)) {
-      for (Attributes layer : MetaAttributes.of(layers)) {
-        for (Map.Entry<String, Object> e : layer.map().entrySet()) {
-          if (!attrs.has(e.getKey())) { // the first of a name wins
-            if (layer.unsigned().contains(e.getKey())) {
-              attrs.putUnsigned(e.getKey(), e.getValue());
-            } else {
-              attrs.put(e.getKey(), e.getValue());
-            }
+    layerAttributes(f.metalayers, attrs);
+    layerAttributes(f.vlmetalayers, attrs);
+    return new DatasetVariable(name, dims, array, attrs, null);
+  }
+
+  /** Adds the attributes of each (vl)metalayer to {@code attrs}; a name already there keeps its value. */
+  static Attributes layerAttributes(Map<String, byte[]> layers, Attributes attrs) {
+    for (Attributes layer : MetaAttributes.of(layers)) {
+      for (Map.Entry<String, Object> e : layer.map().entrySet()) {
+        if (!attrs.has(e.getKey())) { // the first of a name wins
+          if (layer.unsigned().contains(e.getKey())) {
+            attrs.putUnsigned(e.getKey(), e.getValue());
+          } else {
+            attrs.put(e.getKey(), e.getValue());
           }
         }
       }
     }
-    List<DatasetVariable> vars = new ArrayList<>();
-    vars.add(new DatasetVariable(name, null, array, attrs, null));
-    Attributes global = new Attributes().put("blosc2_frame", f.sparse ? "sparse frame" : "contiguous frame");
-    return new BasicDataset(FORMAT, files.root(), vars, global, files);
+    return attrs;
   }
 
   private static ChunkedArray plain(Frame f, Attributes attrs) throws IOException {

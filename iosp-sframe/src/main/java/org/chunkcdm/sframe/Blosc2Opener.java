@@ -27,13 +27,14 @@ public final class Blosc2Opener implements DatasetOpener {
       if (entry == null || !Files.isRegularFile(entry)) {
         return false;
       }
-      byte[] head = new byte[Frame.MAGIC.length];
+      byte[] head;
       try (InputStream in = Files.newInputStream(entry)) {
-        if (in.readNBytes(head, 0, head.length) != head.length) {
-          return false;
-        }
+        head = in.readNBytes(ContiguousFrame.PROBE_BYTES);
       }
-      return Arrays.equals(head, Frame.MAGIC) && Files.size(entry) >= Frame.FIXED_HEADER;
+      // a python-blosc2 container's key-map frame (embed.b2e, .b2e) belongs to the stores opener
+      return head.length >= Frame.FIXED_HEADER
+          && Arrays.equals(head, 0, Frame.MAGIC.length, Frame.MAGIC, 0, Frame.MAGIC.length)
+          && !ContiguousFrame.isStoreFrame(head);
     } catch (IOException | RuntimeException e) {
       return false;
     }

@@ -45,6 +45,9 @@ final class Frame {
    */
   static final int MAX_TYPESIZE = 1 << 24;
 
+  /** Chunks asked for by {@link #chunk(long)}, process-wide (tests prove what opening and reads touch). */
+  static final java.util.concurrent.atomic.LongAdder FETCHED = new java.util.concurrent.atomic.LongAdder();
+
   static final long SPECIAL_ZEROS = 1;
   static final long SPECIAL_NAN = 2;
   static final long SPECIAL_UNINIT = 4;
@@ -55,6 +58,10 @@ final class Frame {
   final FileHandles files;
   /** The frame in memory, or null for a frame file. */
   private final byte[] mem;
+  /** Where the frame starts in {@link #file} (0 for a frame file, the member's data offset in a zip, ...). */
+  private final long base;
+  /** The frame's bytes when it lies inside something else (e.g. a decompressed byte stream), or null. */
+  private final ContiguousFrame.Bytes ext;
   /** What error messages call the frame: the file, or the description given with the array. */
   final String name;
   final boolean sparse;
@@ -79,12 +86,36 @@ final class Frame {
   private final Lazy<long[]> chunkBytesLazy = new Lazy<>(this::chunkSizes);
 
   private Frame(Path file, FileHandles files, byte[] mem, String name) throws IOException {
+    this(file, files, 0, -1, mem, null, name);
+  }
+
+  /**
+   * @param base where the frame starts in {@code file}
+   * @param length the frame's length from {@code base} on, -1 = up to the end of the file
+   */
+  private Frame(Path file, FileHandles files, long base, long length, byte[] mem, ContiguousFrame.Bytes ext, String name)
+      throws IOException {
     this.file = file;
     this.files = files;
     this.mem = mem;
+    this.base = base;
+    this.ext = ext;
     this.name = name;
-    String holder = mem == null ? "the file has " : "the frame has ";
-    long size = mem == null ? files.size(file) : mem.length;
+    boolean whole = mem == null && ext == null && base == 0 && length < 0;
+    String holder = whole ? "the file has " : "the frame has ";
+    long size;
+    if (mem != null) {
+      size = mem.length;
+    } else if (ext != null) {
+      size = ext.size();
+    } else {
+      long fileSize = files.size(file);
+      if (base < 0 || base > fileSize || length > fileSize - base) {
+        throw error("a frame of " + length + " bytes at offset " + base + " lies outside the file's " + fileSize
+            + " bytes");
+      }
+      size = length < 0 ? fileSize - base : length;
+    }
     if (size < FIXED_HEADER) {
       throw error(holder + size + " bytes, less than a Blosc2 frame header (truncated?)");
     }
@@ -100,7 +131,7 @@ final class Frame {
     long hl = be(fixed, 11, 4);
     long fl = be(fixed, 16, 8);
     if (hl < FIXED_HEADER || hl > size || hl > MAX_META_BYTES) {
-      throw error("header_len " + hl + " does not fit in the " + (mem == null ? "file's " : "frame's ") + size + " bytes");
+      throw error("header_len " + hl + " does not fit in the " + (whole ? "file's " : "frame's ") + size + " bytes");
     }
     if (fl != size) {
       throw error("frame_len in the header is " + Long.toUnsignedString(fl) + " but " + holder + size
@@ -131,8 +162,8 @@ final class Frame {
       u.skipValue(); // compression threads
       u.skipValue(); // decompression threads
       u.unpackBoolean(); // has vlmetalayers (the trailer tells)
-      var ext = u.unpackExtensionTypeHeader();
-      expect(ext.getLength() == 16, "the filter field is not a 16-byte msgpack fixext");
+      var fx = u.unpackExtensionTypeHeader();
+      expect(fx.getLength() == 16, "the filter field is not a 16-byte msgpack fixext");
       byte[] f = u.readPayload(16);
       for (int i = 0; i < 6; i++) {
         filters[i] = f[i] & 0xff;
@@ -144,7 +175,7 @@ final class Frame {
       throw wrap("frame header", e);
     }
     metalayers = Collections.unmodifiableMap(metas);
-    if (sparse && mem != null) {
+    if (sparse && !whole) {
       throw error("a sparse frame (frame type 1) keeps its chunks in files beside it; only a contiguous frame can be read from memory");
     }
     if (nbytes < 0 || cbytes < 0) {
@@ -210,6 +241,22 @@ final class Frame {
   }
 
   /**
+   * The contiguous frame of {@code length} bytes at {@code offset} of {@code file} (e.g. a stored zip member; -1:
+   * up to the end of the file).
+   */
+  static Frame open(FileHandles files, Path file, long offset, long length, String name) throws IOException {
+    if (offset < 0 || length < -1) {
+      throw new FormatException(name + ": a frame of " + length + " bytes at offset " + offset + " is impossible");
+    }
+    return new Frame(file, files, offset, length, null, null, name);
+  }
+
+  /** The contiguous frame whose bytes {@code bytes} gives. */
+  static Frame open(ContiguousFrame.Bytes bytes, String name) throws IOException {
+    return new Frame(null, null, 0, -1, null, bytes, name);
+  }
+
+  /**
    * A contiguous frame held in {@code frame} (not copied: do not modify it while the frame is in use);
    * {@code name} starts every error message (e.g. the file, variable and chunk that stored the frame).
    */
@@ -219,14 +266,63 @@ final class Frame {
 
   /** {@code len} bytes at {@code pos} of the frame (file or array); sizes are checked by the callers. */
   private byte[] read(long pos, long len) throws IOException {
+    if (ext != null) {
+      if (pos < 0 || len < 0 || len > Integer.MAX_VALUE || pos > ext.size() - len) {
+        throw new FormatException(name + ": " + len + " bytes at offset " + pos + " lie outside the frame's "
+            + ext.size() + " bytes");
+      }
+      byte[] b = new byte[(int) len];
+      ext.read(pos, b, 0, b.length);
+      return b;
+    }
     if (mem == null) {
-      return files.read(file, pos, len);
+      return files.read(file, base + pos, len);
     }
     if (pos < 0 || len < 0 || pos > mem.length - len) {
       throw new FormatException(name + ": " + len + " bytes at offset " + pos + " lie outside the frame's " + mem.length
           + " bytes");
     }
     return java.util.Arrays.copyOfRange(mem, (int) pos, (int) (pos + len));
+  }
+
+  /** {@code len} bytes at {@code pos} of a frame that is not in memory, into {@code dst}. */
+  private void readFully(long pos, byte[] dst, int len) throws IOException {
+    if (ext != null) {
+      ext.read(pos, dst, 0, len);
+    } else {
+      files.readFully(file, base + pos, dst, 0, len);
+    }
+  }
+
+  /**
+   * The names of the fixed metalayers of the frame whose first bytes are {@code start} (its whole header or
+   * more); empty when {@code start} is not a frame header or is cut short.
+   */
+  static java.util.Set<String> metalayerNames(byte[] start) {
+    java.util.Set<String> names = new java.util.LinkedHashSet<>();
+    if (start.length < FIXED_HEADER || !java.util.Arrays.equals(start, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
+      return names;
+    }
+    try (MessageUnpacker u = Msgpack.unpacker(start)) {
+      if (u.unpackArrayHeader() != 14) {
+        return names;
+      }
+      for (int i = 0; i < 13; i++) { // magic .. the filter fixext
+        u.skipValue();
+      }
+      if (u.unpackArrayHeader() != 3) {
+        return names;
+      }
+      u.skipValue(); // section size
+      int n = u.unpackMapHeader();
+      for (int i = 0; i < n && i < 64; i++) {
+        names.add(u.unpackString());
+        u.skipValue();
+      }
+    } catch (IOException | RuntimeException e) {
+      // a cut or damaged header: the names read so far
+    }
+    return names;
   }
 
   /** The name/offset map and the value list of a (vl)metalayer section. */
@@ -354,6 +450,7 @@ final class Frame {
    * NaN pattern for NaN entries, else the stored Blosc chunk (decoded lazily, block by block).
    */
   ChunkData chunk(long k) throws IOException {
+    FETCHED.increment();
     long e = index[(int) k];
     long size = chunkBytes()[(int) k];
     if (e < 0) {
@@ -382,7 +479,7 @@ final class Frame {
         int cb = (int) contiguousChunkBytes(pos, e);
         byte[] b = FetchBuffers.take(cb);
         try {
-          files.readFully(file, pos, b, 0, cb);
+          readFully(pos, b, cb);
         } catch (IOException | RuntimeException ex) {
           FetchBuffers.give(b);
           throw ex;
@@ -437,7 +534,7 @@ final class Frame {
     byte[] h;
     if (mem == null) { // pos + 16 lies inside the chunks section (checked above); a shorter file is an EOFException
       h = new byte[16];
-      files.readFully(file, pos, h, 0, 16);
+      readFully(pos, h, 16);
     } else {
       h = read(pos, 16);
     }

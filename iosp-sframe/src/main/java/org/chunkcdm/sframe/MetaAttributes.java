@@ -31,6 +31,8 @@ import org.msgpack.value.Value;
 final class MetaAttributes {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
+  /** The first item of a list python-blosc2 wrote for a tuple. */
+  private static final String TUPLE = "__tuple__";
 
   private MetaAttributes() {}
 
@@ -157,8 +159,13 @@ final class MetaAttributes {
         return F.textNode(hex(v.asBinaryValue().asByteArray()));
       case ARRAY: {
         ArrayNode a = F.arrayNode();
+        boolean first = true;
         for (Value e : v.asArrayValue()) {
-          a.add(json(e));
+          // python-blosc2 writes a tuple as a list led by the string "__tuple__" and reads it back without it
+          if (!(first && e.isStringValue() && TUPLE.equals(e.asStringValue().toString()))) {
+            a.add(json(e));
+          }
+          first = false;
         }
         return a;
       }

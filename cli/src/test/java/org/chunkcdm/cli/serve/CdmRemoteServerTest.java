@@ -73,7 +73,7 @@ class CdmRemoteServerTest {
 
   static Stream<Fixtures.Dataset> datasets() {
     List<Fixtures.Dataset> out = new ArrayList<>();
-    for (String family : List.of("bcolz", "bloscpack", "blosc2", "ds")) {
+    for (String family : List.of("bcolz", "bloscpack", "blosc2", "ds", "blosc2-stores")) {
       for (Fixtures.Dataset d : Fixtures.manifest(family).datasets()) {
         if (!d.kind().startsWith("chunk-")) {
           out.add(d);
@@ -108,6 +108,14 @@ class CdmRemoteServerTest {
     remote.getVariables().forEach(v -> rn.add(v.getFullName()));
     assertEquals(ln, rn, what + " variables");
     assertEquals(attrs(local.getRootGroup().attributes()), attrs(remote.getRootGroup().attributes()), what + " global attributes");
+    List<ucar.nc2.Group> lg = new ArrayList<>(local.getRootGroup().getGroups());
+    for (int i = 0; i < lg.size(); i++) { // every group below the root, with its attributes
+      ucar.nc2.Group g = lg.get(i);
+      lg.addAll(g.getGroups());
+      ucar.nc2.Group rg = remote.findGroup(g.getFullNameEscaped());
+      assertNotNull(rg, what + " group " + g.getFullName());
+      assertEquals(attrs(g.attributes()), attrs(rg.attributes()), what + " attributes of group " + g.getFullName());
+    }
     for (Variable lv : local.getVariables()) {
       Variable rv = remote.findVariable(lv.getFullNameEscaped());
       assertNotNull(rv, what + " " + lv.getFullName());

@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every fixture variable of rank &ge; 2 in testdata/{bcolz,bloscpack,blosc2,ds,zarr}, through the ImgLib2
+ * Every fixture variable of rank &ge; 2 in testdata/{bcolz,bloscpack,blosc2,ds,zarr,blosc2-stores}, through the ImgLib2
  * adapter (every pixel of the LazyCellImg) and through the ImageJ virtual stack (every pixel of every plane,
  * the calibrated value for signed 16-bit), against the manifest's expected bytes. Variables that are no image
  * (strings, empty) must be refused with a message naming the variable.
@@ -41,7 +41,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class FixtureImageTest {
   static Stream<Arguments> variables() {
     List<Arguments> out = new ArrayList<>();
-    for (String fam : new String[] {"bcolz", "bloscpack", "blosc2", "ds", "zarr"}) {
+    for (String fam : new String[] {"bcolz", "bloscpack", "blosc2", "ds", "zarr", "blosc2-stores"}) {
       for (Fixtures.Dataset d : Fixtures.manifest(fam).datasets()) {
         for (Fixtures.Variable v : d.variables()) {
           if (v.shape().length >= 2 && !(fam.equals("zarr") && v.shape().length > 3)) { // zarr: one plane per index
