@@ -380,6 +380,26 @@ public final class SectionReader {
   }
 
   private static void run(ChunkedArray a, List<Task> tasks, ChunkCache cache) throws IOException {
+    if (tasks.size() < 2) {
+      runTasks(a, tasks, cache);
+      return;
+    }
+    Object key = cache.maxBytes() == 0 ? null : a.cacheKey();
+    long[] chunks = new long[tasks.size()];
+    int n = 0;
+    for (Task t : tasks) {
+      if (key == null || !cache.contains(key, t.chunk)) {
+        chunks[n++] = t.chunk;
+      }
+    }
+    try (org.chunkcdm.io.FileHandles.Prefetch staged = n < 2 ? org.chunkcdm.io.FileHandles.Prefetch.NONE
+        : a.prefetch(java.util.Arrays.copyOf(chunks, n))) {
+      runTasks(a, tasks, cache);
+    }
+  }
+
+  /** The tasks of one read, in parallel on the decode threads when the read is large. */
+  private static void runTasks(ChunkedArray a, List<Task> tasks, ChunkCache cache) throws IOException {
     long need = 0;
     for (Task t : tasks) {
       need += t.bytes;

@@ -54,14 +54,24 @@ public final class Datasets {
     return null;
   }
 
+  /** Opens a location ({@link org.chunkcdm.io.Locations#path(String)}: a path, a {@code file:} URL, or a remote URL). */
+  public static ChunkedDataset open(String location, OpenOptions options) throws IOException {
+    return open(org.chunkcdm.io.Locations.path(location), options);
+  }
+
   /** Opens {@code path} with the first opener that claims it. */
   public static ChunkedDataset open(Path path, OpenOptions options) throws IOException {
-    if (!Files.exists(path)) {
+    boolean remote = org.chunkcdm.io.Locations.isRemote(path);
+    if (!remote && !Files.exists(path)) {
       throw new java.nio.file.NoSuchFileException(path.toString());
     }
     DatasetOpener o = find(path);
     if (o == null) {
-      throw new IOException(path + ": not a dataset chunkcdm opens (bcolz, Bloscpack, Blosc2 frame, b2nd, .ds)");
+      if (remote && !org.chunkcdm.io.Locations.mayBeDirectory(path) && !Files.isRegularFile(path)) {
+        throw new java.nio.file.NoSuchFileException(path.toString(), null, "no such object or prefix");
+      }
+      throw new IOException(path + (remote ? ": no dataset chunkcdm opens here (not an object of a known format, and no"
+          + " entry object of a known directory format)" : ": not a dataset chunkcdm opens (bcolz, Bloscpack, Blosc2 frame, b2nd, .ds)"));
     }
     return o.open(path, options == null ? OpenOptions.defaults() : options);
   }

@@ -194,6 +194,11 @@ final class Blosc2Frames {
     }
 
     @Override
+    public org.chunkcdm.io.FileHandles.Prefetch prefetch(long[] chunks) throws IOException {
+      return f.prefetch(chunks);
+    }
+
+    @Override
     public Object cacheKey() {
       return key;
     }
