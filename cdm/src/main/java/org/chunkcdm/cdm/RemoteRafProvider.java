@@ -64,6 +64,11 @@ public class RemoteRafProvider implements RandomAccessFileProvider {
     } catch (IllegalArgumentException e) {
       throw new IOException(e.getMessage(), e);
     }
+    try {
+      Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class); // a failure to ask says why
+    } catch (java.nio.file.NoSuchFileException e) {
+      // no object (over HTTP maybe a dataset directory): probed below
+    }
     for (DatasetDirectoryProvider d : directoryProviders()) { // dataset directories, and entry files handed on
       if (d.isOwnerOf(location)) {
         return d.open(location, bufferSize);

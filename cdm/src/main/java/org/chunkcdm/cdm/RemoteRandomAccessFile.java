@@ -53,6 +53,19 @@ public final class RemoteRandomAccessFile extends RandomAccessFile {
     this.info = i;
   }
 
+  /** The same object version, opened again (after {@link #close()}, for an IOSP's reacquire); no request. */
+  public RemoteRandomAccessFile reopen() {
+    return new RemoteRandomAccessFile(this);
+  }
+
+  private RemoteRandomAccessFile(RemoteRandomAccessFile o) {
+    super(o.buffer.length);
+    this.fs = o.fs;
+    this.key = o.key;
+    this.info = o.info;
+    this.location = o.location;
+  }
+
   /** The object this file reads. */
   public Path path() {
     return fs.pathOf(key);
@@ -103,6 +116,25 @@ public final class RemoteRandomAccessFile extends RandomAccessFile {
   @Override
   public long length() {
     return info.size();
+  }
+
+  /**
+   * The object's version number now (a HEAD request; {@link ObjectInfo#version()}: its last-modified time, changed
+   * by a new ETag), or the one it had when opened if the server cannot be asked; 0 when it is gone.
+   */
+  public long currentVersion() {
+    try {
+      ObjectInfo now = fs.head(key);
+      if (now == null) {
+        return 0;
+      }
+      if (info.etag() != null && !info.etag().equals(now.etag())) {
+        fs.forget(key); // the next open must not reuse what was cached of the old version
+      }
+      return now.version();
+    } catch (IOException e) {
+      return info.version();
+    }
   }
 
   /** The object's version number when it was opened ({@link ObjectInfo#version()}). */

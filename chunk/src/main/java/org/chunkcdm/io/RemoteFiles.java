@@ -28,6 +28,8 @@ final class RemoteFiles {
   private final ConcurrentHashMap<Path, ObjectInfo> versions = new ConcurrentHashMap<>();
   private final Set<Path> touched = ConcurrentHashMap.newKeySet();
   private final List<Path> firstObjects = new CopyOnWriteArrayList<>();
+  /** Set by the first {@link #lastModified()}: the objects checked from then on are those the open read. */
+  private volatile boolean checkedFixed;
   final RemoteStaging staging = new RemoteStaging(this);
 
   RemoteFiles(RemoteFileSystem fs) {
@@ -65,7 +67,7 @@ final class RemoteFiles {
 
   ObjectInfo pin(Path p, ObjectInfo v) {
     ObjectInfo had = versions.putIfAbsent(p, v);
-    if (had == null && firstObjects.size() < CHECKED_OBJECTS) {
+    if (had == null && !checkedFixed && firstObjects.size() < CHECKED_OBJECTS) {
       firstObjects.add(p);
     }
     return had != null ? had : v;
@@ -80,10 +82,26 @@ final class RemoteFiles {
     return v == null ? null : v.etag();
   }
 
+  /** Reads below this size come with the aligned block around them ({@link #BLOCK} bytes), kept for the next. */
+  static final int SMALL = 32 << 10;
+  static final int BLOCK = 128 << 10;
+  private static final int BLOCKS = 64;
+  /** Blocks of small reads (a strided section of raw data reads many short runs), by object and block start. */
+  private final java.util.Map<String, byte[]> blocks = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, byte[]> e) {
+          return size() > BLOCKS;
+        }
+      });
+
   /** Exactly len bytes at pos: from a staged range, cached bytes, or one ranged GET of the pinned version. */
   void readFully(Path p, long pos, byte[] dst, int off, int len) throws IOException {
     touched.add(p);
     if (staging.read(p, pos, dst, off, len)) {
+      return;
+    }
+    if (len < SMALL && (fs.readCached(key(p), pos, dst, off, len, etag(p)) || smallRead(p, pos, dst, off, len))) {
       return;
     }
     try {
@@ -94,6 +112,38 @@ final class RemoteFiles {
     } catch (ObjectChangedException e) {
       throw changedHere(p, e);
     }
+  }
+
+  /**
+   * A short read through the aligned block holding it: fetched once (one GET of at most {@link #BLOCK} bytes),
+   * then kept, so the many short runs of a strided section cost a request per block, not per run. False when
+   * the object's size is not known yet or the read crosses a block boundary (read directly then).
+   */
+  private boolean smallRead(Path p, long pos, byte[] dst, int off, int len) throws IOException {
+    ObjectInfo v = versions.get(p);
+    if (v == null || v.size() < 0 || pos + len > v.size()) {
+      return false;
+    }
+    long start = pos / BLOCK * BLOCK;
+    if (pos + len > start + BLOCK) {
+      return false;
+    }
+    String id = key(p) + "@" + start;
+    byte[] b = blocks.get(id);
+    if (b == null) {
+      b = new byte[(int) Math.min(BLOCK, v.size() - start)];
+      try {
+        ObjectInfo got = fs.read(key(p), start, b, 0, b.length, v.etag());
+        checkVersion(p, v, got);
+      } catch (NoSuchFileException e) {
+        throw missing(p);
+      } catch (ObjectChangedException e) {
+        throw changedHere(p, e);
+      }
+      blocks.put(id, b);
+    }
+    System.arraycopy(b, (int) (pos - start), dst, off, len);
+    return true;
   }
 
   /** The object's first bytes, all of it when it is at most maxBytes long (one GET). */
@@ -140,6 +190,7 @@ final class RemoteFiles {
    * metadata), asked of the server now; 0 when none was read or the server cannot be reached.
    */
   long lastModified() {
+    checkedFixed = true; // the same objects every time: chunk objects read later do not change the answer
     long newest = 0;
     boolean changed = false;
     for (Path p : new ArrayList<>(firstObjects)) {
@@ -183,5 +234,6 @@ final class RemoteFiles {
   void close() {
     touched.clear();
     staging.clear();
+    blocks.clear();
   }
 }

@@ -127,7 +127,7 @@ final class RemoteStaging {
       } catch (NoSuchFileException e) {
         result.completeExceptionally(RemoteFiles.missing(file));
       } catch (ObjectChangedException e) {
-        result.completeExceptionally(RemoteFiles.changed(file, e));
+        result.completeExceptionally(files.changedHere(file, e));
       } catch (IOException | RuntimeException | Error e) {
         result.completeExceptionally(e);
       }

@@ -65,6 +65,13 @@ public final class Datasets {
     if (!remote && !Files.exists(path)) {
       throw new java.nio.file.NoSuchFileException(path.toString());
     }
+    if (remote) {
+      try { // the first look at a remote location: a server that cannot be asked says so here, naming the URL
+        Files.readAttributes(path, java.nio.file.attribute.BasicFileAttributes.class);
+      } catch (java.nio.file.NoSuchFileException e) {
+        // no object (over HTTP maybe a dataset directory): the openers probe
+      }
+    }
     DatasetOpener o = find(path);
     if (o == null) {
       if (remote && !org.chunkcdm.io.Locations.mayBeDirectory(path) && !Files.isRegularFile(path)) {

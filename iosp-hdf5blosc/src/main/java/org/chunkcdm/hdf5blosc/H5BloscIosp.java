@@ -65,8 +65,14 @@ public class H5BloscIosp extends H5iospNew {
    * release/reacquire cycle that reader's file is closed), so reads never walk the B-tree or seek a shared
    * file pointer.
    */
+  /** The object this dataset reads when it is remote (its reads and version checks outlive release()). */
+  private volatile org.chunkcdm.cdm.RemoteRandomAccessFile remote;
+
   @Override
   public void build(RandomAccessFile raf, Group.Builder rootGroup, CancelTask cancelTask) throws IOException {
+    if (raf instanceof org.chunkcdm.cdm.RemoteRandomAccessFile) {
+      remote = (org.chunkcdm.cdm.RemoteRandomAccessFile) raf;
+    }
     super.build(raf, rootGroup, cancelTask);
     if (H5Internals.available()) {
       indexGroup(rootGroup);
@@ -103,6 +109,26 @@ public class H5BloscIosp extends H5iospNew {
       }
     }
     return false;
+  }
+
+  /** A remote file's version now (THREDDS' file cache reopens it when it changed); a local file's modification time. */
+  @Override
+  public long getLastModified() {
+    org.chunkcdm.cdm.RemoteRandomAccessFile r = remote;
+    return r != null ? r.currentVersion() : super.getLastModified();
+  }
+
+  /** A remote file is opened again as an object (netcdf-java's reacquire opens locations as local files). */
+  @Override
+  public void reacquire() throws IOException {
+    org.chunkcdm.cdm.RemoteRandomAccessFile r = remote;
+    if (r == null) {
+      super.reacquire();
+      return;
+    }
+    org.chunkcdm.cdm.RemoteRandomAccessFile fresh = r.reopen();
+    raf = fresh;
+    remote = fresh;
   }
 
   @Override
@@ -187,7 +213,14 @@ public class H5BloscIosp extends H5iospNew {
     }
     String loc = location;
     File f = loc == null ? null : new File(loc);
-    Object key = loc + "#" + v.getFullName() + "@" + (f == null ? 0 : f.lastModified()) + ":" + (f == null ? 0 : f.length());
+    long modified = f != null && f.isFile() ? f.lastModified() : raf == null ? 0 : raf.getLastModified(); // an object's version
+    long length;
+    try {
+      length = f != null && f.isFile() ? f.length() : raf == null ? 0 : raf.length();
+    } catch (IOException e) {
+      length = 0;
+    }
+    Object key = loc + "#" + v.getFullName() + "@" + modified + ":" + length;
     return new H5BloscArray(loc, v.getFullName(), dt, shape, chunkShape, vi.pipeline(),
         H5BloscArray.fillBytes(vi.fillValue(), dt), key, new RafBytes(), () -> index);
   }
@@ -201,6 +234,10 @@ public class H5BloscIosp extends H5iospNew {
         throw new IOException("file is closed");
       }
       byte[] b = new byte[len];
+      if (r instanceof org.chunkcdm.cdm.RemoteRandomAccessFile) { // an object: positional ranged reads, in parallel
+        ((org.chunkcdm.cdm.RemoteRandomAccessFile) r).readAt(pos, b, 0, len);
+        return b;
+      }
       java.io.RandomAccessFile jf = r.getRandomAccessFile();
       if (jf != null) {
         FileChannel ch = jf.getChannel();

@@ -90,6 +90,9 @@ final class HttpStore implements ObjectStore {
     } catch (SocketTimeoutException e) {
       throw new Requests.Transient("no answer within " + Requests.timeoutMillis() + " ms", e);
     } catch (IOException e) {
+      if (Requests.permanent(e)) {
+        throw new IOException(describe(key) + ": " + e.getMessage(), e);
+      }
       throw new Requests.Transient("request failed: " + e.getMessage(), e);
     }
     if (s == 404 || s == 410) {

@@ -73,6 +73,20 @@ final class Requests {
     }
   }
 
+  /**
+   * Whether a failure to get an answer will not go away by asking again: no such host, a TLS handshake the
+   * server's certificate fails (not trusted, wrong name), a malformed URL.
+   */
+  static boolean permanent(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof java.net.UnknownHostException || t instanceof javax.net.ssl.SSLHandshakeException
+          || t instanceof javax.net.ssl.SSLPeerUnverifiedException || t instanceof java.net.MalformedURLException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether an HTTP status is worth another attempt. */
   static boolean transientStatus(int status) {
     return status == 429 || status == 500 || status == 502 || status == 503 || status == 504;

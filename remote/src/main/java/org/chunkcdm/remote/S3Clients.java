@@ -40,6 +40,11 @@ final class S3Clients {
   private S3Clients() {}
 
   static S3Client build(RemoteLocation.Root root) {
+    return build(root, null);
+  }
+
+  /** As {@link #build(RemoteLocation.Root)}, with {@code endpoint} instead of the location's (tests: a proxy). */
+  static S3Client build(RemoteLocation.Root root, URI endpointOverride) {
     int t = Requests.timeoutMillis();
     S3ClientBuilder b = S3Client.builder()
         .httpClient(UrlConnectionHttpClient.builder()
@@ -50,7 +55,8 @@ final class S3Clients {
         .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
         .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()));
     String profile = root.profile();
-    URI endpoint = root.endpoint() != null ? root.endpoint() : configuredEndpoint(profile);
+    URI endpoint = endpointOverride != null ? endpointOverride
+        : root.endpoint() != null ? root.endpoint() : configuredEndpoint(profile);
     if (endpoint != null) {
       b.endpointOverride(endpoint).forcePathStyle(true);
     } else {

@@ -86,6 +86,9 @@ final class S3Store implements ObjectStore {
       return new IOException(describe(key) + ": S3 " + s + (code == null ? "" : " " + code));
     }
     if (e instanceof SdkClientException) {
+      if (Requests.permanent(e)) {
+        return new IOException(describe(key) + ": " + rootMessage(e), e);
+      }
       return new Requests.Transient("request failed: " + rootMessage(e), e);
     }
     return new IOException(describe(key) + ": " + rootMessage(e), e);

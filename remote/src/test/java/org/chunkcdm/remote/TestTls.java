@@ -41,6 +41,10 @@ final class TestTls {
       ctx.init(null, tmf.getTrustManagers(), null);
       SSLContext.setDefault(ctx);
       HttpsURLConnection.setDefaultSSLSocketFactory(ctx.getSocketFactory());
+      // the AWS SDK's HttpURLConnection client makes its own context from the standard trust store settings
+      System.setProperty("javax.net.ssl.trustStore", p.toString());
+      System.setProperty("javax.net.ssl.trustStorePassword", PASSWORD);
+      System.setProperty("javax.net.ssl.trustStoreType", "PKCS12");
     } catch (GeneralSecurityException e) {
       throw new IOException("cannot trust the test certificate: " + e, e);
     }

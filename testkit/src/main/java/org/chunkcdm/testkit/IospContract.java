@@ -58,7 +58,7 @@ import ucar.nc2.iosp.IOServiceProvider;
  *
  * <p><b>Remote runs.</b> Where a {@link RemoteFixtures} is registered (the chunkcdm-remote tests: an S3 server on
  * 127.0.0.1 holding copies of the fixtures), the same contract runs against the remote copies: each fixture
- * opens through {@code NetcdfFiles.open} and {@code NetcdfDatasets.openDataset} of its {@code s3://},
+ * opens through {@code NetcdfFiles.open} and {@code NetcdfDatasets.openFile} of its {@code s3://},
  * {@code cdms3://} and {@code http://} locations (one form each, in turn), the cache cases are uploaded and their
  * modification uploaded again (a changed object must change the last-modified time and reopen the dataset), and
  * the threaded check makes fewer reads.
@@ -228,7 +228,8 @@ public abstract class IospContract {
       b = (b + 1) % n;
     }
     return List.of(new Open("NetcdfFiles " + r.formName(a) + " #" + a, p -> NetcdfFiles.open(p.toString())),
-        new Open("NetcdfDatasets " + r.formName(b) + " #" + b, p -> NetcdfDatasets.openDataset(p.toString())));
+        new Open("NetcdfDatasets.openFile " + r.formName(b) + " #" + b,
+            p -> NetcdfDatasets.openFile(DatasetUrl.findDatasetUrl(p.toString()), -1, null, null)));
   }
 
   private static Fixture remoteFixture(RemoteFixtures r, Fixture f, int form) throws IOException {
@@ -309,7 +310,13 @@ public abstract class IospContract {
       Path topDir = top;
       String url = (copy.equals(top) ? base : base.resolve(top.relativize(copy).toString())).toString();
       c = new CacheCase(local.name(), url, local.variables(), before -> {
-        local.modification().apply(before);
+        local.modification().apply(newestLocalTime(topDir)); // the case's own checks see its local copy
+        // a store's Last-Modified has whole seconds: the upload again (maybe of the same bytes) lands in a later one
+        try {
+          Thread.sleep(1010 - System.currentTimeMillis() % 1000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
         remote.upload(topDir);
         return Long.MIN_VALUE; // remote: any other last-modified time than before
       });
@@ -367,6 +374,17 @@ public abstract class IospContract {
       }
     } finally {
       NetcdfDatasets.shutdown();
+    }
+  }
+
+  /** The newest modification time of a local file or of any file under a directory. */
+  private static long newestLocalTime(Path p) throws IOException {
+    try (Stream<Path> s = Files.walk(p)) {
+      long newest = 0;
+      for (Path f : (Iterable<Path>) s::iterator) {
+        newest = Math.max(newest, Files.getLastModifiedTime(f).toMillis());
+      }
+      return newest;
     }
   }
 

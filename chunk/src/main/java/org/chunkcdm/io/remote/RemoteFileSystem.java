@@ -102,6 +102,12 @@ public final class RemoteFileSystem extends FileSystem {
     return objects.read(key, pos, dst, off, len, etag);
   }
 
+  /** Copies [pos, pos+len) of object {@code key}, version {@code etag}, from cached bytes only; false when not cached. */
+  public boolean readCached(String key, long pos, byte[] dst, int off, int len, String etag) {
+    RemoteObjects.Entry e = objects.cached(key);
+    return e != null && e.exists() && (etag == null ? e.fresh() : e.sameVersion(etag)) && e.copy(pos, dst, off, len);
+  }
+
   /**
    * The first bytes of object {@code key}, all of it when it is at most {@code maxBytes} long: served from the
    * cache when it holds them, else one GET (not cached: chunk objects read this way stay out of the cache).

@@ -182,6 +182,7 @@ final class RemoteObjects {
     }
     Entry fromListing = fromParentListing(key);
     if (fromListing != null) {
+      put(key, fromListing);
       return fromListing;
     }
     CompletableFuture<Entry> mine = new CompletableFuture<>();
@@ -224,11 +225,24 @@ final class RemoteObjects {
   }
 
   private Entry fromParentListing(String key) {
+    if (key.isEmpty()) {
+      return null;
+    }
     int slash = key.lastIndexOf('/');
     String parent = slash < 0 ? "" : key.substring(0, slash + 1);
     String name = key.substring(slash + 1);
     Listed l = listings.get(parent);
-    if (l == null || !l.fresh() || key.isEmpty()) {
+    if (l == null || !l.fresh()) {
+      // an ancestor's listing that shows no prefix on the way to key: key does not exist either
+      for (int s = slash; s > 0; s = key.lastIndexOf('/', s - 1)) {
+        int up = key.lastIndexOf('/', s - 1);
+        Listed a = listings.get(up < 0 ? "" : key.substring(0, up + 1));
+        if (a != null && a.fresh()) {
+          String step = key.substring(up + 1, s);
+          boolean known = a.prefixes.contains(step) || !a.complete && step.compareTo(a.last) >= 0;
+          return known ? null : new Entry(null, false, true, null);
+        }
+      }
       return null;
     }
     Boolean obj = l.object(name);
@@ -258,9 +272,10 @@ final class RemoteObjects {
   }
 
   /**
-   * Whether a stat of {@code key} lists its children before reading the object: on a store that lists, for
-   * names that look like dataset directories (no extension, or one of the directory formats'), so that opening
-   * a directory dataset learns in one request which of its entry objects exist.
+   * Whether a stat of {@code key} lists its children before reading the object: on a store that lists, for the
+   * first look into a part of the store (no ancestor listed yet: the dataset's own location) whose name looks
+   * like a dataset directory (no extension, or one of the directory formats'), so that opening a directory
+   * dataset learns in one request which of its entry objects exist. Entries below a listed directory are read.
    */
   private boolean listsFirst(String key) {
     if (!fs.canList()) {
@@ -268,6 +283,15 @@ final class RemoteObjects {
     }
     if (key.isEmpty()) {
       return true;
+    }
+    for (int slash = key.lastIndexOf('/'); slash > 0; slash = key.lastIndexOf('/', slash - 1)) {
+      Listed l = listings.get(key.substring(0, slash + 1));
+      if (l != null && l.fresh()) {
+        return false;
+      }
+    }
+    if (listings.containsKey("")) {
+      return false;
     }
     String name = key.substring(key.lastIndexOf('/') + 1);
     int dot = name.lastIndexOf('.');
@@ -331,13 +355,23 @@ final class RemoteObjects {
    */
   ObjectInfo read(String key, long pos, byte[] dst, int off, int len, String etag) throws IOException {
     Entry e = entries.get(key);
+    if ((e == null || !e.fresh()) && etag == null && len < SMALL_READ && pos >= 0 && pos + len <= HEAD_BYTES) {
+      e = stat(key); // the object's start comes with it
+    }
     boolean usable = e != null && e.exists() && (etag == null ? e.fresh() : e.sameVersion(etag));
+    if (usable && e.head == null && len < SMALL_READ && pos >= 0 && pos + len <= HEAD_BYTES && e.info.size() > 0) {
+      // known from a listing, not read yet: its start once, for this and the open's next small reads
+      ObjectStore.Whole w = fs.store().readStart(fs.requestKey(key), HEAD_BYTES, e.info.etag());
+      Entry withHead = new Entry(w.info(), false, e.listed, w.bytes());
+      put(key, withHead);
+      e = withHead;
+    }
     if (usable && e.copy(pos, dst, off, len)) {
       return e.info;
     }
     if (usable && len <= SMALL_READ && e.info.size() > HEAD_BYTES && pos >= e.info.size() - TAIL_BYTES
         && pos + len <= e.info.size()) {
-      long tp = Math.max(e.head == null ? 0 : e.head.length, e.info.size() - TAIL_BYTES);
+      long tp = Math.max(0, e.info.size() - TAIL_BYTES);
       byte[] t = new byte[(int) (e.info.size() - tp)];
       ObjectStore.Read r = fs.store().read(fs.requestKey(key), tp, t, 0, t.length, e.info.etag());
       if (r.count() == t.length && sameEtag(r.info(), e.info)) {

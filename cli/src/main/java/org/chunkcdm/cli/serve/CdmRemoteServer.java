@@ -67,7 +67,7 @@ public final class CdmRemoteServer implements AutoCloseable {
   private CdmRemoteServer(Path root, String bind, int port, int cacheSize) throws IOException {
     this.root = root.toAbsolutePath().normalize();
     this.realRoot = this.root.toRealPath();
-    if (!Files.isDirectory(realRoot)) {
+    if (!org.chunkcdm.io.Locations.mayBeDirectory(realRoot)) {
       throw new IOException(root + ": not a directory");
     }
     this.cache = new DatasetCache(cacheSize);
@@ -233,7 +233,10 @@ public final class CdmRemoteServer implements AutoCloseable {
       p = p.resolve(s);
     }
     p = p.normalize();
-    if (!p.startsWith(root) || !Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+    // a remote dataset directory over HTTP is a key prefix that cannot be asked about: its open says
+    boolean remote = org.chunkcdm.io.Locations.isRemote(p);
+    if (!p.startsWith(root) || !(remote ? Files.isRegularFile(p) || org.chunkcdm.io.Locations.mayBeDirectory(p)
+        : Files.exists(p, LinkOption.NOFOLLOW_LINKS))) {
       throw new Refusal(404, "not found");
     }
     try {
