@@ -68,6 +68,9 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
       }
       opening = raf;
       build(entry, rootGroup);
+      if (Locations.isRemote(entry)) {
+        files.size(entry); // pins the entry object (no request: its start is cached) for getLastModified()
+      }
     } catch (IOException | RuntimeException e) {
       if (files != null) {
         files.close();

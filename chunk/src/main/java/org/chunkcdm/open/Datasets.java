@@ -56,7 +56,13 @@ public final class Datasets {
 
   /** Opens a location ({@link org.chunkcdm.io.Locations#path(String)}: a path, a {@code file:} URL, or a remote URL). */
   public static ChunkedDataset open(String location, OpenOptions options) throws IOException {
-    return open(org.chunkcdm.io.Locations.path(location), options);
+    Path p;
+    try {
+      p = org.chunkcdm.io.Locations.path(location);
+    } catch (IllegalArgumentException e) { // a malformed URL (InvalidPathException too): its message says why
+      throw new IOException(e.getMessage(), e);
+    }
+    return open(p, options);
   }
 
   /** Opens {@code path} with the first opener that claims it. */
