@@ -6,7 +6,7 @@ usage: jit-annotate.py JIT_OUTPUT PERF_SCRIPT_OUTPUT METHOD
   PERF_SCRIPT_OUTPUT: `perf script -F ip,sym` of the same run (perf record -e cpu-clock, -XX:+DumpPerfMapAtExit);
   METHOD: "Class::method" as the JIT output names it (the last normal C2 compilation of it is taken, not an OSR one).
 Prints the method's instructions (objdump, Intel syntax) with the share of the method's samples that landed on
-each; timer samples land on the instruction after the one that waited (skid). Issue 17, sixth pass (lz4d).
+each; timer samples land on the instruction after the one that waited (skid).
 """
 import collections
 import re

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Upper bound of each row of issue 17's table: c-blosc2's whole-chunk speed (python-blosc2, one thread) beside our
+# Upper bound of each row of the c-blosc2 table (docs/BENCHMARKS.md): c-blosc2's whole-chunk speed (python-blosc2, one thread) beside our
 # whole chunk decode, our codec alone on the chunks' compressed streams, and the codec's native library alone on the
-# same streams (org.chunkcdm.blosc.CodecAloneBench), all in GB/s of the chunks' decoded bytes, thread CPU time,
+# same streams (org.chunkcdm.bench.CodecAloneBench), all in GB/s of the chunks' decoded bytes, thread CPU time,
 # rounds interleaved. A whole chunk cannot decode faster than its codec alone, so "codec / c-blosc2" is the most a
 # row can reach with our codec as it is, whatever the filters and the Blosc framing cost. Prints Markdown tables.
 # Bench only (needs python-blosc2, never CI).
@@ -33,7 +33,7 @@ for r in $(seq 1 "$R"); do
   for v in "${SIDES[@]}"; do
     F=(); [ $v = vec ] && F=("${VEC[@]}")
     echo "round $r/$R java $v (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
-    "${J[@]}" "${F[@]}" -cp "$JAR" org.chunkcdm.blosc.CodecAloneBench "$DIR" "$S" "${SETS[@]}" > "$O/$v.$r" 2> "$O/err-$v.$r" \
+    "${J[@]}" "${F[@]}" -cp "$JAR" org.chunkcdm.bench.CodecAloneBench "$DIR" "$S" "${SETS[@]}" > "$O/$v.$r" 2> "$O/err-$v.$r" \
       || { grep -v WARNING "$O/err-$v.$r" >&2; exit 1; }
   done
 done

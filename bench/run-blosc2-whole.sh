@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole reads of 1 GiB float64 plain Blosc2 frames and bcolz carrays against python-blosc2 (issue 17), 2 threads
+# Whole reads of 1 GiB float64 plain Blosc2 frames and bcolz carrays against python-blosc2, 2 threads
 # each side. bench/blosc2/b2bench.py writes, for every set (codec-filter-ts8-c5), the series of the b2nd arrays
 # of run-blosc2.sh as a plain frame DIR/<set>.b2frame (python-blosc2 SChunk, 8 MiB chunks) and as a bcolz carray
 # DIR/<set>.bcolz/ (bcolz's layout, 1 MiB chunk files compressed by c-blosc 1.21, libblosc.so.1). Then, per round
@@ -16,7 +16,7 @@
 #   Env: ROUNDS (default 3), READ_ROUNDS (default 10: a fresh JVM still compiles in its first ~5 reads), KINDS (default "frame bcolz"), JAR (default
 #   bench/target/benchmarks.jar, built when missing), BEFORE (a second jar, e.g. main's: then every set is also read
 #   by it, in the order python, BEFORE, JAR, and the table gets its column), BEFORE_OPTS / AFTER_OPTS (JVM options
-#   for the BEFORE / JAR runs, e.g. BEFORE=$JAR BEFORE_OPTS=-Dchunkcdm.nativeRead=false), B2PY (python with blosc2 and numpy; default
+#   for the BEFORE / JAR runs, e.g. BEFORE=$JAR BEFORE_OPTS=-Dchunkcdm.ffm=false), B2PY (python with blosc2 and numpy; default
 #   /tmp/venv-codec2/bin/python), OUT (result directory; default a mktemp).
 #   e.g. flock /tmp/chunkcdm-bench.lock bench/run-blosc2-whole.sh /tmp/chunkcdm-bench-whole6
 set -euo pipefail

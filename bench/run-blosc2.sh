@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Codec speed against c-blosc2 (issue 17): python-blosc2 writes 1 MiB Blosc2 chunks of a float series; c-blosc2
+# Codec speed against c-blosc2: python-blosc2 writes 1 MiB Blosc2 chunks of a float series; c-blosc2
 # (through python-blosc2, one thread) and the pure-Java decoder (one thread, with and without
 # --add-modules jdk.incubator.vector) decode them, rounds interleaved so that both sides see the same machine load;
 # then whole reads of 1 GiB b2nd arrays (Variable.read() against blosc2.open(p)[:], 2 threads).
 # Prints Markdown tables (docs/BENCHMARKS.md). Bench only: python-blosc2 is never needed by mvn verify or CI.
 #
 # usage: bench/run-blosc2.sh [main|all|read|table-only] [DIR]
-#   main: typesize 8, clevel 5 (the issue's table); all: + typesizes 2 and 4, clevels 1 and 9;
+#   main: typesize 8, clevel 5; all: + typesizes 2 and 4, clevels 1 and 9;
 #   read: whole reads only. Env: ROUNDS (default 3), SECONDS_PER_SET per set and round (default 1.5),
 #   READ_ROUNDS reads per process and round for the whole reads, best taken (default 5),
 #   B2CPU=1: time the codec sets by each side's thread CPU time instead of wall-clock time (less noise on a
@@ -19,7 +19,7 @@ DIR=${2:-bench-out/blosc2}
 ROUNDS=${ROUNDS:-3}
 SECS=${SECONDS_PER_SET:-1.5}
 # whole reads: best of READ_ROUNDS reads per process on each side (the first Java reads of a fresh JVM are JIT
-# warm-up: with 2 reads, 0.8-2.6 s against 0.26-0.31 s warm for the same 1 GiB, 20:13 UTC)
+# warm-up: with 2 reads, 0.8-2.6 s against 0.26-0.31 s warm for the same 1 GiB)
 READ_ROUNDS=${READ_ROUNDS:-5}
 PY=${B2PY:-/tmp/b2venv/bin/python}
 if [ ! -x "$PY" ]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# .ds many-small-files benchmark (issues 4 and 14): org.chunkcdm.ds.DsBenchmark (iosp-ds test sources, never run
+# .ds many-small-files benchmark: org.chunkcdm.ds.DsBenchmark (iosp-ds test sources, never run
 # by mvn verify) opens and reads every variable of N small datasets as .ds, NetCDF-3, NetCDF-4 (written once by
 # netCDF4-python or nccopy), through a do-nothing IOSP ("null", netcdf-java's own per-open cost) and as .ds files
 # that share no variable definition ("dsu"), interleaved in one JVM; DsIosp registered as threddsConfig.xml does.

@@ -5,7 +5,7 @@
 # usage (from anywhere; build first: mvn -B -q -o -DskipTests package -pl bench -am; needs perf, objdump, python3):
 #   flock /tmp/chunkcdm-bench.lock bench/run-lz4-profile.sh SET [SECONDS] [OUTDIR]
 # SET: a chunk set name such as lz4-shuffle-ts4-c5 in B2DIR (default /tmp/chunkcdm-bench-codec2/blosc2).
-# Writes OUTDIR (default /tmp/chunkcdm-lz4-profile)/{methods,decode,sequence}.txt. Issue 17, sixth pass (lz4d).
+# Writes OUTDIR (default /tmp/chunkcdm-lz4-profile)/{methods,decode,sequence}.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SET=$1; SECS=${2:-3}; OUT=${3:-/tmp/chunkcdm-lz4-profile}

@@ -2,7 +2,7 @@
 # LZ4 decoders on streams of one sequence class each (bench/lz4/lz4synth.py) and on the LZ4 streams of Blosc2 chunk
 # sets: the system liblz4 (C harness bench/lz4/lz4bench.c, built here with gcc), chunkcdm's Lz4 and aircompressor
 # (Lz4FileBench, one JVM per file), ns per sequence, best pass, thread CPU time. It separates what a decoder pays
-# per sequence on perfectly regular input from what irregular real streams add (issue 17, eighth pass, lz4f).
+# per sequence on perfectly regular input from what irregular real streams add.
 # usage (build first: mvn -B -q -o -DskipTests package -pl bench -am; needs gcc, liblz4.so.1, python3):
 #   flock /tmp/chunkcdm-bench.lock bench/run-lz4-synth.sh [SECONDS] [SET...]
 # SECONDS per pass group (default 1); SETs default lz4-shuffle-ts4-c5 lz4-shuffle-ts2-c5 lz4-shuffle-ts8-c5 in B2DIR

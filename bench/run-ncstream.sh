@@ -3,7 +3,7 @@
 # NcStreamOut (1 MiB messages, and once with 4 MiB) and by netcdf-java's NcStreamWriter.streamAll, and as raw
 # decoded bytes (the reference: the faster of a FileChannel and a FileOutputStream write), to files under dir, in
 # one JVM with -Xmx256m, rounds interleaved; then the smallest -Xmx each ncstream writer completes with (output
-# discarded). The last line of each table gives NcStreamOut against issue 11's targets.
+# discarded). The last line of each table gives NcStreamOut against its targets (docs/BENCHMARKS.md).
 # Usage: bench/run-ncstream.sh [dir [rounds [outdir]]]  (the carray under dir, the written files under outdir)
 # Needs libblosc1 (to make the carray) and ~2.5 GiB of disk.
 set -euo pipefail

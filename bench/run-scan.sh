@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Small-read scan benchmark (issue 14): the 1 GiB float64 lz4 carray of run-bcolz.sh read front to back in
+# Small-read scan benchmark: the 1 GiB float64 lz4 carray of run-bcolz.sh read front to back in
 # pieces, repeated and cold point reads; then, when netCDF4-python is installed (Debian python3-netcdf4), the
 # same values as NetCDF-4 deflate-1+shuffle scanned in the same pieces by the C library. Needs libblosc1.
 set -euo pipefail

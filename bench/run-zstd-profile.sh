@@ -2,7 +2,7 @@
 # Where the pure-Java zstd decoder spends its time on one chunk set's zstd streams, per instruction, without CPU
 # performance counters: perf's cpu-clock samples of ZstdStreamsBench timing chunkcdm's decoder alone, mapped onto the
 # C2 machine code of ZstdDecoder.sequences and Huffman.decode4 (printed as hex by the JVM, disassembled by objdump;
-# bench/jit-annotate.py). Issue 17, seventh pass (zstd7); the zstd twin of run-lz4-profile.sh.
+# bench/jit-annotate.py); the zstd twin of run-lz4-profile.sh.
 # usage (build first: mvn -B -q -o -DskipTests package -pl bench -am; needs perf, objdump, python3):
 #   flock /tmp/chunkcdm-bench.lock bench/run-zstd-profile.sh SET [SECONDS] [OUTDIR]
 # SET: a chunk set name such as zstd-shuffle-ts4-c5 in B2DIR (default /tmp/chunkcdm-bench-codec2/blosc2).

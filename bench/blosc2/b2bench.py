@@ -1,4 +1,4 @@
-"""python-blosc2 side of bench/run-blosc2.sh (issue 17). Never used by mvn verify or CI.
+"""python-blosc2 side of bench/run-blosc2.sh. Never used by mvn verify or CI.
 
   write DIR MIB            chunk sets DIR/<codec>-<filter>-ts<T>-c<L>.chunks: 1 MiB Blosc2 chunks of a MIB MiB series
                            (each chunk as a little-endian uint32 length + the chunk's bytes)

@@ -1,4 +1,4 @@
-# Sourced by the bench/run-blosc2*.sh scripts (issue 17); bench only.
+# Sourced by the bench/run-blosc2*.sh scripts; bench only.
 
 # blosc2_sets main|all: the chunk sets of bench/run-blosc2.sh, one name a line. main: the 8 codec + filter sets of
 # typesize 8, clevel 5; all: the 40, adding typesizes 2 and 4 (clevel 5) and clevels 1 and 9 (typesize 8).
@@ -27,7 +27,7 @@ blosc2_args() {
 # block-parallel decode, thread CPU time), VEC (the options the CLI's launchers pass), SIDES (vec, plus novec with
 # NOFLAG=1: the JVM without any option) and B2CPU=1 (c-blosc2 timed by thread CPU time too).
 blosc2_jvm() {
-  J=(java -Xmx2g -Dchunkcdm.bench.cpu=true -Dchunkcdm.decode.threads=1 -Dchunkcdm.blosc.parallelBytes=2147483647)
+  J=(java -Xmx2g -Dchunkcdm.bench.cpu=true -Dchunkcdm.decode.threads=1)
   VEC=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED)
   SIDES=(vec); [ "${NOFLAG:-0}" = 1 ] && SIDES+=(novec)
   export B2CPU=1

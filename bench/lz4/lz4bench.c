@@ -1,4 +1,4 @@
-/* liblz4's LZ4_decompress_safe on a file of LZ4 block streams, for bench/run-lz4-synth.sh (issue 17, eighth pass).
+/* liblz4's LZ4_decompress_safe on a file of LZ4 block streams, for bench/run-lz4-synth.sh.
  * File format (little-endian): int32 count, then per stream int32 compressed size, int32 decoded size, the bytes.
  * Prints the file name, the sequence count and the best pass in ns per sequence (thread CPU time).
  * Build: gcc -O2 -o lz4bench lz4bench.c -l:liblz4.so.1   usage: lz4bench FILE SECONDS */

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Synthetic LZ4 block streams of one sequence class each, for bench/run-lz4-synth.sh (issue 17, eighth pass).
+"""Synthetic LZ4 block streams of one sequence class each, for bench/run-lz4-synth.sh.
 
 usage: lz4synth.py OUTDIR KIND...  writes OUTDIR/syn-KIND.bin: 64 streams of 65,536 decoded bytes each, in the
 format of bench/lz4/lz4bench.c (little-endian int32 count; per stream int32 compressed size, int32 decoded size,

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import org.chunkcdm.blosc.Blosc;
-import org.chunkcdm.blosc.BloscStats;
+import org.chunkcdm.blosc.CodecProbes;
 import org.chunkcdm.chunk.SectionReader;
 import ucar.ma2.Array;
 import ucar.ma2.IndexIterator;
@@ -27,7 +27,7 @@ import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 
 /**
- * Blosc2 b2nd benchmark (docs/BENCHMARKS.md, "Blosc2 frames"); a main class, never run by {@code mvn verify}.
+ * Blosc2 b2nd benchmark (docs/BENCHMARKS.md, "b2nd partial reads and typed reads"); a main class, never run by {@code mvn verify}.
  *
  * <p>Writes a contiguous b2nd frame of float32 {@code [512, 512, 1024]} (1 GiB) with chunkshape
  * {@code [64, 128, 256]} (8 MiB) and blockshape {@code [16, 32, 64]} (128 KiB): each block byte-shuffled and
@@ -67,16 +67,16 @@ public final class B2ndBench {
       try (NetcdfFile nc = NetcdfFiles.open(file.toString())) {
         Variable v = nc.findVariable("bench_f4");
         v.setCaching(false);
-        BloscStats.reset();
-        long chunks0 = SectionReader.CHUNKS_TOUCHED.sum();
+        CodecProbes.reset();
+        long chunks0 = SectionReader.chunksTouched();
         long s = System.nanoTime();
         Array a = v.read();
         double sec = (System.nanoTime() - s) / 1e9;
         check(a, new long[3], SHAPE, 1_000_003);
         System.out.printf("whole read round %d: %.2f s, %.0f MB/s (%.0f MiB/s); chunks touched %d, chunks decoded %d,"
             + " blocks decoded %d, bytes decoded %d (requested %d)%n", r, sec, bytes() / sec / 1e6, bytes() / sec / 1048576,
-            SectionReader.CHUNKS_TOUCHED.sum() - chunks0, BloscStats.chunksDecoded(), BloscStats.blocksDecoded(),
-            BloscStats.bytesDecoded(), bytes());
+            SectionReader.chunksTouched() - chunks0, CodecProbes.chunksDecoded(), CodecProbes.blocksDecoded(),
+            CodecProbes.bytesDecoded(), bytes());
       }
     }
 
@@ -110,23 +110,23 @@ public final class B2ndBench {
           long[] c = sections.get(i)[1];
           Section sec = new Section(new int[] {(int) f[0], (int) f[1], (int) f[2]},
               new int[] {(int) c[0], (int) c[1], (int) c[2]});
-          BloscStats.reset();
+          CodecProbes.reset();
           long s = System.nanoTime();
           Array a = v.read(sec);
           nanos[i] = System.nanoTime() - s;
           check(a, f, c, 1);
           long req = c[0] * c[1] * c[2] * ITEM;
           long rounded = intersectingBlocks(f, c) * blockBytes;
-          long decoded = BloscStats.bytesDecoded(); // every decoded block and whole chunk counts its bytes
+          long decoded = CodecProbes.bytesDecoded(); // every decoded block and whole chunk counts its bytes
           totalReq += req;
           totalRounded += rounded;
-          totalBlocks += BloscStats.blocksDecoded();
-          totalChunks += BloscStats.chunksDecoded();
+          totalBlocks += CodecProbes.blocksDecoded();
+          totalChunks += CodecProbes.chunksDecoded();
           worst = Math.max(worst, decoded / (double) rounded);
           if (i < 4) {
             System.out.printf("section %s+%s: %.2f ms, requested %d B, rounded up to blocks %d B, blocks decoded %d,"
                 + " whole chunks decoded %d, bytes decoded %d (%.2f x rounded)%n", Arrays.toString(f), Arrays.toString(c),
-                nanos[i] / 1e6, req, rounded, BloscStats.blocksDecoded(), BloscStats.chunksDecoded(), decoded,
+                nanos[i] / 1e6, req, rounded, CodecProbes.blocksDecoded(), CodecProbes.chunksDecoded(), decoded,
                 decoded / (double) rounded);
           }
         }

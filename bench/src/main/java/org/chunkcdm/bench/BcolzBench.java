@@ -9,7 +9,7 @@ import java.util.Arrays;
 import java.util.Random;
 import org.chunkcdm.blosc.Blosc;
 import org.chunkcdm.blosc.BloscHeader;
-import org.chunkcdm.blosc.BloscStats;
+import org.chunkcdm.blosc.CodecProbes;
 import org.chunkcdm.chunk.ChunkCache;
 import org.chunkcdm.chunk.SectionReader;
 import org.chunkcdm.nativeblosc.JnaBlosc;
@@ -91,8 +91,8 @@ public final class BcolzBench {
       Random rnd = new Random(3);
       int n = 2000;
       long[] ns = new long[n];
-      long blocks0 = BloscStats.blocksDecoded();
-      long touched0 = SectionReader.CHUNKS_TOUCHED.sum();
+      long blocks0 = CodecProbes.blocksDecoded();
+      long touched0 = SectionReader.chunksTouched();
       ChunkCache.shared().clear();
       for (int i = 0; i < n; i++) {
         int row = (int) (rnd.nextDouble() * ROWS);
@@ -107,7 +107,7 @@ public final class BcolzBench {
       BloscHeader h = BloscHeader.parse(chunks[0], 0, chunks[0].length);
       System.out.printf("single-element reads (%d random rows): median %.1f us, p90 %.1f us; chunks touched per read %.2f,"
           + " Blosc blocks decoded per read %.2f (block = %d KiB of a %d KiB chunk)%n", n, ns[n / 2] / 1e3, ns[n * 9 / 10] / 1e3,
-          (SectionReader.CHUNKS_TOUCHED.sum() - touched0) / (double) n, (BloscStats.blocksDecoded() - blocks0) / (double) n,
+          (SectionReader.chunksTouched() - touched0) / (double) n, (CodecProbes.blocksDecoded() - blocks0) / (double) n,
           h.blocksize() / 1024, h.nbytes() / 1024);
     }
   }

@@ -16,12 +16,11 @@ import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 
 /**
- * Java side of {@code bench/run-blosc2.sh} (issue 17; never run by {@code mvn verify}).
+ * Java side of {@code bench/run-blosc2.sh} (never run by {@code mvn verify}).
  *
  * <ul>
  *   <li>{@code time DIR SECONDS NAME...}: pure-Java decode speed of each chunk set written by
- *       {@code bench/blosc2/b2bench.py write} (one thread when run with {@code -Dchunkcdm.decode.threads=1
- *       -Dchunkcdm.blosc.parallelBytes=2147483647}); prints "NAME GB/s", the best pass over the set within
+ *       {@code bench/blosc2/b2bench.py write} (one thread when run with {@code -Dchunkcdm.decode.threads=1}); prints "NAME GB/s", the best pass over the set within
  *       SECONDS after one second of warm-up; every chunk is checked against the first pass's bytes.
  *   <li>{@code streams DIR SECONDS NAME...}: the codec alone on the compressed streams inside the chunks
  *       (aircompressor's, the system liblz4's (JNA) and our LZ4 for lz4 sets, java.util.zip's and our
@@ -191,7 +190,6 @@ public final class Blosc2CodecBench {
     final com.sun.jna.Memory nout = nativeOut;
     java.util.zip.Inflater inf = new java.util.zip.Inflater();
     io.airlift.compress.lz4.Lz4Decompressor air = new io.airlift.compress.lz4.Lz4Decompressor();
-    org.chunkcdm.blosc.Inflate ours = new org.chunkcdm.blosc.Inflate();
     byte[] out = new byte[1 << 20];
     Runnable pass = () -> {
       try {
@@ -202,13 +200,15 @@ public final class Blosc2CodecBench {
             inf.setInput(chunks.get(s[0]), s[1], s[2]);
             n = inf.inflate(out, 0, s[3]);
           } else if (impl.equals("chunkcdm-inflate")) {
-            ours.decode(chunks.get(s[0]), s[1], s[2], out, 0, s[3]);
+            org.chunkcdm.blosc.Streams.decode(org.chunkcdm.blosc.BloscCompressor.ZLIB, chunks.get(s[0]), s[1], s[2], out, 0,
+                s[3]);
           } else if (impl.equals("liblz4")) {
             n = lz4f.invokeInt(new Object[] {nativeChunks.get(s[0]).share(s[1]), nout, s[2], s[3]});
           } else if (impl.equals("aircompressor")) {
             n = air.decompress(chunks.get(s[0]), s[1], s[2], out, 0, s[3]);
           } else {
-            org.chunkcdm.blosc.Lz4.decode(chunks.get(s[0]), s[1], s[2], out, 0, s[3], null);
+            org.chunkcdm.blosc.Streams.decode(org.chunkcdm.blosc.BloscCompressor.LZ4, chunks.get(s[0]), s[1], s[2], out, 0,
+                s[3]);
           }
           if (n != s[3]) {
             throw new IllegalStateException("stream decoded to " + n + " bytes, not " + s[3]);

@@ -40,11 +40,10 @@ public class CodecBench {
   public String codec;
 
   /**
-   * java: the pure-Java decoder with its Vector API unshuffle (the forks run with
-   * {@code --add-modules jdk.incubator.vector}); java-scalar: the same decoder with the vector path off
-   * ({@code chunkcdm.blosc.vector=false}, what a JVM without that flag runs); native: c-blosc through JNA.
+   * java: the pure-Java decoder (with the Vector API unshuffle where the fork runs with
+   * {@code --add-modules jdk.incubator.vector}: CodecReport runs it both ways); native: c-blosc through JNA.
    */
-  @Param({"java", "java-scalar", "native"})
+  @Param({"java", "native"})
   public String impl;
 
   byte[][] chunks;
@@ -52,8 +51,6 @@ public class CodecBench {
 
   @Setup(Level.Trial)
   public void setup() throws IOException {
-    // each parameter combination runs in its own JVM; this is read when the decoder's filters first load
-    System.setProperty("chunkcdm.blosc.vector", Boolean.toString(!impl.equals("java-scalar")));
     JnaBlosc nat = new JnaBlosc();
     if (!nat.isAvailable()) {
       throw new IOException("the codec benchmark needs native c-blosc (apt-get install libblosc1): " + nat.version());
@@ -65,7 +62,7 @@ public class CodecBench {
       int ts = data.equals("float64") ? 8 : 4;
       chunks[c] = nat.compress(raw, 5, 1, ts, codec, 0);
     }
-    which = impl.startsWith("java") ? Blosc.Impl.JAVA : Blosc.Impl.NATIVE;
+    which = impl.equals("java") ? Blosc.Impl.JAVA : Blosc.Impl.NATIVE;
   }
 
   static byte[] make(String kind, int c, Random rnd) {

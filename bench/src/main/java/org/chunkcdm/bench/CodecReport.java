@@ -7,7 +7,6 @@ import java.util.Random;
 import org.chunkcdm.nativeblosc.JnaBlosc;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
@@ -24,23 +23,34 @@ public final class CodecReport {
     // "1 core": one caller and no decode threads (-Dchunkcdm.decode.threads=1), the strict single-core
     // comparison; "1": one caller, the pure-Java decoder spreads a chunk's blocks over the decode threads;
     // "2": two callers (both decoders keep both cores busy)
+    // java and native run with the Vector API module; java-scalar is the same decoder in a JVM without it
     String vector = "--add-modules=jdk.incubator.vector";
-    String[][] runs = {{"1 (1 core)", "1", vector, "-Dchunkcdm.decode.threads=1"}, {"1", "1", vector}, {"2", "2", vector}};
+    String[][] runs = {{"1 (1 core)", "1", "-Dchunkcdm.decode.threads=1"}, {"1", "1"}, {"2", "2"}};
     for (String[] run : runs) {
-      Options opt = new OptionsBuilder().include(CodecBench.class.getSimpleName()).threads(Integer.parseInt(run[1]))
-          .forks(1).jvmArgsAppend(java.util.Arrays.copyOfRange(run, 2, run.length))
-          .warmupIterations(2).warmupTime(TimeValue.seconds(1)).measurementIterations(iterations)
-          .measurementTime(TimeValue.seconds(1)).build();
-      Collection<RunResult> results = new Runner(opt).run();
-      for (RunResult r : results) {
-        Map<String, String> p = new LinkedHashMap<>();
-        for (String k : r.getParams().getParamsKeys()) {
-          p.put(k, r.getParams().getParam(k));
+      for (boolean withVector : new boolean[] {true, false}) {
+        java.util.List<String> jvm = new java.util.ArrayList<>(java.util.Arrays.asList(run).subList(2, run.length));
+        if (withVector) {
+          jvm.add(vector);
         }
-        double mbps = r.getPrimaryResult().getScore() * CodecBench.CHUNKS * CodecBench.CHUNK_BYTES / 1e6;
-        String key = p.get("data") + " | " + p.get("codec") + " | " + run[0];
-        String impl = p.get("impl");
-        rows.computeIfAbsent(key, k -> new double[3])[impl.equals("java") ? 0 : impl.equals("java-scalar") ? 1 : 2] = mbps;
+        OptionsBuilder ob = new OptionsBuilder();
+        ob.include(CodecBench.class.getSimpleName()).threads(Integer.parseInt(run[1])).forks(1)
+            .jvmArgsAppend(jvm.toArray(new String[0])).warmupIterations(2).warmupTime(TimeValue.seconds(1))
+            .measurementIterations(iterations).measurementTime(TimeValue.seconds(1));
+        if (withVector) {
+          ob.param("impl", "java", "native");
+        } else {
+          ob.param("impl", "java");
+        }
+        for (RunResult r : new Runner(ob.build()).run()) {
+          Map<String, String> p = new LinkedHashMap<>();
+          for (String k : r.getParams().getParamsKeys()) {
+            p.put(k, r.getParams().getParam(k));
+          }
+          double mbps = r.getPrimaryResult().getScore() * CodecBench.CHUNKS * CodecBench.CHUNK_BYTES / 1e6;
+          String key = p.get("data") + " | " + p.get("codec") + " | " + run[0];
+          int col = !withVector ? 1 : p.get("impl").equals("java") ? 0 : 2;
+          rows.computeIfAbsent(key, k -> new double[3])[col] = mbps;
+        }
       }
     }
     JnaBlosc nat = new JnaBlosc();

@@ -21,7 +21,7 @@ import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 
 /**
- * HDF5 / NetCDF-4 Blosc benchmark (docs/BENCHMARKS.md, "HDF5 / NetCDF-4 with Blosc"); a main class, never run by
+ * HDF5 / NetCDF-4 Blosc benchmark (docs/BENCHMARKS.md, "HDF5 / NetCDF-4 with the Blosc filter"); a main class, never run by
  * {@code mvn verify}. Each round reads one variable whole from the Blosc file through {@code NetcdfFiles.open}
  * with {@link H5BloscIosp} registered, and from the deflate file through stock netcdf-java ({@code H5iospNew});
  * with a reference command given, each round also runs it (the C library: {@code bench/hdf5blosc_bench.py read DIR

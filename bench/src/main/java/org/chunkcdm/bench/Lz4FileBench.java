@@ -18,7 +18,7 @@ import org.chunkcdm.blosc.Lz4;
  * the file format shared with the C harness {@code bench/lz4/lz4bench.c} (system liblz4) so that both sides decode
  * the same bytes: little-endian int32 count, then per stream int32 compressed size, int32 decoded size, the bytes.
  * {@code bench/run-lz4-synth.sh} runs both on the synthetic one-class streams of {@code bench/lz4/lz4synth.py} and
- * on the LZ4 streams of Blosc2 chunk sets. Issue 17, eighth pass (docs/BENCHMARKS.md, lz4f); never run by
+ * on the LZ4 streams of Blosc2 chunk sets. Never run by
  * {@code mvn verify}.
  *
  * <p>usage: {@code Lz4FileBench dump DIR OUTDIR NAME...} (the LZ4 streams of {@code DIR/NAME.chunks}, as

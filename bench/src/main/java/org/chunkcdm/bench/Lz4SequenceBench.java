@@ -19,7 +19,7 @@ import org.chunkcdm.blosc.Lz4;
  * {@link Lz4}, aircompressor's decoder and the system liblz4 (JNA; about a microsecond of call overhead per stream
  * counts against it), each stream copied to its own array, raw stored streams left out. Thread CPU time, the best
  * pass of each decoder per round, decoders interleaved round by round; every decoder's bytes are checked against
- * ours before timing. Issue 17 (docs/BENCHMARKS.md, "fourth pass: LZ4"); never run by {@code mvn verify}.
+ * ours before timing. Never run by {@code mvn verify}.
  *
  * <p>usage: {@code Lz4SequenceBench DIR SECONDS_PER_ROUND ROUNDS NAME...}; with {@code -Dlz4.onlyChunkcdm=true} it prints
  * the shape and then only decodes with {@link Lz4} for SECONDS_PER_ROUND x ROUNDS (for a profiler:
@@ -88,7 +88,7 @@ public final class Lz4SequenceBench {
     long shortMatch = 0;
     long offset2 = 0;
     long offset16 = 0;
-    // histograms (issue 17, sixth pass): literal runs, match lengths, offsets, and the number of sequences between two
+    // histograms: literal runs, match lengths, offsets, and the number of sequences between two
     // with 15 or more literals (the ones the fast loop of Lz4.decode hands to its careful path)
     long[] litH = new long[LIT_BUCKETS.length];
     long[] lenH = new long[LEN_BUCKETS.length];

@@ -119,8 +119,7 @@ public final class NcStreamBench {
     Map<String, Writer> writers = new LinkedHashMap<>();
     // every file writer writes through a FileChannel (Files.newOutputStream, as chunkcdm convert does): the JDK
     // copies heap bytes into a cached direct buffer. A FileOutputStream instead mallocs a native buffer for every
-    // write over 8 KiB (page faults on each 4 MiB write); it is kept as a second raw row, for comparison with
-    // the runs before 17:30 UTC, which used it for every writer.
+    // write over 8 KiB (page faults on each 4 MiB write); it is kept as a second raw row, for comparison.
     writers.put(RAW, (out, sync) -> {
       try (FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
           OutputStream fo = Channels.newOutputStream(ch)) {
@@ -237,7 +236,7 @@ public final class NcStreamBench {
       System.out.printf(Locale.ROOT, "CPU floor of any decoding writer: (decode CPU %.2f s + raw write CPU %.2f s) / %d cores = %.2f s"
           + " = %.2fx the raw write; NcStreamOut %.2fx that floor%n", cpu.get(NULL), rawCpu,
           Runtime.getRuntime().availableProcessors(), floor, floor / raw, best.get(NCS) / floor);
-      System.out.printf(Locale.ROOT, "NcStreamOut (best times): %.2fx the raw write (issue 11 target <= 1.5x), %.2fx as fast as"
+      System.out.printf(Locale.ROOT, "NcStreamOut (best times): %.2fx the raw write (target <= 1.5x), %.2fx as fast as"
           + " NcStreamWriter (target >= 3x)%n", best.get(NCS) / raw, ncw / best.get(NCS));
     }
   }

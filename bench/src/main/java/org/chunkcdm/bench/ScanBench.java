@@ -1,5 +1,6 @@
 package org.chunkcdm.bench;
 
+import org.chunkcdm.chunk.ChunkProbes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -21,7 +22,7 @@ import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 
 /**
- * Small reads of the 1 GiB float64 lz4 carray of {@link BcolzBench} (issue 14): a front-to-back scan through
+ * Small reads of the 1 GiB float64 lz4 carray of {@link BcolzBench}: a front-to-back scan through
  * {@code Variable.read(origin, shape)} in consecutive pieces of 65,536, 8,192 and 1,024 elements, a repeated
  * single-element read in a cached chunk, and cold random single-element reads (each in a chunk not read before)
  * next to the decode of the block each needs, alone from memory, and the floor of fetching its stored bytes. Prints the shared cache's decode counters per scan. Also writes the 32
@@ -278,23 +279,23 @@ public final class ScanBench {
    * Whole {@code Variable.read()} of an N-d variable whose chunks land in several pieces of the result (e.g. the
    * HDF5 file of bench/run-hdf5blosc.sh with HDF5BLOSC_CHUNKS=8,256,256), interleaved in one JVM: chunks
    * scattered straight from the decode into the result (the default) against the path through the cache
-   * ({@code SectionReader.setScatterBytes(Long.MAX_VALUE)}, how every such chunk was read before). Usage:
+   * ({@code ChunkProbes.setScatterBytes(Long.MAX_VALUE)}, how every such chunk was read before). Usage:
    * {@code ScanBench scatter <file> <variable> [rounds]}.
    */
   static void scatter(Path file, String var, int rounds) throws Exception {
     org.chunkcdm.hdf5blosc.H5BloscIosp.register();
     ChunkCache cache = ChunkCache.shared();
-    long dflt = org.chunkcdm.chunk.SectionReader.setScatterBytes(Long.MAX_VALUE);
-    org.chunkcdm.chunk.SectionReader.setScatterBytes(dflt);
+    long dflt = ChunkProbes.setScatterBytes(Long.MAX_VALUE);
+    ChunkProbes.setScatterBytes(dflt);
     double[][] t = new double[2][rounds];
     String[] names = {"scatter", "through the cache"};
     double[] sums = new double[2];
     for (int r = -1; r < rounds; r++) { // round -1 warms up
       for (int m = 0; m < 2; m++) {
-        org.chunkcdm.chunk.SectionReader.setScatterBytes(m == 0 ? dflt : Long.MAX_VALUE);
+        ChunkProbes.setScatterBytes(m == 0 ? dflt : Long.MAX_VALUE);
         cache.clear();
         long d0 = cache.chunkDecodes();
-        long s0 = org.chunkcdm.chunk.SectionReader.SCATTERED.sum();
+        long s0 = ChunkProbes.scattered();
         long t0 = System.nanoTime();
         long n;
         double sum = 0;
@@ -312,13 +313,13 @@ public final class ScanBench {
           }
           System.out.printf("%s round %d: %.3f s = %.0f MB/s, chunks decoded %d, scattered %d, iosp %s, checksum %.6e%n",
               names[m], r, sec, n * 8 / sec / 1e6, cache.chunkDecodes() - d0,
-              org.chunkcdm.chunk.SectionReader.SCATTERED.sum() - s0, nc.getIosp().getClass().getSimpleName(), sum);
+              ChunkProbes.scattered() - s0, nc.getIosp().getClass().getSimpleName(), sum);
         }
         sums[m] = sum;
         System.gc();
       }
     }
-    org.chunkcdm.chunk.SectionReader.setScatterBytes(dflt);
+    ChunkProbes.setScatterBytes(dflt);
     if (sums[0] != sums[1]) {
       throw new IllegalStateException("the two paths read different values");
     }

@@ -16,7 +16,7 @@ import org.chunkcdm.open.Datasets;
 import ucar.ma2.Section;
 
 /**
- * The typed read against the ways to the same {@code float[]} it replaces (docs/BENCHMARKS.md, "Typed read");
+ * The typed read against the ways to the same {@code float[]} it replaces (docs/BENCHMARKS.md, "b2nd partial reads and typed reads");
  * a main class, never run by {@code mvn verify}. On the 1 GiB float32 b2nd frame of {@link B2ndBench} (written
  * if missing), opened through the opener SPI ({@code Datasets.open}, no netcdf-java on this path), with the
  * cache off (so every round decodes): (1) {@code SectionReader.read(a, origin, shape, null, float[], 0)};

@@ -15,7 +15,7 @@ import org.chunkcdm.blosc.BloscHeader;
 import org.chunkcdm.blosc.zstd.ZstdDecoder;
 
 /**
- * The zstd streams inside Blosc2 chunk sets ({@code bench/blosc2/b2bench.py write}, issue 17) decoded alone (no
+ * The zstd streams inside Blosc2 chunk sets ({@code bench/blosc2/b2bench.py write}) decoded alone (no
  * Blosc framing, no unshuffle) by our pure-Java {@link ZstdDecoder}, by aircompressor's pure-Java
  * ZstdDecompressor and by native libzstd (zstd-jni; the library c-blosc2 uses), rounds interleaved so that all
  * three see the same machine load. Never run by {@code mvn verify}.

@@ -124,12 +124,16 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
     throw new IOException(location + ": variable " + v.getFullName() + " has no reader");
   }
 
-  /**
-   * Bytes of one piece of {@link #readToOutputStream} (bounds the heap a streamed section needs):
-   * {@code -Dchunkcdm.stream.pieceBytes}, default 8 MiB.
-   */
+  /** Bytes of one piece of {@link #readToOutputStream} (bounds the heap a streamed section needs): 8 MiB. */
+  private static volatile long pieceBytes = 8L << 20;
+
   static long pieceBytes() {
-    return Math.max(1, Long.getLong("chunkcdm.stream.pieceBytes", 8L << 20));
+    return pieceBytes;
+  }
+
+  /** Tests: smaller pieces, so that small variables stream in several. */
+  static void setPieceBytes(long bytes) {
+    pieceBytes = Math.max(1, bytes);
   }
 
   /**

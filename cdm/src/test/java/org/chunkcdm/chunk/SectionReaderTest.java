@@ -22,91 +22,11 @@ import ucar.ma2.Section;
  * stored in chunks (regular N-d grids, flat C/F layouts, missing chunks), read with random strided sections.
  */
 class SectionReaderTest {
-  /** In-memory chunked array of int32 values = C-order flat index (or fill for missing chunks). */
-  static final class Model implements ChunkedArray {
-    final DType dt;
-    final ChunkGrid grid;
-    final Set<Long> missing;
-    final AtomicInteger opened = new AtomicInteger();
-    final Set<Long> touched = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
+  /** In-memory chunked array of int32 values = C-order flat index (or fill -7 for missing chunks). */
+  static final class Model extends MemoryArray {
     Model(ChunkGrid grid, ByteOrder order, Set<Long> missing) {
-      this.dt = DType.of(DType.Kind.INT, 4, order);
-      this.grid = grid;
-      this.missing = missing;
-    }
-
-    @Override
-    public DType dtype() {
-      return dt;
-    }
-
-    @Override
-    public ChunkGrid grid() {
-      return grid;
-    }
-
-    @Override
-    public byte[] fillValue() {
-      return ByteBuffer.allocate(4).order(dt.order()).putInt(-7).array();
-    }
-
-    @Override
-    public ChunkData chunk(long index) {
-      opened.incrementAndGet();
-      touched.add(index);
-      if (missing.contains(index)) {
-        return null;
-      }
-      long[] shape = grid.shape();
-      int rank = shape.length;
-      if (grid instanceof ChunkGrid.Flat) {
-        ChunkGrid.Flat f = (ChunkGrid.Flat) grid;
-        long s = f.start(index);
-        long e = f.start(index + 1);
-        ByteBuffer b = ByteBuffer.allocate((int) (e - s) * 4).order(dt.order());
-        for (long st = s; st < e; st++) {
-          // storage index -> coordinates -> C index
-          long[] coord = new long[rank];
-          long r = st;
-          if (f.fortranOrder()) {
-            for (int d = 0; d < rank; d++) {
-              coord[d] = r % shape[d];
-              r /= shape[d];
-            }
-          } else {
-            for (int d = rank - 1; d >= 0; d--) {
-              coord[d] = r % shape[d];
-              r /= shape[d];
-            }
-          }
-          b.putInt((int) cIndex(coord, shape));
-        }
-        return ChunkData.of(b.array());
-      }
-      ChunkGrid.Regular g = (ChunkGrid.Regular) grid;
-      int[] c = g.chunkShape();
-      long[] gs = g.gridShape();
-      long[] k = new long[rank];
-      long r = index;
-      for (int d = rank - 1; d >= 0; d--) {
-        k[d] = r % gs[d];
-        r /= gs[d];
-      }
-      int n = (int) g.chunkElements();
-      ByteBuffer b = ByteBuffer.allocate(n * 4).order(dt.order());
-      long[] coord = new long[rank];
-      for (int e = 0; e < n; e++) {
-        int q = e;
-        boolean inside = true;
-        for (int d = rank - 1; d >= 0; d--) {
-          coord[d] = k[d] * c[d] + q % c[d];
-          q /= c[d];
-          inside &= coord[d] < shape[d];
-        }
-        b.putInt(inside ? (int) cIndex(coord, shape) : 0xdead);
-      }
-      return ChunkData.of(b.array());
+      super(DType.of(DType.Kind.INT, 4, order), grid, MemoryArray.indexElements(order), missing,
+          ByteBuffer.allocate(4).order(order).putInt(-7).array());
     }
   }
 
@@ -120,7 +40,7 @@ class SectionReaderTest {
 
   /** Expected values of a section, computed element by element. */
   static int[] expected(Model m, Section s) throws Exception {
-    long[] shape = m.grid.shape();
+    long[] shape = m.grid().shape();
     int rank = shape.length;
     int n = (int) s.computeSize();
     int[] out = new int[n];
@@ -133,15 +53,15 @@ class SectionReaderTest {
         q /= len;
       }
       long ci = cIndex(coord, shape);
-      out[e] = m.missing.contains(chunkOf(m, coord)) ? -7 : (int) ci;
+      out[e] = m.missing().contains(chunkOf(m, coord)) ? -7 : (int) ci;
     }
     return out;
   }
 
   static long chunkOf(Model m, long[] coord) {
-    long[] shape = m.grid.shape();
-    if (m.grid instanceof ChunkGrid.Flat) {
-      ChunkGrid.Flat f = (ChunkGrid.Flat) m.grid;
+    long[] shape = m.grid().shape();
+    if (m.grid() instanceof ChunkGrid.Flat) {
+      ChunkGrid.Flat f = (ChunkGrid.Flat) m.grid();
       long st = 0;
       if (f.fortranOrder()) {
         for (int d = shape.length - 1; d >= 0; d--) {
@@ -152,7 +72,7 @@ class SectionReaderTest {
       }
       return f.chunkOf(st);
     }
-    ChunkGrid.Regular g = (ChunkGrid.Regular) m.grid;
+    ChunkGrid.Regular g = (ChunkGrid.Regular) m.grid();
     long[] k = new long[shape.length];
     for (int d = 0; d < shape.length; d++) {
       k[d] = coord[d] / g.chunkShape()[d];
@@ -183,17 +103,17 @@ class SectionReaderTest {
 
   static void check(Model m, int sections, long seed) throws Exception {
     Random rnd = new Random(seed);
-    int[] shapeI = SectionReader.cdmShape(m.grid.shape(), 0);
+    int[] shapeI = SectionReader.cdmShape(m.grid().shape(), 0);
     // whole array
     Array all = org.chunkcdm.cdm.CdmReader.read(m, null);
     assertEquals(DataType.INT, all.getDataType());
     assertArrayEquals(shapeI, all.getShape());
-    assertArrayEquals(expected(m, new Section(shapeI)), (int[]) all.copyTo1DJavaArray(), m.grid + " whole");
+    assertArrayEquals(expected(m, new Section(shapeI)), (int[]) all.copyTo1DJavaArray(), m.grid() + " whole");
     for (int i = 0; i < sections; i++) {
-      Section s = randomSection(rnd, m.grid.shape());
+      Section s = randomSection(rnd, m.grid().shape());
       Array a = org.chunkcdm.cdm.CdmReader.read(m, s);
       assertArrayEquals(s.getShape(), a.getShape());
-      assertArrayEquals(expected(m, s), (int[]) a.copyTo1DJavaArray(), m.grid + " " + s);
+      assertArrayEquals(expected(m, s), (int[]) a.copyTo1DJavaArray(), m.grid() + " " + s);
     }
   }
 

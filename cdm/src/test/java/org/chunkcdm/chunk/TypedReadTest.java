@@ -24,119 +24,6 @@ import ucar.ma2.Section;
  * CDM read of the same section.
  */
 class TypedReadTest {
-  /** An in-memory array: logical C-order element bytes, cut into chunks as its grid says. */
-  static final class Mem implements ChunkedArray {
-    final DType dt;
-    final ChunkGrid grid;
-    final byte[] logical;
-    final java.util.Set<Long> missing;
-    final byte[] fill;
-
-    Mem(DType dt, ChunkGrid grid, byte[] logical, java.util.Set<Long> missing, byte[] fill) {
-      this.dt = dt;
-      this.grid = grid;
-      this.logical = logical;
-      this.missing = missing;
-      this.fill = fill;
-    }
-
-    @Override
-    public DType dtype() {
-      return dt;
-    }
-
-    @Override
-    public ChunkGrid grid() {
-      return grid;
-    }
-
-    @Override
-    public byte[] fillValue() {
-      return fill;
-    }
-
-    @Override
-    public ChunkData chunk(long index) {
-      if (missing.contains(index)) {
-        return null;
-      }
-      int item = dt.itemSize();
-      long[] shape = grid.shape();
-      int rank = shape.length;
-      if (grid instanceof ChunkGrid.Flat) {
-        ChunkGrid.Flat f = (ChunkGrid.Flat) grid;
-        long s = f.start(index);
-        long e = f.start(index + 1);
-        byte[] b = new byte[(int) (e - s) * item];
-        for (long st = s; st < e; st++) {
-          long[] coord = new long[rank];
-          long r = st;
-          if (f.fortranOrder()) {
-            for (int d = 0; d < rank; d++) {
-              coord[d] = r % shape[d];
-              r /= shape[d];
-            }
-          } else {
-            for (int d = rank - 1; d >= 0; d--) {
-              coord[d] = r % shape[d];
-              r /= shape[d];
-            }
-          }
-          System.arraycopy(logical, (int) cIndex(coord, shape) * item, b, (int) (st - s) * item, item);
-        }
-        return ChunkData.of(b);
-      }
-      ChunkGrid.Regular g = (ChunkGrid.Regular) grid;
-      int[] c = g.chunkShape();
-      long[] gs = g.gridShape();
-      long[] k = new long[rank];
-      long r = index;
-      for (int d = rank - 1; d >= 0; d--) {
-        k[d] = r % gs[d];
-        r /= gs[d];
-      }
-      int n = (int) g.chunkElements();
-      byte[] b = new byte[n * item];
-      java.util.Arrays.fill(b, (byte) 0x5a); // padding outside the array: must never be read
-      long[] coord = new long[rank];
-      for (int e = 0; e < n; e++) {
-        int q = e;
-        boolean inside = true;
-        for (int d = rank - 1; d >= 0; d--) {
-          coord[d] = k[d] * c[d] + q % c[d];
-          q /= c[d];
-          inside &= coord[d] < shape[d];
-        }
-        if (inside) {
-          System.arraycopy(logical, (int) cIndex(coord, shape) * item, b, e * item, item);
-        }
-      }
-      return ChunkData.of(b);
-    }
-
-    long chunkOf(long[] coord) {
-      long[] shape = grid.shape();
-      if (grid instanceof ChunkGrid.Flat) {
-        ChunkGrid.Flat f = (ChunkGrid.Flat) grid;
-        long st = 0;
-        if (f.fortranOrder()) {
-          for (int d = shape.length - 1; d >= 0; d--) {
-            st = st * shape[d] + coord[d];
-          }
-        } else {
-          st = cIndex(coord, shape);
-        }
-        return f.chunkOf(st);
-      }
-      ChunkGrid.Regular g = (ChunkGrid.Regular) grid;
-      long idx = 0;
-      for (int d = 0; d < shape.length; d++) {
-        idx = idx * g.gridShape()[d] + coord[d] / g.chunkShape()[d];
-      }
-      return idx;
-    }
-  }
-
   static long cIndex(long[] coord, long[] shape) {
     long i = 0;
     for (int d = 0; d < shape.length; d++) {
@@ -242,7 +129,7 @@ class TypedReadTest {
         }
         byte[] fill = new byte[dt.itemSize()];
         r.nextBytes(fill);
-        Mem m = new Mem(dt, g, logical, missing, r.nextBoolean() ? fill : null);
+        MemoryArray m = new MemoryArray(dt, g, logical, missing, r.nextBoolean() ? fill : null);
         for (int q = 0; q < 4; q++) {
           check(m, r);
           reads++;
@@ -252,9 +139,9 @@ class TypedReadTest {
     assertTrue(reads > 3000);
   }
 
-  private static void check(Mem m, Random r) throws Exception {
-    DType dt = m.dt;
-    long[] shape = m.grid.shape();
+  private static void check(MemoryArray m, Random r) throws Exception {
+    DType dt = m.dtype();
+    long[] shape = m.grid().shape();
     int rank = shape.length;
     long[] origin = new long[rank];
     long[] count = new long[rank];
@@ -276,7 +163,7 @@ class TypedReadTest {
       allOnes &= s == 1;
     }
     SectionReader.readInto(m, origin, count, allOnes && r.nextBoolean() ? null : stride, dst, off);
-    String what = dt + " " + m.grid + " origin " + java.util.Arrays.toString(origin) + " count "
+    String what = dt + " " + m.grid() + " origin " + java.util.Arrays.toString(origin) + " count "
         + java.util.Arrays.toString(count) + " stride " + java.util.Arrays.toString(stride);
     Object cdm = org.chunkcdm.cdm.CdmReader.read(m, new Section(ranges)).copyTo1DJavaArray();
     long[] coord = new long[rank];
@@ -287,10 +174,10 @@ class TypedReadTest {
         q /= count[d];
       }
       Object want;
-      if (m.missing.contains(m.chunkOf(coord))) {
-        want = m.fill == null ? value(dt, new byte[dt.itemSize()], 0) : value(dt, m.fill, 0);
+      if (m.missing().contains(m.chunkOf(coord))) {
+        want = m.fillValue() == null ? value(dt, new byte[dt.itemSize()], 0) : value(dt, m.fillValue(), 0);
       } else {
-        want = value(dt, m.logical, (int) cIndex(coord, shape) * dt.itemSize());
+        want = value(dt, m.logical(), (int) cIndex(coord, shape) * dt.itemSize());
       }
       assertEquals(want, got(dst, off + e), what + " element " + e);
       assertEquals(want, got(cdm, e), what + " element " + e + " (CDM read)");
@@ -302,13 +189,13 @@ class TypedReadTest {
 
   @Test
   void refusesOtherKindsAndBadArguments() throws IOException {
-    Mem complex = new Mem(DType.of(DType.Kind.COMPLEX, 8, ByteOrder.LITTLE_ENDIAN), ChunkGrid.flat(new long[] {4}, 2, false),
+    MemoryArray complex = new MemoryArray(DType.of(DType.Kind.COMPLEX, 8, ByteOrder.LITTLE_ENDIAN), ChunkGrid.flat(new long[] {4}, 2, false),
         new byte[32], java.util.Set.of(), null);
     assertNull(SectionReader.typedClass(complex.dtype()));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> SectionReader.readInto(complex, new long[] {0}, new long[] {4}, null, new float[8], 0));
     assertTrue(e.getMessage().contains("<c8"), e.getMessage());
-    Mem ints = new Mem(DType.of(DType.Kind.INT, 2, ByteOrder.LITTLE_ENDIAN), ChunkGrid.regular(new long[] {4, 5}, new int[] {2, 2}),
+    MemoryArray ints = new MemoryArray(DType.of(DType.Kind.INT, 2, ByteOrder.LITTLE_ENDIAN), ChunkGrid.regular(new long[] {4, 5}, new int[] {2, 2}),
         new byte[40], java.util.Set.of(), null);
     assertEquals(short.class, SectionReader.typedClass(ints.dtype()));
     assertThrows(IllegalArgumentException.class, // wrong destination type
@@ -335,7 +222,7 @@ class TypedReadTest {
     for (int i = 0; i < logical.length / 2; i++) {
       bb.putShort(2 * i, (short) (i * 31 + 7));
     }
-    Mem m = new Mem(dt, ChunkGrid.regular(shape, new int[] {8, 64, 64}), logical, java.util.Set.of(), null);
+    MemoryArray m = new MemoryArray(dt, ChunkGrid.regular(shape, new int[] {8, 64, 64}), logical, java.util.Set.of(), null);
     short[] dst = new short[3 + 40 * 200 * 256];
     SectionReader.read(m, new long[] {10, 30, 0}, new long[] {40, 200, 256}, null, dst, 3);
     for (int z = 0; z < 40; z += 7) {

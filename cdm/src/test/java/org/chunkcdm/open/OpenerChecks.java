@@ -1,5 +1,6 @@
 package org.chunkcdm.open;
 
+import org.chunkcdm.chunk.ChunkProbes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -259,7 +260,7 @@ public final class OpenerChecks {
     long sb = shared.bytes();
     long sh = shared.hits();
     long sm = shared.misses();
-    long helped = DecodePool.HELPED_JOBS.sum();
+    long helped = ChunkProbes.helpedJobs();
     ChunkCache mine = new ChunkCache(bound);
     try (ChunkedDataset ds = Datasets.open(p, OpenOptions.defaults().withCache(mine).withDecodeThreads(1))) {
       for (int rep = 0; rep < 2; rep++) {
@@ -284,7 +285,7 @@ public final class OpenerChecks {
     assertEquals(sb, shared.bytes(), p + ": shared cache bytes");
     assertEquals(sh, shared.hits(), p + ": shared cache hits");
     assertEquals(sm, shared.misses(), p + ": shared cache misses");
-    assertEquals(helped, DecodePool.HELPED_JOBS.sum(), p + ": decode work on other threads");
+    assertEquals(helped, ChunkProbes.helpedJobs(), p + ": decode work on other threads");
   }
 
   /**

@@ -1,5 +1,7 @@
 package org.chunkcdm.chunk;
 
+import org.chunkcdm.blosc.internal.Settings;
+
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.HashMap;
@@ -37,7 +39,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ChunkCache {
   private static final ChunkCache SHARED =
-      new ChunkCache(Long.getLong("chunkcdm.cache.bytes", 64L << 20));
+      new ChunkCache(Settings.CACHE_BYTES.number());
 
   private final long maxBytes;
   private final long maxPartBytes;

@@ -147,7 +147,8 @@ public abstract class ChunkGrid {
   /** The flattened array cut into consecutive item ranges. */
   public static final class Flat extends ChunkGrid {
     final long chunkItems; // > 0 for equal chunks
-    private volatile long[] starts; // variable chunks (null until known for a lazy grid)
+    private final long[] starts; // variable chunks (null for equal chunks and for a lazy grid)
+    private final Lazy<long[]> lazyStarts; // a lazy grid's variable chunks
     private final StartsSource source; // lazy variable chunks
     private final long lazyCount;
     final boolean fortran;
@@ -160,6 +161,8 @@ public abstract class ChunkGrid {
       this.chunkItems = 0;
       this.source = source;
       this.lazyCount = chunks;
+      this.starts = null;
+      this.lazyStarts = new Lazy<>(this::loadStarts);
     }
 
     Flat(long[] shape, long chunkItems, long[] starts, boolean fortran) {
@@ -168,6 +171,7 @@ public abstract class ChunkGrid {
       this.total = size();
       this.source = null;
       this.lazyCount = -1;
+      this.lazyStarts = null;
       if (starts == null) {
         if (chunkItems <= 0 && total > 0) {
           throw new IllegalArgumentException("chunk item count must be positive");
@@ -190,27 +194,26 @@ public abstract class ChunkGrid {
 
     /** The variable chunk starts, asking the lazy source on first use (IOExceptions become unchecked). */
     long[] starts() {
-      long[] s = starts;
-      if (s == null && source != null) {
-        synchronized (this) {
-          s = starts;
-          if (s == null) {
-            try {
-              s = source.starts();
-            } catch (IOException e) {
-              throw new UncheckedIOException(e);
-            }
-            if (s.length != lazyCount + 1 || s[0] != 0 || s[s.length - 1] != total) {
-              throw new UncheckedIOException(new IOException("chunk sizes add up to " + s[s.length - 1] + " elements in "
-                  + (s.length - 1) + " chunks, but the array has " + total + " in " + lazyCount));
-            }
-            for (int i = 1; i < s.length; i++) {
-              if (s[i] < s[i - 1]) {
-                throw new UncheckedIOException(new IOException("chunk starts decrease at chunk " + i));
-              }
-            }
-            starts = s;
-          }
+      if (starts != null || lazyStarts == null) {
+        return starts;
+      }
+      try {
+        return lazyStarts.get();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    /** The lazy source's starts, checked to describe this grid. */
+    private long[] loadStarts() throws IOException {
+      long[] s = source.starts();
+      if (s.length != lazyCount + 1 || s[0] != 0 || s[s.length - 1] != total) {
+        throw new IOException("chunk sizes add up to " + s[s.length - 1] + " elements in " + (s.length - 1)
+            + " chunks, but the array has " + total + " in " + lazyCount);
+      }
+      for (int i = 1; i < s.length; i++) {
+        if (s[i] < s[i - 1]) {
+          throw new IOException("chunk starts decrease at chunk " + i);
         }
       }
       return s;

@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.chunkcdm.blosc.BlockExecutor;
+import org.chunkcdm.blosc.internal.Settings;
 
 /**
  * The decode threads shared by section assembly (several chunks at once) and the codec (several blocks of
@@ -19,7 +20,7 @@ import org.chunkcdm.blosc.BlockExecutor;
  */
 public final class DecodePool {
   private static final int THREADS =
-      Math.max(1, Integer.getInteger("chunkcdm.decode.threads", Runtime.getRuntime().availableProcessors()));
+      (int) Settings.DECODE_THREADS.number(Runtime.getRuntime().availableProcessors());
   private static volatile ForkJoinPool pool;
 
   private DecodePool() {}
@@ -32,7 +33,7 @@ public final class DecodePool {
   private static final ThreadLocal<int[]> LIMIT = ThreadLocal.withInitial(() -> new int[1]);
 
   /** Jobs run by a thread other than the one that called {@link #runAll} (for tests of decode settings). */
-  public static final java.util.concurrent.atomic.LongAdder HELPED_JOBS = new java.util.concurrent.atomic.LongAdder();
+  static final java.util.concurrent.atomic.LongAdder HELPED_JOBS = new java.util.concurrent.atomic.LongAdder();
 
   /**
    * The threads work started on this thread may use, the caller included: the pool size, or less inside

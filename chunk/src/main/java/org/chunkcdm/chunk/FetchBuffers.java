@@ -28,10 +28,10 @@ public final class FetchBuffers {
   private static final byte[][] POOL = new byte[SLOTS][];
   private static long pooledBytes; // sum of the lengths in POOL, guarded by POOL
 
-  /** Arrays {@link #take} handed out from the pool (for tests and benchmarks). */
-  public static final LongAdder REUSED = new LongAdder();
+  /** Arrays {@link #take} handed out from the pool. */
+  static final LongAdder REUSED = new LongAdder();
   /** Arrays {@link #take} had to allocate. */
-  public static final LongAdder ALLOCATED = new LongAdder();
+  static final LongAdder ALLOCATED = new LongAdder();
 
   private FetchBuffers() {}
 

@@ -13,8 +13,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * small read can look for cached blocks without opening the chunk.
  */
 final class ReadAhead {
-  /** Off with {@code -Dchunkcdm.readahead=false}. */
-  static final boolean ENABLED = !"false".equals(System.getProperty("chunkcdm.readahead"));
   private static final int MAX_STATES = 4096;
   private static final ConcurrentHashMap<Object, State> STATES = new ConcurrentHashMap<>();
   private static final AtomicInteger IN_FLIGHT = new AtomicInteger();
@@ -31,7 +29,7 @@ final class ReadAhead {
 
     /** Whether chunk k follows the last chunk used whole: a scan, so decode it whole. */
     boolean isNext(long k) {
-      return ENABLED && k > 0 && lastWhole == k - 1;
+      return k > 0 && lastWhole == k - 1;
     }
   }
 
@@ -53,7 +51,7 @@ final class ReadAhead {
       return;
     }
     st.lastWhole = k;
-    if (!ENABLED || !ahead || prev != k - 1) {
+    if (!ahead || prev != k - 1) {
       return;
     }
     for (long next = k + 1; next <= k + DEPTH; next++) {

@@ -15,6 +15,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.chunkcdm.blosc.internal.Settings;
 
 /**
  * Positional, thread-safe reads of the files of one dataset. Channels open lazily and stay open until
@@ -24,13 +25,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>Every path must lie inside the dataset root given at construction (after resolving symbolic links):
  * a chunk or column name from a header never makes a read leave the dataset directory.
  *
- * <p><b>Memory-mapped reads.</b> {@link #readFully} of at least {@link #mapMinRead()} bytes from a file of at
- * least {@link #mapMinFile()} bytes can copy straight out of a read-only mapping of the file (one copy: page cache
+ * <p><b>Memory-mapped reads.</b> {@link #readFully} of at least 64 KiB from a file of at
+ * least 64 MiB can copy straight out of a read-only mapping of the file (one copy: page cache
  * → the caller's array) instead of {@code FileChannel.read} into a heap array (the kernel's copy into the JDK's
  * temporary direct buffer, then the JDK's copy into the array). A fresh mapping costs a page fault per 64 KiB or so,
- * which eats that gain on a file read once (measured: docs/BENCHMARKS.md, eighth pass), so by default
+ * which eats that gain on a file read once (measured with {@code bench/run-blosc2-whole.sh}), so by default
  * ({@link MapMode#REREAD}) a file is mapped only once the reads through its channel have added up to more than its
- * size: a dataset that stays open and is read again. The mapping is made lazily in windows of {@link #mapWindow()}
+ * size: a dataset that stays open and is read again. The mapping is made lazily in windows of 1 GiB
  * bytes (1 GiB by default; a read crossing a window boundary is copied in parts), held by these handles and
  * dropped by {@link #close()}; the JVM unmaps it when the garbage collector has reclaimed it (Java 17 has no unmap
  * call), so until then the file stays in the process's address space (a deleted file's blocks are freed only
@@ -39,8 +40,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * current size (checked before every copy); a copy that faults anyway (truncated in between, a device error)
  * gives an IOException naming the file and the range (see {@link #mappedRead}), never an {@link InternalError}.
  * {@code -Dchunkcdm.mmap=false} turns the mapping off, {@code =true} maps from the first read, {@code auto} (the
- * default) as above; {@code chunkcdm.mmap.minFileBytes} (default 64 MiB), {@code chunkcdm.mmap.minReadBytes}
- * (default 64 KiB) and {@code chunkcdm.mmap.windowBytes} set the limits.
+ * default) as above; files of at least 64 MiB, reads of at least 64 KiB.
  *
  * <p><b>One-copy reads (Java 22+).</b> Where {@link NativeReads} can run (Java 22 or later on Linux 6.5+, native
  * access granted), a read of the same sizes that the mapping does not serve goes through {@code pread} straight into
@@ -64,71 +64,51 @@ public final class FileHandles implements Closeable {
   /** The remote side, or null for local files. */
   private final RemoteFiles remote;
 
-  /** When reads copy out of a file's mapping ({@code -Dchunkcdm.mmap=false|auto|true}). */
+  /** When reads copy out of a file's mapping ({@code -Dchunkcdm.mmap=auto|true|false}). */
   public enum MapMode {
-    /** Never: every read through the file's channel. */
+    /** Never: every read through the file's channel ({@code false}). */
     OFF,
-    /** Once the reads through the file's channel (of mappable size) add up to more than the file: it is read again. */
+    /**
+     * Once the reads through the file's channel (of mappable size) add up to more than the file: it is read again
+     * ({@code auto}, the default).
+     */
     REREAD,
-    /** From the first read. */
-    ALWAYS;
-
-    /** {@code false}|{@code off} → OFF, {@code true}|{@code always} → ALWAYS, anything else (null, {@code auto}) → REREAD. */
-    public static MapMode parse(String v) {
-      String t = v == null ? "auto" : v.trim().toLowerCase(java.util.Locale.ROOT);
-      return t.equals("false") || t.equals("off") ? OFF : t.equals("true") || t.equals("always") ? ALWAYS : REREAD;
-    }
+    /** From the first read ({@code true}). */
+    ALWAYS
   }
 
-  private static volatile MapMode mapMode = MapMode.parse(System.getProperty("chunkcdm.mmap"));
-  private static volatile long mapWindow = longProperty("chunkcdm.mmap.windowBytes", 1L << 30, 4096, Integer.MAX_VALUE);
-  private static volatile long mapMinFile = longProperty("chunkcdm.mmap.minFileBytes", 64L << 20, 0, Long.MAX_VALUE);
-  private static volatile long mapMinRead = longProperty("chunkcdm.mmap.minReadBytes", 64L << 10, 1, Integer.MAX_VALUE);
+  private static volatile MapMode mapMode =
+      MapMode.values()[java.util.List.of("false", "auto", "true").indexOf(
+          Settings.MMAP.choice())];
+  private static volatile long mapWindow = 1L << 30;
+  private static volatile long mapMinFile = 64L << 20;
+  private static volatile long mapMinRead = 64L << 10;
 
-  private static long longProperty(String name, long dflt, long min, long max) {
-    String v = System.getProperty(name);
-    if (v == null) {
-      return dflt;
-    }
-    try {
-      long x = Long.parseLong(v.trim());
-      return x < min || x > max ? dflt : x;
-    } catch (NumberFormatException e) {
-      return dflt;
-    }
-  }
-
+  /** The mapping mode reads use now. */
   public static MapMode mapMode() {
     return mapMode;
   }
 
-  /** Sets when later reads use mappings (tests and benchmarks; default from {@code -Dchunkcdm.mmap}). */
-  public static void setMapMode(MapMode m) {
+  /** Sets when later reads use mappings (tests). */
+  static void setMapMode(MapMode m) {
     mapMode = java.util.Objects.requireNonNull(m);
   }
 
-  /** {@code setMapMode(on ? ALWAYS : OFF)}. */
-  public static void setMmap(boolean on) {
-    setMapMode(on ? MapMode.ALWAYS : MapMode.OFF);
-  }
-
-  public static long mapWindow() {
-    return mapWindow;
-  }
-
-  public static long mapMinFile() {
-    return mapMinFile;
-  }
-
-  public static long mapMinRead() {
-    return mapMinRead;
-  }
-
   /**
-   * The current map mode and limits; {@code run()} on the result sets them back (tests and benchmarks that change
-   * them for a while).
+   * Sets the mapping's window size (4096 .. 2^31-1 bytes), the smallest file mapped and the smallest read served
+   * from a mapping, for mappings made from now on (tests: small windows so that chunks cross their boundaries).
    */
-  public static Runnable mapSettings() {
+  static void setMapLimits(long windowBytes, long minFileBytes, long minReadBytes) {
+    if (windowBytes < 4096 || windowBytes > Integer.MAX_VALUE || minFileBytes < 0 || minReadBytes < 1) {
+      throw new IllegalArgumentException("window " + windowBytes + ", min file " + minFileBytes + ", min read " + minReadBytes);
+    }
+    mapWindow = windowBytes;
+    mapMinFile = minFileBytes;
+    mapMinRead = minReadBytes;
+  }
+
+  /** The current map mode and limits; {@code run()} on the result sets them back (tests). */
+  static Runnable mapSettings() {
     MapMode m = mapMode;
     long w = mapWindow;
     long f = mapMinFile;
@@ -137,19 +117,6 @@ public final class FileHandles implements Closeable {
       setMapMode(m);
       setMapLimits(w, f, r);
     };
-  }
-
-  /**
-   * Sets the mapping's window size (4096 .. 2^31-1 bytes), the smallest file mapped and the smallest read served
-   * from a mapping, for mappings made from now on (tests: small windows so that chunks cross their boundaries).
-   */
-  public static void setMapLimits(long windowBytes, long minFileBytes, long minReadBytes) {
-    if (windowBytes < 4096 || windowBytes > Integer.MAX_VALUE || minFileBytes < 0 || minReadBytes < 1) {
-      throw new IllegalArgumentException("window " + windowBytes + ", min file " + minFileBytes + ", min read " + minReadBytes);
-    }
-    mapWindow = windowBytes;
-    mapMinFile = minFileBytes;
-    mapMinRead = minReadBytes;
   }
 
   /** Handles for files inside {@code root} (a directory, or a single file that is the whole dataset). */
@@ -420,7 +387,7 @@ public final class FileHandles implements Closeable {
   }
 
   /** Tests: turns the one-copy reads of {@link NativeReads} off or on again (where they can run at all). */
-  public static void setNativeReads(boolean on) {
+  static void setNativeReads(boolean on) {
     nativeReads = on;
   }
 
@@ -682,7 +649,7 @@ public final class FileHandles implements Closeable {
   private static volatile boolean checkSize = true;
 
   /** Tests only: off, a mapped read of a file truncated after it was mapped faults in the copy (the race this check narrows). */
-  public static void checkSizeBeforeMappedRead(boolean on) {
+  static void checkSizeBeforeMappedRead(boolean on) {
     checkSize = on;
   }
 

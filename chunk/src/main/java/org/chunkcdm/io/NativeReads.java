@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * must be a regular file inside the dataset root.
  *
  * <p>On by default where it can run and the JVM grants this code native access ({@code --enable-native-access},
- * which the CLI's launchers pass): no warning is ever printed because of it. {@code -Dchunkcdm.nativeRead=false}
- * turns it off, {@code =true} uses it even without that grant (the JVM then warns once).
+ * which the CLI's launchers pass): no warning is ever printed because of it. {@code -Dchunkcdm.ffm=false} turns it
+ * off.
  */
 final class NativeReads {
   private NativeReads() {}
@@ -50,7 +50,7 @@ final class NativeReads {
     MethodHandle cachestat = null;
     MethodHandle close = null;
     MethodHandle open = null;
-    String off = Ffm.off("chunkcdm.nativeRead");
+    String off = Ffm.off();
     String arch = System.getProperty("os.arch", "");
     if (off != null) {
       // as Ffm says

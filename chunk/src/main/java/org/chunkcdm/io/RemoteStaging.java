@@ -24,10 +24,9 @@ import org.chunkcdm.io.remote.ObjectStore;
 /**
  * The byte ranges a read announced ({@link FileHandles#prefetch}), fetched with few ranged GETs: ranges of one
  * object that touch (or lie at most {@link #GAP} bytes apart, e.g. a checksum between two chunks) are coalesced
- * into blocks of at most {@code -Dchunkcdm.remote.maxRequestBytes} (default 8 MiB; smaller when a read is small,
- * so it still gets one request per fetch thread), whole objects (one per chunk) are one GET each. Blocks are
- * fetched in order by up to {@code -Dchunkcdm.remote.fetchThreads} (default 4) fetch threads, at most
- * {@code -Dchunkcdm.remote.aheadBytes} (default 64 MiB) ahead of the reads that use them; a decode thread that
+ * into blocks of at most 8 MiB (smaller when a read is small, so it still gets one request per fetch thread), whole
+ * objects (one per chunk) are one GET each. Blocks are fetched in order by up to {@code -Dchunkcdm.remote.fetchThreads}
+ * (default 4) fetch threads, at most 64 MiB ahead of the reads that use them; a decode thread that
  * needs a block nobody started fetches it itself. A block is dropped once its bytes were read, and every block
  * of a prefetch when it is closed, so the staged bytes never outlive the read that announced them.
  */
@@ -36,15 +35,15 @@ final class RemoteStaging {
   static final long GAP = 512;
 
   static long maxRequestBytes() {
-    return Math.max(64 << 10, Long.getLong("chunkcdm.remote.maxRequestBytes", 8L << 20));
+    return 8L << 20;
   }
 
   static int fetchThreads() {
-    return Math.max(1, Integer.getInteger("chunkcdm.remote.fetchThreads", 4));
+    return (int) org.chunkcdm.blosc.internal.Settings.REMOTE_FETCH_THREADS.number();
   }
 
   static long aheadBytes() {
-    return Math.max(1 << 20, Long.getLong("chunkcdm.remote.aheadBytes", 64L << 20));
+    return 64L << 20;
   }
 
   private static volatile ExecutorService pool;

@@ -91,6 +91,25 @@ public final class ZipIndex {
   /** Reads the central directory of {@code zip} (at most {@code maxEntries} members). */
   public static ZipIndex read(FileHandles files, Path zip, int maxEntries) throws IOException {
     long size = files.size(zip);
+    long[] dir = directory(files, zip, size); // {count, size, offset}
+    if (dir[0] < 0 || dir[0] > maxEntries) {
+      throw new FormatException(zip + ": " + dir[0] + " members, more than the " + maxEntries + " allowed");
+    }
+    if (dir[2] < 0 || dir[1] < 0 || dir[2] > size || dir[1] > size - dir[2]) {
+      throw new FormatException(zip + ": central directory (" + dir[1] + " bytes at " + dir[2]
+          + ") lies outside the archive of " + size + " bytes");
+    }
+    byte[] d = files.read(zip, dir[2], dir[1]);
+    Map<String, Entry> out = new LinkedHashMap<>();
+    int p = 0;
+    for (long k = 0; k < dir[0]; k++) {
+      p = entry(zip, size, d, p, k, out);
+    }
+    return new ZipIndex(files, zip, size, Collections.unmodifiableMap(out));
+  }
+
+  /** The central directory's {member count, size, offset}, from the end record (and its ZIP64 twin). */
+  private static long[] directory(FileHandles files, Path zip, long size) throws IOException {
     if (size < 22) {
       throw new FormatException(zip + ": not a zip archive (" + size + " bytes, shorter than its end record)");
     }
@@ -109,89 +128,71 @@ public final class ZipIndex {
     long count = le16(t, e + 10);
     long dirSize = le32u(t, e + 12);
     long dirOffset = le32u(t, e + 16);
-    if (count == 0xFFFF || dirSize == 0xFFFFFFFFL || dirOffset == 0xFFFFFFFFL) { // ZIP64
-      long locAt = size - tail + e - 20;
-      if (locAt < 0) {
-        throw new FormatException(zip + ": ZIP64 archive without its end-of-directory locator");
-      }
-      byte[] loc = files.read(zip, locAt, 20);
-      if (le32(loc, 0) != ZIP64_LOCATOR) {
-        throw new FormatException(zip + ": ZIP64 archive without its end-of-directory locator");
-      }
-      long recAt = le64(loc, 8);
-      if (recAt < 0 || recAt > size - 56) {
-        throw new FormatException(zip + ": ZIP64 end record offset " + recAt + " lies outside the archive");
-      }
-      byte[] rec = files.read(zip, recAt, 56);
-      if (le32(rec, 0) != ZIP64_EOCD) {
-        throw new FormatException(zip + ": no ZIP64 end of central directory record at " + recAt);
-      }
-      count = le64(rec, 32);
-      dirSize = le64(rec, 40);
-      dirOffset = le64(rec, 48);
+    if (count != 0xFFFF && dirSize != 0xFFFFFFFFL && dirOffset != 0xFFFFFFFFL) {
+      return new long[] {count, dirSize, dirOffset};
     }
-    if (count < 0 || count > maxEntries) {
-      throw new FormatException(zip + ": " + count + " members, more than the " + maxEntries + " allowed");
+    long locAt = size - tail + e - 20;
+    byte[] loc = locAt < 0 ? null : files.read(zip, locAt, 20);
+    if (loc == null || le32(loc, 0) != ZIP64_LOCATOR) {
+      throw new FormatException(zip + ": ZIP64 archive without its end-of-directory locator");
     }
-    if (dirOffset < 0 || dirSize < 0 || dirOffset > size || dirSize > size - dirOffset) {
-      throw new FormatException(zip + ": central directory (" + dirSize + " bytes at " + dirOffset
+    long recAt = le64(loc, 8);
+    if (recAt < 0 || recAt > size - 56) {
+      throw new FormatException(zip + ": ZIP64 end record offset " + recAt + " lies outside the archive");
+    }
+    byte[] rec = files.read(zip, recAt, 56);
+    if (le32(rec, 0) != ZIP64_EOCD) {
+      throw new FormatException(zip + ": no ZIP64 end of central directory record at " + recAt);
+    }
+    return new long[] {le64(rec, 32), le64(rec, 40), le64(rec, 48)};
+  }
+
+  /** Central directory entry {@code k} at {@code d[p..]} into {@code out} (directories left out); the next entry's position. */
+  private static int entry(Path zip, long size, byte[] d, int p, long k, Map<String, Entry> out) throws IOException {
+    if (p + 46 > d.length || le32(d, p) != CENTRAL) {
+      throw new FormatException(zip + ": central directory entry " + k + " is damaged");
+    }
+    int nameLen = le16(d, p + 28);
+    int extraLen = le16(d, p + 30);
+    int commentLen = le16(d, p + 32);
+    if (p + 46 + nameLen + extraLen + commentLen > d.length) {
+      throw new FormatException(zip + ": central directory entry " + k + " runs past the directory");
+    }
+    String name = new String(d, p + 46, nameLen, (le16(d, p + 8) & 0x800) != 0
+        ? java.nio.charset.StandardCharsets.UTF_8 : java.nio.charset.StandardCharsets.ISO_8859_1);
+    long[] v = {le32u(d, p + 24), le32u(d, p + 20), le32u(d, p + 42)}; // uncompressed, compressed, local header
+    zip64Extra(d, p + 46 + nameLen, p + 46 + nameLen + extraLen, v);
+    long csize = v[1];
+    long local = v[2];
+    if (v[0] < 0 || csize < 0 || local < 0 || local > size - 30 || csize > size - local - 30) {
+      throw new FormatException(zip + ": member '" + name + "' (" + csize + " bytes at " + local
           + ") lies outside the archive of " + size + " bytes");
     }
-    byte[] d = files.read(zip, dirOffset, dirSize);
-    Map<String, Entry> out = new LinkedHashMap<>();
-    int p = 0;
-    for (long k = 0; k < count; k++) {
-      if (p + 46 > d.length || le32(d, p) != CENTRAL) {
-        throw new FormatException(zip + ": central directory entry " + k + " is damaged");
-      }
-      int method = le16(d, p + 10);
-      long crc = le32u(d, p + 16);
-      long csize = le32u(d, p + 20);
-      long usize = le32u(d, p + 24);
-      int nameLen = le16(d, p + 28);
-      int extraLen = le16(d, p + 30);
-      int commentLen = le16(d, p + 32);
-      long local = le32u(d, p + 42);
-      if (p + 46 + nameLen + extraLen + commentLen > d.length) {
-        throw new FormatException(zip + ": central directory entry " + k + " runs past the directory");
-      }
-      String name = new String(d, p + 46, nameLen, (le16(d, p + 8) & 0x800) != 0
-          ? java.nio.charset.StandardCharsets.UTF_8 : java.nio.charset.StandardCharsets.ISO_8859_1);
-      // ZIP64 extra field: the 8-byte values of the fields that are 0xFFFFFFFF, in this order
-      int x = p + 46 + nameLen;
-      int xEnd = x + extraLen;
-      while (x + 4 <= xEnd) {
-        int id = le16(d, x);
-        int len = le16(d, x + 2);
-        if (x + 4 + len > xEnd) {
-          break;
-        }
-        if (id == 1) {
-          int q = x + 4;
-          if (usize == 0xFFFFFFFFL && q + 8 <= x + 4 + len) {
-            usize = le64(d, q);
-            q += 8;
-          }
-          if (csize == 0xFFFFFFFFL && q + 8 <= x + 4 + len) {
-            csize = le64(d, q);
-            q += 8;
-          }
-          if (local == 0xFFFFFFFFL && q + 8 <= x + 4 + len) {
-            local = le64(d, q);
-          }
-        }
-        x += 4 + len;
-      }
-      if (csize < 0 || usize < 0 || local < 0 || local > size - 30 || csize > size - local - 30) {
-        throw new FormatException(zip + ": member '" + name + "' (" + csize + " bytes at " + local
-            + ") lies outside the archive of " + size + " bytes");
-      }
-      if (!name.endsWith("/")) {
-        out.put(name, new Entry(name, method, csize, usize, local, crc));
-      }
-      p += 46 + nameLen + extraLen + commentLen;
+    if (!name.endsWith("/")) {
+      out.put(name, new Entry(name, le16(d, p + 10), csize, v[0], local, le32u(d, p + 16)));
     }
-    return new ZipIndex(files, zip, size, Collections.unmodifiableMap(out));
+    return p + 46 + nameLen + extraLen + commentLen;
+  }
+
+  /** The ZIP64 extra field's 8-byte values for the fields of {@code v} that are 0xFFFFFFFF, in this order. */
+  private static void zip64Extra(byte[] d, int x, int end, long[] v) {
+    while (x + 4 <= end) {
+      int id = le16(d, x);
+      int len = le16(d, x + 2);
+      if (x + 4 + len > end) {
+        return;
+      }
+      if (id == 1) {
+        int q = x + 4;
+        for (int i = 0; i < 3; i++) {
+          if (v[i] == 0xFFFFFFFFL && q + 8 <= x + 4 + len) {
+            v[i] = le64(d, q);
+            q += 8;
+          }
+        }
+      }
+      x += 4 + len;
+    }
   }
 
   /** The archive. */

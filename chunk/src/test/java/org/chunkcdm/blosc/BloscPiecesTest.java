@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.chunkcdm.chunk.BloscChunkData;
+import org.chunkcdm.chunk.BasicChunkedArray;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
@@ -132,11 +133,8 @@ public class BloscPiecesTest {
   }
 
   /** Blosc chunks of a 1-D float64 array. */
-  static final class Chunks implements ChunkedArray {
+  static final class Chunks extends BasicChunkedArray {
     final List<byte[]> chunks;
-    final long items;
-    final int chunkItems;
-    final DType dt;
 
     Chunks(List<byte[]> chunks, long items, int chunkItems) {
       this(chunks, items, chunkItems, DType.of(DType.Kind.FLOAT, 8, ByteOrder.LITTLE_ENDIAN));
@@ -144,20 +142,8 @@ public class BloscPiecesTest {
 
     /** A 1-D array of {@code items} elements of {@code dt} in Blosc chunks of {@code chunkItems} (also TypedPiecesTest). */
     Chunks(List<byte[]> chunks, long items, int chunkItems, DType dt) {
+      super(dt, ChunkGrid.regular(new long[] {items}, new int[] {chunkItems}), null, null);
       this.chunks = chunks;
-      this.items = items;
-      this.chunkItems = chunkItems;
-      this.dt = dt;
-    }
-
-    @Override
-    public DType dtype() {
-      return dt;
-    }
-
-    @Override
-    public ChunkGrid grid() {
-      return ChunkGrid.regular(new long[] {items}, new int[] {chunkItems});
     }
 
     @Override

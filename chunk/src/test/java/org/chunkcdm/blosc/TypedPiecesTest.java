@@ -1,5 +1,6 @@
 package org.chunkcdm.blosc;
 
+import org.chunkcdm.chunk.ChunkProbes;
 import org.chunkcdm.blosc.TypedDestination;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -318,15 +319,15 @@ public class TypedPiecesTest {
           long[][] boxes = {{0, items}, {chunkItems, chunkItems}, {chunkItems - 7, 2L * chunkItems + 9}, {3, 17},
               {2L * chunkItems, items - 2L * chunkItems}};
           for (long[] box : boxes) {
-            boolean old = SectionReader.setTypedPieces(false);
+            boolean old = ChunkProbes.setTypedPieces(false);
             Object want;
             Object got;
             try {
               want = SectionReader.readTyped(a, new long[] {box[0]}, new long[] {box[1]}, null);
-              SectionReader.setTypedPieces(true);
+              ChunkProbes.setTypedPieces(true);
               got = SectionReader.readTyped(a, new long[] {box[0]}, new long[] {box[1]}, null);
             } finally {
-              SectionReader.setTypedPieces(old);
+              ChunkProbes.setTypedPieces(old);
             }
             assertSameBits(want, got, dt + " box " + Arrays.toString(box));
           }

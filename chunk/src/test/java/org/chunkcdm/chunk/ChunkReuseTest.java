@@ -49,11 +49,10 @@ class ChunkReuseTest {
   }
 
   /** An array of Blosc chunks over {@code values}, counting chunk opens. */
-  static final class Arr implements ChunkedArray {
+  static final class Arr extends BasicChunkedArray {
     final double[] values;
-    final ChunkGrid grid;
     final byte[][] chunks;
-    final Object key = new Object();
+    final Object key;
     final AtomicLong opens = new AtomicLong();
 
     /** 1-D, chunks of {@code chunkLen} elements. */
@@ -62,8 +61,13 @@ class ChunkReuseTest {
     }
 
     Arr(double[] values, ChunkGrid grid, int chunkElems, int blocksize) {
+      this(values, grid, chunkElems, blocksize, new Object());
+    }
+
+    private Arr(double[] values, ChunkGrid grid, int chunkElems, int blocksize, Object key) {
+      super(F64, grid, null, key);
+      this.key = key;
       this.values = values;
-      this.grid = grid;
       int n = (int) grid.chunkCount();
       chunks = new byte[n][];
       for (int k = 0; k < n; k++) {
@@ -72,25 +76,10 @@ class ChunkReuseTest {
     }
 
     @Override
-    public DType dtype() {
-      return F64;
-    }
-
-    @Override
-    public ChunkGrid grid() {
-      return grid;
-    }
-
-    @Override
     public ChunkData chunk(long index) throws IOException {
       opens.incrementAndGet();
       byte[] c = chunks[(int) index];
       return BloscChunkData.of(c, 0, c.length);
-    }
-
-    @Override
-    public Object cacheKey() {
-      return key;
     }
   }
 
@@ -134,7 +123,7 @@ class ChunkReuseTest {
 
   @Test
   void aScanIsRecognisedAndTheNextChunksAreDecodedAhead() throws Exception {
-    if (DecodePool.threads() < 2 || !ReadAhead.ENABLED) {
+    if (DecodePool.threads() < 2) {
       return; // no decode thread to read ahead on (checked where there is one)
     }
     int chunkLen = 16384;

@@ -30,22 +30,13 @@ import org.junit.jupiter.api.Test;
 class ColdReadBuffersTest {
 
   /** An array of Blosc chunks whose chunk() copies the stored bytes into pooled buffers, as the formats do. */
-  static final class PooledArr implements ChunkedArray {
+  static final class PooledArr extends BasicChunkedArray {
     final ChunkReuseTest.Arr base;
     final AtomicLong refetches = new AtomicLong();
 
     PooledArr(ChunkReuseTest.Arr base) {
+      super(base.dtype(), base.grid(), null, base.key);
       this.base = base;
-    }
-
-    @Override
-    public DType dtype() {
-      return base.dtype();
-    }
-
-    @Override
-    public ChunkGrid grid() {
-      return base.grid();
     }
 
     @Override
@@ -59,10 +50,6 @@ class ColdReadBuffersTest {
       });
     }
 
-    @Override
-    public Object cacheKey() {
-      return base.key;
-    }
   }
 
   @Test
@@ -168,7 +155,7 @@ class ColdReadBuffersTest {
     arrays.add(new PooledArr(new ChunkReuseTest.Arr(ChunkReuseTest.values(chunkLen * 24, 21), chunkLen, 131072)));
     arrays.add(new PooledArr(new ChunkReuseTest.Arr(ChunkReuseTest.values(chunkLen * 24, 22), chunkLen, 16384)));
     ChunkCache cache = new ChunkCache(4L << 20); // parts: 512 KiB = four 128 KiB blocks: evicted all the time
-    long fetchReused = FetchBuffers.REUSED.sum();
+    long fetchReused = ChunkProbes.fetchBuffersReused();
     ExecutorService ex = Executors.newFixedThreadPool(8);
     try {
       List<Future<?>> fs = new ArrayList<>();
@@ -201,7 +188,7 @@ class ColdReadBuffersTest {
     } finally {
       ex.shutdown();
     }
-    assertTrue(FetchBuffers.REUSED.sum() > fetchReused, "fetch buffers were reused");
+    assertTrue(ChunkProbes.fetchBuffersReused() > fetchReused, "fetch buffers were reused");
     assertTrue(cache.partBuffersReused() > 0, "part arrays were reused");
     assertTrue(cache.partDecodes() > 0);
     assertEquals(0, arrays.get(0).refetches.get() + arrays.get(1).refetches.get(),

@@ -14,35 +14,17 @@ import org.junit.jupiter.api.Test;
 /** Read settings carried by an array: its own cache and decode-thread budget instead of the process-wide ones. */
 class ReadSettingsTest {
   /** int32 values = C index, regular chunks, recording which threads asked for chunks. */
-  static final class Counting implements ChunkedArray {
-    final ChunkGrid grid;
-    final Object key = new Object();
+  static final class Counting extends BasicChunkedArray {
     final Set<Thread> threads = ConcurrentHashMap.newKeySet();
-    final DType dt = DType.of(DType.Kind.INT, 4, ByteOrder.LITTLE_ENDIAN);
 
     Counting(long[] shape, int[] chunk) {
-      grid = ChunkGrid.regular(shape, chunk);
-    }
-
-    @Override
-    public DType dtype() {
-      return dt;
-    }
-
-    @Override
-    public ChunkGrid grid() {
-      return grid;
-    }
-
-    @Override
-    public Object cacheKey() {
-      return key;
+      super(DType.of(DType.Kind.INT, 4, ByteOrder.LITTLE_ENDIAN), ChunkGrid.regular(shape, chunk), null, new Object());
     }
 
     @Override
     public ChunkData chunk(long index) {
       threads.add(Thread.currentThread());
-      ChunkGrid.Regular g = (ChunkGrid.Regular) grid;
+      ChunkGrid.Regular g = (ChunkGrid.Regular) grid();
       int[] c = g.chunkShape();
       long[] shape = g.shape();
       long ky = index / g.gridShape()[1];
@@ -69,7 +51,7 @@ class ReadSettingsTest {
     Counting base = new Counting(new long[] {300, 300}, new int[] {32, 32});
     ChunkedArray a = base.withSettings(ReadSettings.of(mine, 0));
     assertSame(a, a.withSettings(a.settings()));
-    assertSame(base.key, a.cacheKey());
+    assertSame(base.cacheKey(), a.cacheKey());
     Random r = new Random(3);
     for (int i = 0; i < 300; i++) {
       long y = r.nextInt(270);
@@ -99,13 +81,13 @@ class ReadSettingsTest {
     // 4 MB over 64 chunks: big enough for the parallel path
     Counting base = new Counting(new long[] {1024, 1024}, new int[] {128, 128});
     ChunkedArray a = base.withSettings(ReadSettings.of(new ChunkCache(0), 1));
-    long helped = DecodePool.HELPED_JOBS.sum();
+    long helped = ChunkProbes.helpedJobs();
     int[] all = new int[1024 * 1024];
     for (int rep = 0; rep < 3; rep++) {
       SectionReader.read(a, new long[] {0, 0}, new long[] {1024, 1024}, null, all, 0);
     }
     assertEquals(Set.of(Thread.currentThread()), base.threads);
-    assertEquals(helped, DecodePool.HELPED_JOBS.sum());
+    assertEquals(helped, ChunkProbes.helpedJobs());
     for (int i = 0; i < all.length; i += 997) {
       assertEquals(i, all[i]);
     }
@@ -135,13 +117,13 @@ class ReadSettingsTest {
         }
       });
     }
-    long helped = DecodePool.HELPED_JOBS.sum();
+    long helped = ChunkProbes.helpedJobs();
     DecodePool.withLimit(1, () -> {
       assertEquals(1, DecodePool.threadsForCaller());
       DecodePool.runAll(jobs);
     });
     assertEquals(Set.of(Thread.currentThread()), seen);
-    assertEquals(helped, DecodePool.HELPED_JOBS.sum());
+    assertEquals(helped, ChunkProbes.helpedJobs());
     assertEquals(DecodePool.threads(), DecodePool.threadsForCaller(), "the cap ends with the read");
     assertEquals(1, ReadSettings.of(null, 1).effectiveThreads());
     assertEquals(DecodePool.threads(), ReadSettings.defaults().effectiveThreads());

@@ -24,7 +24,7 @@ public final class ScatterChecks {
   /** Checks every N-d variable of the dataset at {@code p}; returns how many were checked. */
   public static int check(Path p) throws Exception {
     int checked = 0;
-    long saved = SectionReader.setScatterBytes(0);
+    long saved = ChunkProbes.setScatterBytes(0);
     try (ChunkedDataset ds = Datasets.open(p)) {
       for (ChunkedVariable v : ds.variables()) {
         ChunkedArray a = v.array();
@@ -41,11 +41,11 @@ public final class ScatterChecks {
         }
         for (long[][] box : boxes(shape)) {
           String what = p + " " + v.name() + " box " + java.util.Arrays.deepToString(box);
-          SectionReader.setScatterBytes(0);
+          ChunkProbes.setScatterBytes(0);
           ChunkCache c1 = new ChunkCache(64L << 20);
           byte[] scattered = SectionReader.readBytes(a, box[0], box[1], box[2], ReadSettings.of(c1, 0));
           Object typedScattered = typed(a, box, c1);
-          SectionReader.setScatterBytes(Long.MAX_VALUE);
+          ChunkProbes.setScatterBytes(Long.MAX_VALUE);
           ChunkCache c2 = new ChunkCache(64L << 20);
           byte[] cached = SectionReader.readBytes(a, box[0], box[1], box[2], ReadSettings.of(c2, 0));
           Object typedCached = typed(a, box, c2);
@@ -56,9 +56,9 @@ public final class ScatterChecks {
           }
         }
         // the whole read: each chunk decoded once, the ones it covers entirely (all of them) scattered, not cached
-        SectionReader.setScatterBytes(0);
+        ChunkProbes.setScatterBytes(0);
         ChunkCache c = new ChunkCache(64L << 20);
-        long s0 = SectionReader.SCATTERED.sum();
+        long s0 = ChunkProbes.scattered();
         SectionReader.readBytes(a, new long[shape.length], shape, null, ReadSettings.of(c, 1));
         long stored = 0;
         for (long k = 0; k < a.grid().chunkCount(); k++) {
@@ -67,11 +67,11 @@ public final class ScatterChecks {
         assertEquals(stored, c.chunkDecodes(), p + " " + v.name() + ": chunks decoded");
         // chunks landing in one piece are decoded straight into the result, the others scattered: none cached
         assertEquals(0, c.bytes(), p + " " + v.name() + ": nothing cached");
-        SCATTERED_IN_CHECKS.add(SectionReader.SCATTERED.sum() - s0);
+        SCATTERED_IN_CHECKS.add(ChunkProbes.scattered() - s0);
         checked++;
       }
     } finally {
-      SectionReader.setScatterBytes(saved);
+      ChunkProbes.setScatterBytes(saved);
     }
     return checked;
   }

@@ -26,21 +26,21 @@ class ScatterReadTest {
   @AfterEach
   void restore() {
     if (saved >= 0) {
-      SectionReader.setScatterBytes(saved);
+      ChunkProbes.setScatterBytes(saved);
     }
   }
 
   /** An N-d array of in-memory chunks (full chunk extent, also at the edges) whose element e has bytes f(e). */
-  static final class Nd implements ChunkedArray {
+  static final class Nd extends BasicChunkedArray {
     final DType dt;
     final ChunkGrid.Regular grid;
-    final Object key = new Object();
     final byte[] flat; // the whole array in C order, storage byte order
     final byte[][] chunks;
 
     Nd(DType dt, long[] shape, int[] chunk, long seed) {
+      super(dt, ChunkGrid.regular(shape, chunk), null, new Object());
       this.dt = dt;
-      this.grid = (ChunkGrid.Regular) ChunkGrid.regular(shape, chunk);
+      this.grid = (ChunkGrid.Regular) super.grid();
       int item = dt.itemSize();
       long n = 1;
       for (long s : shape) {
@@ -104,23 +104,8 @@ class ScatterReadTest {
     }
 
     @Override
-    public DType dtype() {
-      return dt;
-    }
-
-    @Override
-    public ChunkGrid grid() {
-      return grid;
-    }
-
-    @Override
     public ChunkData chunk(long index) {
       return ChunkData.of(chunks[(int) index]);
-    }
-
-    @Override
-    public Object cacheKey() {
-      return key;
     }
 
     /** The box's bytes in C order, from the flat array. */
@@ -243,7 +228,7 @@ class ScatterReadTest {
 
   @Test
   void scatteredReadsEqualCachedReadsAndTheValues() throws Exception {
-    saved = SectionReader.setScatterBytes(0); // every read of two or more chunks scatters
+    saved = ChunkProbes.setScatterBytes(0); // every read of two or more chunks scatters
     Random r = new Random(14);
     int cases = 0;
     for (int g = 0; g < SHAPES.length; g++) {
@@ -252,11 +237,11 @@ class ScatterReadTest {
         for (long[][] box : boxes(SHAPES[g], r)) {
           String what = dt + " " + java.util.Arrays.toString(SHAPES[g]) + " box " + java.util.Arrays.deepToString(box);
           byte[] want = a.expected(box[0], box[1], box[2]);
-          SectionReader.setScatterBytes(0);
+          ChunkProbes.setScatterBytes(0);
           ChunkCache c1 = new ChunkCache(64L << 20);
           byte[] raw = SectionReader.readBytes(a, box[0], box[1], box[2], ReadSettings.of(c1, 0));
           Object scattered = typed(a, box, c1);
-          SectionReader.setScatterBytes(Long.MAX_VALUE);
+          ChunkProbes.setScatterBytes(Long.MAX_VALUE);
           ChunkCache c2 = new ChunkCache(64L << 20);
           Object cached = typed(a, box, c2);
           assertArrayEquals(want, raw, what + ": bytes");
@@ -275,45 +260,45 @@ class ScatterReadTest {
 
   @Test
   void wholeChunksOfALargeReadAreDecodedOnceAndNotCached() throws Exception {
-    saved = SectionReader.setScatterBytes(0);
+    saved = ChunkProbes.setScatterBytes(0);
     DType f64 = DType.of(DType.Kind.FLOAT, 8, ByteOrder.BIG_ENDIAN);
     Nd a = new Nd(f64, new long[] {13, 17, 19}, new int[] {4, 5, 6}, 7); // 4*4*4 = 64 chunks, edges included
     for (int threads : new int[] {1, 0}) { // the calling thread alone; the decode threads
       ChunkCache cache = new ChunkCache(64L << 20);
-      long s0 = SectionReader.SCATTERED.sum();
+      long s0 = ChunkProbes.scattered();
       long[] origin = {0, 0, 0};
       long[] shape = {13, 17, 19};
       double[] got = new double[13 * 17 * 19];
       SectionReader.readInto(a, origin, shape, null, got, 0, ReadSettings.of(cache, threads));
       assertArrayEquals(a.expected(origin, shape, new long[] {1, 1, 1}), typedAsBytes(f64, got));
       assertEquals(64, cache.chunkDecodes(), "each chunk decoded once");
-      assertEquals(64, SectionReader.SCATTERED.sum() - s0, "every chunk scattered");
+      assertEquals(64, ChunkProbes.scattered() - s0, "every chunk scattered");
       assertEquals(0, cache.bytes(), "nothing went through the cache");
       // a box covering the interior chunks whole and the others in part: only the partial ones are cached
       cache.clear();
       long c0 = cache.chunkDecodes();
-      s0 = SectionReader.SCATTERED.sum();
+      s0 = ChunkProbes.scattered();
       long[] o2 = {2, 0, 0};
       long[] sh2 = {11, 17, 19}; // chunk rows 0 (rows 2-3 of 0-3: part) and 1-3 (whole)
       double[] got2 = new double[11 * 17 * 19];
       SectionReader.readInto(a, o2, sh2, null, got2, 0, ReadSettings.of(cache, threads));
       assertArrayEquals(a.expected(o2, sh2, new long[] {1, 1, 1}), typedAsBytes(f64, got2));
       assertEquals(64, cache.chunkDecodes() - c0);
-      assertEquals(48, SectionReader.SCATTERED.sum() - s0, "the 48 chunks covered whole are scattered");
+      assertEquals(48, ChunkProbes.scattered() - s0, "the 48 chunks covered whole are scattered");
       assertEquals(16L * 4 * 5 * 6 * 8, cache.bytes(), "the 16 chunks covered in part are cached");
     }
   }
 
   @Test
   void smallReadsStillUseTheCache() throws Exception {
-    saved = SectionReader.setScatterBytes(SectionReader.PARALLEL_BYTES); // the default
+    saved = ChunkProbes.setScatterBytes(ChunkProbes.defaultScatterBytes()); // the default
     DType f64 = DType.of(DType.Kind.FLOAT, 8, ByteOrder.LITTLE_ENDIAN);
     Nd a = new Nd(f64, new long[] {13, 17, 19}, new int[] {4, 5, 6}, 8);
     ChunkCache cache = new ChunkCache(64L << 20);
-    long s0 = SectionReader.SCATTERED.sum();
+    long s0 = ChunkProbes.scattered();
     double[] got = new double[13 * 17 * 19];
     SectionReader.readInto(a, new long[3], new long[] {13, 17, 19}, null, got, 0, ReadSettings.of(cache, 0));
-    assertEquals(0, SectionReader.SCATTERED.sum() - s0, "a read below the threshold does not scatter");
+    assertEquals(0, ChunkProbes.scattered() - s0, "a read below the threshold does not scatter");
     assertTrue(cache.bytes() > 0);
     long d0 = cache.chunkDecodes();
     SectionReader.readInto(a, new long[3], new long[] {13, 17, 19}, null, got, 0, ReadSettings.of(cache, 0));

@@ -36,7 +36,7 @@ class FileHandlesMmapTest {
   @BeforeEach
   void smallWindows() {
     restoreMapSettings = FileHandles.mapSettings();
-    FileHandles.setMmap(true);
+    IoProbes.setMmap(true);
     FileHandles.setMapLimits(4096, 0, 1); // every read mapped, windows of one page
   }
 
@@ -93,12 +93,12 @@ class FileHandlesMmapTest {
   void offAndLimitsMapNothing() throws IOException {
     Path p = randomFile("b.bin", 3 * 4096, 3);
     byte[] want = Files.readAllBytes(p);
-    FileHandles.setMmap(false);
+    IoProbes.setMmap(false);
     try (FileHandles h = new FileHandles(p)) {
       assertArrayEquals(want, h.read(p, 0, want.length));
       assertEquals(0, h.mappedCount());
     }
-    FileHandles.setMmap(true);
+    IoProbes.setMmap(true);
     FileHandles.setMapLimits(4096, 3 * 4096 + 1, 1); // the file is below the smallest mapped size
     try (FileHandles h = new FileHandles(p)) {
       assertArrayEquals(want, h.read(p, 0, want.length));
@@ -117,10 +117,6 @@ class FileHandlesMmapTest {
   /** The default mode maps a file only once it is read again (a first pass goes through the channel). */
   @Test
   void rereadModeMapsOnTheSecondPass() throws IOException {
-    assertEquals(FileHandles.MapMode.REREAD, FileHandles.MapMode.parse(null));
-    assertEquals(FileHandles.MapMode.REREAD, FileHandles.MapMode.parse("auto"));
-    assertEquals(FileHandles.MapMode.OFF, FileHandles.MapMode.parse(" false"));
-    assertEquals(FileHandles.MapMode.ALWAYS, FileHandles.MapMode.parse("TRUE"));
     FileHandles.setMapMode(FileHandles.MapMode.REREAD);
     int size = 5 * 4096 + 9;
     Path p = randomFile("g.bin", size, 8);

@@ -54,7 +54,7 @@ class NativeReadsTest {
 
   /** What this JVM should do: null when the reads must be on, otherwise a fragment of the reason. */
   static String expectedReason() {
-    if ("false".equals(System.getProperty("chunkcdm.nativeRead"))) {
+    if ("false".equals(System.getProperty("chunkcdm.ffm"))) {
       return "off by";
     }
     if (!NativeAccess.ffmExpected()) {

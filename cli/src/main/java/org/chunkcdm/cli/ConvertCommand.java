@@ -35,9 +35,9 @@ import ucar.nc2.Variable;
             + " 64-bit integers, structures, opaque, enum and vlen variables are refused (leave them out with -v)."})
 final class ConvertCommand implements Callable<Integer> {
   /** Forces the progress display in tests: "bar" or "line"; unset = bar when System.console() is not null. */
-  static final String PROGRESS_PROPERTY = "chunkcdm.progress";
+  static final String PROGRESS_PROPERTY = org.chunkcdm.blosc.internal.Settings.PROGRESS.property();
   /** Tests only: milliseconds to pause after each written piece, so an interrupt lands mid-conversion. */
-  static final long PAUSE_MILLIS = Long.getLong("chunkcdm.convert.pauseMillis", 0);
+  static final long PAUSE_MILLIS = Long.getLong("chunkcdm.test.pauseMillis", 0);
 
   @Parameters(index = "0", paramLabel = "IN", description = {"A file or dataset directory netcdf-java (with chunkcdm) opens,",
       "local or remote (s3://, cdms3:, http(s)://)."})
@@ -191,7 +191,7 @@ final class ConvertCommand implements Callable<Integer> {
   }
 
   static boolean barWanted() {
-    String p = System.getProperty(PROGRESS_PROPERTY);
+    String p = org.chunkcdm.blosc.internal.Settings.PROGRESS.choice();
     if (p != null) {
       return p.equals("bar");
     }

@@ -39,6 +39,13 @@ public final class Main implements Callable<Integer> {
 
   /** Runs the CLI; returns the exit status. Errors print one line on {@code err}. */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    try { // every -Dchunkcdm.* setting known and valid before anything reads one
+      org.chunkcdm.blosc.internal.Settings.checkAll();
+    } catch (IllegalArgumentException e) {
+      err.println("chunkcdm: " + e.getMessage() + " (docs/SETTINGS.md)");
+      err.flush();
+      return 1;
+    }
     // HDF5 / NetCDF-4 with Blosc: netcdf-java asks its own HDF5 reader before ServiceLoader IOSPs
     org.chunkcdm.hdf5blosc.H5BloscIosp.register();
     // http(s):// datasets through chunkcdm's client, also directory datasets (netcdf-java's own asks first)

@@ -373,7 +373,7 @@ class ConvertCommandTest {
       Path out = outDir.resolve("x.ncs");
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       // 50 ms after each 4 MiB message: the conversion takes about 3 s
-      Process p = new ProcessBuilder(java, "-Xmx256m", "-Dchunkcdm.convert.pauseMillis=50", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+      Process p = new ProcessBuilder(java, "-Xmx256m", "-Dchunkcdm.test.pauseMillis=50", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
           "convert", in.toString(), out.toString()).redirectErrorStream(true).start();
       try {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

@@ -1,10 +1,12 @@
 package org.chunkcdm.blosc;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.ServiceLoader;
+import org.chunkcdm.blosc.internal.Settings;
 
 /**
  * Decodes Blosc1 and Blosc2 chunks. Pure Java always works; a {@link NativeBlosc} (c-blosc 1.x through JNA,
@@ -33,28 +35,8 @@ public final class Blosc {
 
   /** The configured implementation ({@code chunkcdm.blosc} property, else {@code CHUNKCDM_BLOSC}, else auto). */
   public static Impl configured() {
-    String v = System.getProperty("chunkcdm.blosc");
-    if (v == null || v.isBlank()) {
-      v = System.getenv("CHUNKCDM_BLOSC");
-    }
-    return parseImpl(v);
-  }
-
-  static Impl parseImpl(String v) {
-    if (v == null || v.isBlank()) {
-      return Impl.AUTO;
-    }
-    switch (v.trim().toLowerCase(Locale.ROOT)) {
-      case "java":
-      case "pure":
-      case "purejava":
-        return Impl.JAVA;
-      case "native":
-      case "c-blosc":
-        return Impl.NATIVE;
-      default:
-        return Impl.AUTO;
-    }
+    return Impl.valueOf(Settings.BLOSC.choice()
+        .toUpperCase(Locale.ROOT));
   }
 
   /** The native decoder when one loaded and is usable, else null. Never throws. */
@@ -95,8 +77,7 @@ public final class Blosc {
 
   /**
    * Whether pure Java unshuffles on the Vector API in this JVM: the module {@code jdk.incubator.vector} is present
-   * ({@code --add-modules jdk.incubator.vector}), {@code -Dchunkcdm.blosc.vector} is not false, and the vector
-   * kernels passed their self-check against the scalar code on this JDK.
+   * ({@code --add-modules jdk.incubator.vector}) and the vector kernels passed their self-check against the scalar code on this JDK.
    */
   public static boolean vectorUnshuffle() {
     return Filters.VECTOR;
@@ -127,6 +108,38 @@ public final class Blosc {
   public static String nativeVersion() {
     NativeBlosc n = nativeBlosc();
     return n != null ? n.version() : nativeProblem;
+  }
+
+  /**
+   * Decodes the chunk held in {@code src}'s remaining bytes into {@code dst}'s remaining space, in pure Java, in the
+   * calling thread; both positions advance (src by the chunk's stored size, dst by its decoded size), which is
+   * returned. Heap or direct buffers; a chunk that does not fit {@code dst} is refused before anything is written.
+   */
+  public static int decompress(ByteBuffer src, ByteBuffer dst) throws IOException {
+    byte[] in;
+    int inOff;
+    if (src.hasArray()) {
+      in = src.array();
+      inOff = src.arrayOffset() + src.position();
+    } else {
+      in = new byte[src.remaining()];
+      src.duplicate().get(in);
+      inOff = 0;
+    }
+    BloscChunk c = BloscChunk.parse(in, inOff, src.remaining());
+    int n = c.size();
+    if (dst.remaining() < n) {
+      throw new IllegalArgumentException("the destination has " + dst.remaining() + " bytes left, the chunk decodes to "
+          + n);
+    }
+    if (dst.hasArray()) {
+      c.decode(dst.array(), dst.arrayOffset() + dst.position(), BlockExecutor.SERIAL, Impl.JAVA);
+      dst.position(dst.position() + n);
+    } else {
+      dst.put(c.decode());
+    }
+    src.position(src.position() + c.header().cbytes());
+    return n;
   }
 
   /** Decodes a whole chunk with the configured implementation. */

@@ -57,6 +57,22 @@ public final class BloscHeader {
     nbytes = le32(b, off + 4);
     int bs = le32(b, off + 8);
     cbytes = le32(b, off + 12);
+    headerLength = checkFixedFields(len);
+    int[] pipeline = readPipeline(b, off);
+    codecId = pipeline[0];
+    blosc2Flags = pipeline[1];
+    special = pipeline[2];
+    compressor = checkCodecAndSpecial(b, off);
+    int[] layout = special != SPECIAL_NONE || nbytes == 0 ? new int[] {Math.max(0, Math.min(bs, nbytes)), 0, 0,
+        headerLength} : blockLayout(b, off, bs);
+    blocksize = layout[0];
+    nblocks = layout[1];
+    dictSize = layout[2];
+    dataStart = layout[3];
+  }
+
+  /** The format version, the header length (16 or 32) and the sizes of the 16 bytes every chunk starts with. */
+  private int checkFixedFields(int len) throws CodecException {
     if (version < 1 || version > 5) {
       throw new CodecException("Blosc chunk: unsupported format version " + version + " (1-5 are known)");
     }
@@ -67,9 +83,9 @@ public final class BloscHeader {
       throw new CodecException(String.format("Blosc chunk: flags 0x%02x set both shuffle bits in format version %d",
           flags, version));
     }
-    headerLength = extended ? 32 : 16;
-    if (cbytes < headerLength) {
-      throw new CodecException("Blosc chunk: cbytes " + cbytes + " is smaller than the " + headerLength + "-byte header");
+    int hl = extended ? 32 : 16;
+    if (cbytes < hl) {
+      throw new CodecException("Blosc chunk: cbytes " + cbytes + " is smaller than the " + hl + "-byte header");
     }
     if (cbytes > len) {
       throw new CodecException("Blosc chunk: header says " + cbytes + " bytes but only " + len + " are available (truncated?)");
@@ -80,40 +96,47 @@ public final class BloscHeader {
     if (typesize == 0) {
       throw new CodecException("Blosc chunk: typesize 0");
     }
-    if (extended) {
+    return hl;
+  }
+
+  /**
+   * The filter pipeline into {@link #filters}/{@link #filtersMeta}: from the extended header, else from the Blosc1
+   * flags. Returns {codec id, blosc2 flags, special kind}.
+   */
+  private int[] readPipeline(byte[] b, int off) {
+    if (headerLength == 32) {
       for (int i = 0; i < 6; i++) {
         filters[i] = b[off + 16 + i] & 0xff;
         filtersMeta[i] = b[off + 24 + i];
       }
-      codecId = b[off + 22] & 0xff;
-      blosc2Flags = b[off + 31] & 0xff;
-      special = (blosc2Flags >> 4) & 0x07;
-    } else {
-      if ((flags & FLAG_SHUFFLE) != 0) {
-        filters[5] = SHUFFLE;
-      } else if ((flags & FLAG_BITSHUFFLE) != 0) {
-        filters[5] = BITSHUFFLE;
-      }
-      if ((flags & FLAG_DELTA) != 0 && version >= 3) {
-        filters[4] = DELTA;
-      }
-      codecId = -1;
-      blosc2Flags = 0;
-      special = SPECIAL_NONE;
+      int b2 = b[off + 31] & 0xff;
+      return new int[] {b[off + 22] & 0xff, b2, (b2 >> 4) & 0x07};
     }
+    if ((flags & FLAG_SHUFFLE) != 0) {
+      filters[5] = SHUFFLE;
+    } else if ((flags & FLAG_BITSHUFFLE) != 0) {
+      filters[5] = BITSHUFFLE;
+    }
+    if ((flags & FLAG_DELTA) != 0 && version >= 3) {
+      filters[4] = DELTA;
+    }
+    return new int[] {-1, 0, SPECIAL_NONE};
+  }
+
+  /** The codec of the flags, checked together with the special kind and the unsupported Blosc2 features. */
+  private BloscCompressor checkCodecAndSpecial(byte[] b, int off) throws CodecException {
     int format = flags >> 5;
     if (format == 6) {
       throw new CodecException("Blosc chunk: user-defined codec " + codecId + " is not supported");
     }
-    compressor = BloscCompressor.ofFormat(format);
-    boolean memcpyed = (flags & FLAG_MEMCPYED) != 0;
-    if (compressor == null && !memcpyed && special == SPECIAL_NONE && nbytes > 0) {
+    BloscCompressor c = BloscCompressor.ofFormat(format);
+    if (c == null && (flags & FLAG_MEMCPYED) == 0 && special == SPECIAL_NONE && nbytes > 0) {
       throw new CodecException("Blosc chunk: unknown codec format " + format);
     }
     if ((blosc2Flags & 0x02) != 0 && special == SPECIAL_NONE) {
       throw new CodecException("Blosc chunk: big-endian chunks (blosc2_flags bit 1) are not supported");
     }
-    if (extended && (b[off + 30] & 0x01) != 0) {
+    if (headerLength == 32 && (b[off + 30] & 0x01) != 0) {
       throw new CodecException("Blosc chunk: variable-length blocks (blosc2_flags2 bit 0) are not supported");
     }
     if (special > SPECIAL_UNINIT) {
@@ -128,15 +151,16 @@ public final class BloscHeader {
     if (special == SPECIAL_NAN && typesize != 4 && typesize != 8) {
       throw new CodecException("Blosc chunk: NaN chunk with typesize " + typesize + " (4 or 8 expected)");
     }
-    if (special != SPECIAL_NONE || nbytes == 0) {
-      blocksize = Math.max(0, Math.min(bs, nbytes));
-      nblocks = 0;
-      dictSize = 0;
-      dataStart = headerLength;
-      return;
-    }
-    // strict, as c-blosc (1.x and 2.x) reads chunks: 0 < blocksize <= nbytes (writers cap the block size at
-    // the data size); for Blosc1 formats (version <= 2) the flags bit 3 is undefined
+    return c;
+  }
+
+  /**
+   * The blocks of a chunk with data: {blocksize, nblocks, dictionary size, first data byte}, every size checked against
+   * the chunk, strictly as c-blosc (1.x and 2.x) reads chunks.
+   */
+  private int[] blockLayout(byte[] b, int off, int bs) throws CodecException {
+    // 0 < blocksize <= nbytes (writers cap the block size at the data size); for Blosc1 formats (version <= 2) the
+    // flags bit 3 is undefined
     if (bs <= 0 || bs > nbytes) {
       throw new CodecException("Blosc chunk: blocksize " + bs + " is not between 1 and nbytes " + nbytes);
     }
@@ -144,50 +168,42 @@ public final class BloscHeader {
       throw new CodecException(String.format("Blosc chunk: flags 0x%02x set bit 3, undefined in format version %d",
           flags, version));
     }
-    if (memcpyed) {
+    if ((flags & FLAG_MEMCPYED) != 0) {
       if ((long) headerLength + nbytes != cbytes) { // exactly the header and the data, as c-blosc checks
         throw new CodecException("Blosc chunk: memcpyed chunk of " + cbytes + " bytes does not hold exactly its "
             + headerLength + "-byte header and " + nbytes + " bytes of data");
       }
-      blocksize = bs <= 0 ? nbytes : Math.min(bs, nbytes);
-      nblocks = 0;
-      dictSize = 0;
-      dataStart = headerLength;
-      return;
+      return new int[] {Math.min(bs, nbytes), 0, 0, headerLength};
     }
     if (versionLz != 1) {
       // every codec's stream format in Blosc chunks is version 1; c-blosc refuses any other
       throw new CodecException("Blosc chunk: codec format version " + versionLz + " (only 1 is defined)");
     }
-    blocksize = bs;
-    long nb = ((long) nbytes + blocksize - 1) / blocksize;
+    long nb = ((long) nbytes + bs - 1) / bs;
     long tableEnd = headerLength + 4 * nb;
     if (tableEnd > cbytes) {
       throw new CodecException("Blosc chunk: " + nb + " blocks need a " + (4 * nb) + "-byte offset table, more than the chunk's "
           + cbytes + " bytes");
     }
-    nblocks = (int) nb;
     int start = (int) tableEnd;
+    int ds = 0;
     if ((blosc2Flags & 0x01) != 0) {
       if (start + 4 > cbytes) {
         throw new CodecException("Blosc chunk: dictionary size lies past the end of the chunk");
       }
-      int ds = le32(b, off + start);
+      ds = le32(b, off + start);
       if (ds <= 0 || (long) start + 4 + ds > cbytes) {
         throw new CodecException("Blosc chunk: dictionary of " + ds + " bytes does not fit in the chunk");
       }
-      dictSize = ds;
       start += 4 + ds;
-    } else {
-      dictSize = 0;
     }
-    dataStart = start;
     for (int i = 0; i < 6; i++) {
-      int f = filters[i];
-      if (f > TRUNC_PREC) {
-        throw new CodecException("Blosc chunk: filter " + f + " in slot " + i + " is not supported (user or plugin filter)");
+      if (filters[i] > TRUNC_PREC) {
+        throw new CodecException("Blosc chunk: filter " + filters[i] + " in slot " + i
+            + " is not supported (user or plugin filter)");
       }
     }
+    return new int[] {bs, (int) nb, ds, start};
   }
 
   /** Parses and validates the chunk at {@code buf[off..off+len)}; the chunk may be followed by other bytes. */

@@ -2,8 +2,8 @@ package org.chunkcdm.blosc;
 
 import java.util.concurrent.atomic.LongAdder;
 
-/** Process-wide decode counters, so tests and benchmarks can prove how much was decoded. */
-public final class BloscStats {
+/** Process-wide decode counters, so tests and benchmarks can prove how much was decoded (see the test-only CodecProbes). */
+final class BloscStats {
   static final LongAdder CHUNKS = new LongAdder();
   static final LongAdder BLOCKS = new LongAdder();
   static final LongAdder BYTES = new LongAdder();
@@ -12,26 +12,26 @@ public final class BloscStats {
   private BloscStats() {}
 
   /** Chunks decoded whole (Java or native). */
-  public static long chunksDecoded() {
+  static long chunksDecoded() {
     return CHUNKS.sum();
   }
 
   /** Blocks decoded (Java decoder; a whole-chunk native decode counts all of its blocks). */
-  public static long blocksDecoded() {
+  static long blocksDecoded() {
     return BLOCKS.sum();
   }
 
   /** Decoded bytes produced (whole chunks and single blocks alike). */
-  public static long bytesDecoded() {
+  static long bytesDecoded() {
     return BYTES.sum();
   }
 
   /** Chunks decoded by the native library. */
-  public static long nativeChunksDecoded() {
+  static long nativeChunksDecoded() {
     return NATIVE_CHUNKS.sum();
   }
 
-  public static void reset() {
+  static void reset() {
     CHUNKS.reset();
     BLOCKS.reset();
     BYTES.reset();

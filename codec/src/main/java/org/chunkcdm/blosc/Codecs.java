@@ -2,8 +2,6 @@ package org.chunkcdm.blosc;
 
 import io.airlift.compress.snappy.SnappyDecompressor;
 import java.io.IOException;
-import java.util.zip.DataFormatException;
-import java.util.zip.Inflater;
 import org.chunkcdm.blosc.zstd.ZstdDecoder;
 
 /** One stream of codec output to exactly the expected number of bytes. */
@@ -11,7 +9,7 @@ final class Codecs {
   /*
    * LZ4 streams all go through our strict Lz4 decoder (with or without a dictionary): aircompressor's LZ4 accepts
    * streams the block format forbids and then gives bytes that differ from liblz4's (mutated chunks in
-   * native's DifferentialTest, issue 15 D5). Strictness over speed: see docs/RELIABILITY.md.
+   * native's DifferentialTest). Strictness over speed: see docs/RELIABILITY.md.
    */
   private static final ThreadLocal<SnappyDecompressor> SNAPPY = ThreadLocal.withInitial(SnappyDecompressor::new);
   /**
@@ -19,10 +17,8 @@ final class Codecs {
    * (aircompressor has no dictionaries) and is as fast as aircompressor's on the rest (bench/run-zstd.sh).
    */
   private static final ThreadLocal<ZstdDecoder> ZSTD = ThreadLocal.withInitial(ZstdDecoder::new);
-  private static final ThreadLocal<Inflater> INFLATER = ThreadLocal.withInitial(Inflater::new);
-  /** Our whole-buffer inflate for every zlib stream; {@code -Dchunkcdm.blosc.zlib=jdk} uses java.util.zip (bench). */
+  /** Our whole-buffer inflate for every zlib stream. */
   private static final ThreadLocal<Inflate> INFLATE = ThreadLocal.withInitial(Inflate::new);
-  static final boolean JDK_ZLIB = "jdk".equals(System.getProperty("chunkcdm.blosc.zlib"));
 
   private Codecs() {}
 
@@ -49,10 +45,6 @@ final class Codecs {
           n = ZSTD.get().decompress(in, ip, inLen, out, op, outLen, dict == null ? null : dict.zstd);
           break;
         case ZLIB:
-          if (JDK_ZLIB) {
-            n = inflate(in, ip, inLen, out, op, outLen);
-            break;
-          }
           INFLATE.get().decode(in, ip, inLen, out, op, outLen);
           return;
         default:
@@ -154,36 +146,5 @@ final class Codecs {
     if (produced != outLen) {
       throw new CodecException("snappy stream decodes to " + produced + " bytes, the block has " + outLen);
     }
-  }
-
-  static int inflate(byte[] in, int ip, int inLen, byte[] out, int op, int outLen) throws IOException {
-    Inflater inf = INFLATER.get();
-    inf.reset();
-    inf.setInput(in, ip, inLen);
-    int n = 0;
-    try {
-      while (n < outLen) {
-        int k = inf.inflate(out, op + n, outLen - n);
-        if (k == 0) {
-          if (inf.finished() || inf.needsInput() || inf.needsDictionary()) {
-            break;
-          }
-        }
-        n += k;
-      }
-      if (!inf.finished()) {
-        // the stream must end exactly at outLen bytes
-        byte[] probe = new byte[1];
-        if (inf.inflate(probe) > 0) {
-          throw new CodecException("zlib stream holds more than the expected " + outLen + " bytes");
-        }
-        if (!inf.finished()) {
-          throw new CodecException("zlib stream is truncated after " + n + " of " + outLen + " bytes");
-        }
-      }
-    } catch (DataFormatException e) {
-      throw new CodecException("zlib stream is corrupt: " + e.getMessage(), e);
-    }
-    return n;
   }
 }

@@ -40,9 +40,9 @@ final class Filters {
     int done; // items handled by the vector or 8-at-a-time paths
     if (VECTOR && n >= 64 && VectorUnshuffle.handles(ts)) {
       done = VectorUnshuffle.unshuffle(ts, pa, po, dst, dp, n);
-    } else if (!VECTOR && WORDS && (ts == 2 || ts == 4 || ts == 8 && WordTranspose.TOUCH)) {
-      // typesize 8 only with WordTranspose.TOUCH: without it the word kernel lost to the register path in whole
-      // chunks (it waits on planes the codec left out of cache; FilterPathBench, with planes in cache: 17 vs 12 GB/s)
+    } else if (!VECTOR && (ts == 2 || ts == 4 || ts == 8)) {
+      // the word kernel reads each plane once first (WordTranspose.touch), so typesize 8 does not wait on planes the
+      // codec left out of cache
       done = WordTranspose.unshuffle(ts, pa, po, dst, dp, n);
     } else {
       done = unshuffleSwar(ts, pa, po, dst, dp, n);
@@ -83,8 +83,7 @@ final class Filters {
 
   /**
    * Whether byte unshuffle uses {@link VectorUnshuffle}: the JVM must have {@code jdk.incubator.vector}
-   * ({@code --add-modules jdk.incubator.vector}), the path must agree with the scalar code, and
-   * {@code -Dchunkcdm.blosc.vector=false} turns it off.
+   * ({@code --add-modules jdk.incubator.vector}) and the path must agree with the scalar code.
    */
   static final boolean VECTOR;
 
@@ -95,8 +94,6 @@ final class Filters {
     String off = null;
     if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
       off = "no jdk.incubator.vector";
-    } else if (!Boolean.parseBoolean(System.getProperty("chunkcdm.blosc.vector", "true"))) {
-      off = "-Dchunkcdm.blosc.vector=false";
     } else {
       boolean ok;
       try {
@@ -262,7 +259,7 @@ final class Filters {
    * on the path without 512-bit vectors ({@link WordTranspose}), with a multiple of 64 items a block.
    */
   static boolean bitBlocks(int ts, int bs) {
-    return !VECTOR_BITS && WORDS && WordTranspose.handles(ts) && ts > 0 && bs % ts == 0 && (bs / ts) % 64 == 0;
+    return !VECTOR_BITS && WordTranspose.handles(ts) && ts > 0 && bs % ts == 0 && (bs / ts) % 64 == 0;
   }
 
   /**
@@ -289,13 +286,13 @@ final class Filters {
     int items = len / ts;
     int n8 = items - items % 8;
     if (n8 > 0) {
-      if (ts == 1 && (VECTOR_BITS || !WORDS)) {
+      if (ts == 1 && VECTOR_BITS) {
         bitsToPlanes(1, src, sp, dst, dp, n8);
       } else if (ts == 8 && VECTOR_BITS && !VectorUnshuffle.BYTE_PERMUTE && VectorUnshuffle.handles(8) && n8 >= 512) {
         // with the byte permute (VBMI) the plain planes are faster: 128 KiB block, 15.5 (units) vs 17.3 GB/s (plain)
         // with the lane-swap-free bitRowsPermuted alone, 22 GB/s with unshuffle8Permuted as well
         bitunshuffle8Units(src, sp, dst, dp, n8);
-      } else if (!VECTOR_BITS && WORDS && WordTranspose.handles(ts)) {
+      } else if (!VECTOR_BITS && WordTranspose.handles(ts)) {
         // no 512-bit vectors: the 64 x 64 transposes in loops C2 vectorizes, then the items after the last 64
         int wide = WordTranspose.bitunshuffle(ts, src, sp, dst, dp, n8);
         bitunshuffleRowTail(ts, src, sp, dst, dp, n8, wide / 8);
@@ -368,8 +365,7 @@ final class Filters {
 
   /**
    * Whether {@link #bitsToPlanes} takes 512 items at a time in 512-bit vectors ({@link VectorUnshuffle#bitRows});
-   * needs the vector module as {@link #VECTOR} does, 512-bit registers, and {@code -Dchunkcdm.blosc.vector} not
-   * false.
+   * needs the vector module as {@link #VECTOR} does, and 512-bit registers.
    */
   static final boolean VECTOR_BITS = VECTOR && VectorUnshuffle.handlesBits();
 
@@ -448,13 +444,6 @@ final class Filters {
       System.arraycopy(src, sp + done, dst, dp + done, len - done);
     }
   }
-
-  /**
-   * Whether the bit unshuffle without 512-bit vectors, and the byte unshuffle without the Vector API, take
-   * {@link WordTranspose} (item sizes 1, 2, 4 and multiples of 8); {@code -Dchunkcdm.blosc.words=false} keeps the
-   * older plain-Java paths (bit rows → byte planes → byte unshuffle in 64-bit registers).
-   */
-  static final boolean WORDS = Boolean.parseBoolean(System.getProperty("chunkcdm.blosc.words", "true"));
 
   /**
    * The items of row bytes {@code from .. n8 / 8} of a bit-shuffled block (the {@code 8 * ts} rows of

@@ -21,7 +21,7 @@ import java.util.zip.Adler32;
  * its Adler-32 must match, and it must end exactly at the end of its compressed bytes. Anything else is a
  * {@link CodecException}. Not thread-safe: one instance per thread (it keeps its tables).
  */
-public final class Inflate {
+final class Inflate {
   private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   static final int LIT_BITS = 11;
@@ -233,7 +233,7 @@ public final class Inflate {
 
   /**
    * Adler-32 on the Vector API where the JVM has it ({@code --add-modules jdk.incubator.vector}, 512-bit vectors,
-   * self-check passed, not turned off by {@code -Dchunkcdm.blosc.vector=false}), else java.util.zip's.
+   * self-check passed), else java.util.zip's.
    */
   static final boolean VECTOR_ADLER = vectorAdler();
 

@@ -11,8 +11,8 @@ final class JavaBlosc {
   /** Per-thread scratch buffers for stream output and filter stages. */
   private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[3][]);
 
-  /** Chunks of at least this many bytes decode their blocks in parallel ({@code -Dchunkcdm.blosc.parallelBytes}). */
-  static final int PARALLEL_BYTES = Integer.getInteger("chunkcdm.blosc.parallelBytes", 256 << 10);
+  /** Chunks of at least this many bytes decode their blocks in parallel. */
+  static final int PARALLEL_BYTES = 256 << 10;
 
   private JavaBlosc() {}
 
@@ -89,7 +89,7 @@ final class JavaBlosc {
    * How many blocks of this chunk {@link #decodeBitBlocks} bit-unshuffles in one pass: 0 unless the chunk's only
    * step on a whole block is a bit unshuffle of one stream (no DELTA, no byte shuffle, not split), on the word kernel
    * ({@link Filters#bitBlocks}), with blocks of at most half {@link #BIT_BATCH_BYTES}. Small blocks (lz4 at clevel 1
-   * writes 16 KiB) leave that kernel's loops 32 lanes long, too short for C2's vector loops (issue 17, eighth pass).
+   * writes 16 KiB) leave that kernel's loops 32 lanes long, too short for C2's vector loops.
    */
   static int bitBatch(BloscHeader h) {
     int bs = h.blocksize();
@@ -144,7 +144,7 @@ final class JavaBlosc {
   /**
    * The one stream of whole block {@code b} (not split) into {@code out[op..op+blocksize)}, checked as
    * {@link #decodeBlock} checks it; no filter is undone. Written apart from decodeBlock's stream loop on purpose: a
-   * streams-only mode inside decodeBlock made other chunks 2-10% slower (issue 17, eighth pass).
+   * streams-only mode inside decodeBlock made other chunks 2-10% slower ({@code Blosc2CodecBench}).
    */
   private static void decodeStream(BloscHeader h, byte[] src, int off, int b, byte[] out, int op,
       ChunkDictionary dict) throws IOException {
@@ -232,97 +232,129 @@ final class JavaBlosc {
       BloscStats.BYTES.add(n);
       return true;
     }
-    if (h.special() != BloscHeader.SPECIAL_NONE || h.nblocks() == 0) { // runs of one value: written piece by piece
-      int step = Math.max(unit, PIECE_BYTES / unit * unit); // pieces of whole units
-      byte[] buf = takePiece(Math.min(n, step));
-      try {
-        for (int at = 0; at < n; at += step) {
-          int len = Math.min(step, n - at);
-          if (!fillSpecialOrCopy(h, src, off, buf, 0, at, len)) {
-            throw new CodecException("Blosc chunk: " + n + " bytes but no blocks");
-          }
-          sink.accept(buf, 0, at, len);
-        }
-      } finally {
-        givePiece(buf);
-      }
-      BloscStats.CHUNKS.increment();
-      BloscStats.BYTES.add(n);
+    if (h.special() != BloscHeader.SPECIAL_NONE || h.nblocks() == 0) {
+      specialPieces(h, src, off, unit, sink);
       return true;
     }
-    final int bs = h.blocksize();
-    final int nb = h.nblocks();
-    final int per = Math.max(1, PIECE_BYTES / bs); // blocks per piece
-    MemoryLimit.check((long) Math.min(bs, n) * per, "Blosc chunk block"); // a header may claim 2 GiB
-    int first = 0;
-    byte[] ref = null;
-    if (h.hasDelta() && nb > 1) { // every other block refers to the decoded block 0: kept apart while they decode
-      ref = new byte[Math.min(bs, n)];
-      decodeBlock(h, src, off, 0, ref, 0, ref, 0, dict);
-      sink.accept(ref, 0, 0, ref.length);
-      first = 1;
-    }
-    final int from = first;
-    final byte[] delta = ref;
-    final int pieces = (nb - from + per - 1) / per;
-    // a typed read: blocks whose last filter step can store into its array do so (no piece buffer, no copy);
-    // the others (no filter, DELTA, an item size without a typed kernel) come as bytes
-    TypedDestination t = sink.typed();
-    final TypedDestination td =
-        t != null && !h.hasDelta() && bs % h.typesize() == 0 && TypedUnshuffle.serves(h.typesize(), t) ? t : null;
-    class Run {
-      void pieces(int lo, int hi) throws IOException {
-        for (int q = lo; q < hi; q++) {
-          int b0 = from + q * per;
-          int b1 = Math.min(nb, b0 + per);
-          int start = b0 * bs;
-          byte[] buf = takePiece((int) Math.min((long) n, (long) b1 * bs) - start);
-          try {
-            int pending = -1; // first block of a run decoded into buf and not handed over yet
-            for (int b = b0; b < b1; b++) {
-              if (td != null && decodeBlock(h, src, off, b, buf, (b - b0) * bs, delta, 0, dict, td, td.index((long) b * bs))) {
-                if (pending >= 0) {
-                  hand(buf, b0, pending, b);
-                  pending = -1;
-                }
-              } else if (td == null) {
-                decodeBlock(h, src, off, b, buf, (b - b0) * bs, delta, 0, dict);
-                pending = pending < 0 ? b : pending;
-              } else {
-                pending = pending < 0 ? b : pending; // decodeBlock wrote the bytes
-              }
-            }
-            if (pending >= 0) {
-              hand(buf, b0, pending, b1);
-            }
-          } finally {
-            givePiece(buf);
-          }
-        }
-      }
-
-      /** Hands blocks {@code [b, e)} of the piece starting at block {@code b0} over as bytes. */
-      private void hand(byte[] buf, int b0, int b, int e) throws IOException {
-        int at = b * bs;
-        int len = (int) Math.min((long) n, (long) e * bs) - at;
-        sink.accept(buf, (b - b0) * bs, at, len);
-      }
-    }
-    Run run = new Run();
-    if (pieces >= 2 && n >= PARALLEL_BYTES && ex.threads() > 1) {
-      int jobs = Math.min(pieces, 4 * ex.threads());
-      List<BlockExecutor.Task> work = new ArrayList<>(jobs);
-      for (int j = 0; j < jobs; j++) {
-        int lo = (int) ((long) pieces * j / jobs);
-        int hi = (int) ((long) pieces * (j + 1) / jobs);
-        work.add(() -> run.pieces(lo, hi));
-      }
-      ex.runAll(work);
-    } else {
-      run.pieces(0, pieces);
-    }
+    new BlockPieces(h, src, off, dict, sink).run(ex);
     BloscStats.CHUNKS.increment(); // the blocks counted their bytes
     return true;
+  }
+
+  /** A chunk of one repeated value (or stored without blocks), handed over in pieces of whole units. */
+  private static void specialPieces(BloscHeader h, byte[] src, int off, int unit, PieceSink sink) throws IOException {
+    int n = h.nbytes();
+    int step = Math.max(unit, PIECE_BYTES / unit * unit);
+    byte[] buf = takePiece(Math.min(n, step));
+    try {
+      for (int at = 0; at < n; at += step) {
+        int len = Math.min(step, n - at);
+        if (!fillSpecialOrCopy(h, src, off, buf, 0, at, len)) {
+          throw new CodecException("Blosc chunk: " + n + " bytes but no blocks");
+        }
+        sink.accept(buf, 0, at, len);
+      }
+    } finally {
+      givePiece(buf);
+    }
+    BloscStats.CHUNKS.increment();
+    BloscStats.BYTES.add(n);
+  }
+
+  /**
+   * The blocks of a chunk handed over as pieces of up to {@link #PIECE_BYTES}: each piece decoded into a per-thread
+   * buffer; for a typed read, blocks whose last filter step can store into the destination array do so (no buffer, no
+   * copy), the others (no filter, DELTA, an item size without a typed kernel) come as bytes.
+   */
+  private static final class BlockPieces {
+    final BloscHeader h;
+    final byte[] src;
+    final int off;
+    final ChunkDictionary dict;
+    final PieceSink sink;
+    final int n;
+    final int bs;
+    final int nb;
+    final int per; // blocks per piece
+    final int from; // first block handed over by pieces (block 0 first when DELTA needs it apart)
+    final byte[] delta; // the decoded block 0 of a DELTA chunk, else null
+    final TypedDestination td;
+
+    BlockPieces(BloscHeader h, byte[] src, int off, ChunkDictionary dict, PieceSink sink) throws IOException {
+      this.h = h;
+      this.src = src;
+      this.off = off;
+      this.dict = dict;
+      this.sink = sink;
+      n = h.nbytes();
+      bs = h.blocksize();
+      nb = h.nblocks();
+      per = Math.max(1, PIECE_BYTES / bs);
+      MemoryLimit.check((long) Math.min(bs, n) * per, "Blosc chunk block"); // a header may claim 2 GiB
+      byte[] ref = null;
+      if (h.hasDelta() && nb > 1) { // every other block refers to the decoded block 0: kept apart while they decode
+        ref = new byte[Math.min(bs, n)];
+        decodeBlock(h, src, off, 0, ref, 0, ref, 0, dict);
+        sink.accept(ref, 0, 0, ref.length);
+      }
+      delta = ref;
+      from = ref != null ? 1 : 0;
+      TypedDestination t = sink.typed();
+      td = t != null && !h.hasDelta() && bs % h.typesize() == 0 && TypedUnshuffle.serves(h.typesize(), t) ? t : null;
+    }
+
+    void run(BlockExecutor ex) throws IOException {
+      final int pieces = (nb - from + per - 1) / per;
+      if (pieces >= 2 && n >= PARALLEL_BYTES && ex.threads() > 1) {
+        int jobs = Math.min(pieces, 4 * ex.threads());
+        List<BlockExecutor.Task> work = new ArrayList<>(jobs);
+        for (int j = 0; j < jobs; j++) {
+          int lo = (int) ((long) pieces * j / jobs);
+          int hi = (int) ((long) pieces * (j + 1) / jobs);
+          work.add(() -> pieces(lo, hi));
+        }
+        ex.runAll(work);
+      } else {
+        pieces(0, pieces);
+      }
+    }
+
+    void pieces(int lo, int hi) throws IOException {
+      for (int q = lo; q < hi; q++) {
+        int b0 = from + q * per;
+        int b1 = Math.min(nb, b0 + per);
+        int start = b0 * bs;
+        byte[] buf = takePiece((int) Math.min((long) n, (long) b1 * bs) - start);
+        try {
+          int pending = -1; // first block of a run decoded into buf and not handed over yet
+          for (int b = b0; b < b1; b++) {
+            if (td != null && decodeBlock(h, src, off, b, buf, (b - b0) * bs, delta, 0, dict, td, td.index((long) b * bs))) {
+              if (pending >= 0) {
+                hand(buf, b0, pending, b);
+                pending = -1;
+              }
+            } else if (td == null) {
+              decodeBlock(h, src, off, b, buf, (b - b0) * bs, delta, 0, dict);
+              pending = pending < 0 ? b : pending;
+            } else {
+              pending = pending < 0 ? b : pending; // decodeBlock wrote the bytes
+            }
+          }
+          if (pending >= 0) {
+            hand(buf, b0, pending, b1);
+          }
+        } finally {
+          givePiece(buf);
+        }
+      }
+    }
+
+    /** Hands blocks {@code [b, e)} of the piece starting at block {@code b0} over as bytes. */
+    private void hand(byte[] buf, int b0, int b, int e) throws IOException {
+      int at = b * bs;
+      int len = (int) Math.min((long) n, (long) e * bs) - at;
+      sink.accept(buf, (b - b0) * bs, at, len);
+    }
   }
 
   /**

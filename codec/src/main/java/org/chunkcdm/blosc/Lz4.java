@@ -42,11 +42,10 @@ public final class Lz4 {
    * the benchmark's LZ4 streams decode 9-21% slower than with uncounted loops, and Java 17's so that its typesize-4
    * and -8 streams decode 7-9% faster (typesize 2: 2-4% slower). The stride is {@code 64 | (len >>> 31 & UNCOUNTED)},
    * which is 64 either way since len is positive; with 0 the term folds away and Java 17 runs the code it ran before.
-   * On by default from Java 25, the newest JDK measured; Java 18-24 keep the counted loops (not measured here).
-   * {@code -Dchunkcdm.lz4.uncountedMatchLoops=true|false} overrides it (docs/BENCHMARKS.md, "LZ4 on Java 25").
+   * On from Java 25, the newest JDK measured; Java 18-24 keep the counted loops (not measured). CI runs every test on
+   * Java 17 and Java 25, so both forms are tested.
    */
-  private static final int UNCOUNTED = Boolean.parseBoolean(System.getProperty("chunkcdm.lz4.uncountedMatchLoops",
-      String.valueOf(Runtime.version().feature() >= 25))) ? 1 : 0;
+  private static final int UNCOUNTED = Runtime.version().feature() >= 25 ? 1 : 0;
 
   private Lz4() {}
 
@@ -67,7 +66,7 @@ public final class Lz4 {
    * more, a match reaching into the dictionary or before the output, a long match near the output's end) goes
    * to {@link #sequence}, which checks every field, and the fast loop resumes after it. The careful path is a
    * separate method so that the fast loop keeps its few values in registers (measured: with both in one method
-   * the JIT kept the output position and the limits on the stack; docs/BENCHMARKS.md, fourth pass).
+   * the JIT kept the output position and the limits on the stack).
    */
   public static void decode(byte[] in, int ip0, int inLen, byte[] out, int op0, int outLen, byte[] dict)
       throws IOException {
@@ -112,7 +111,7 @@ public final class Lz4 {
         ip = np;
         // The match, one code for every offset, without a branch on it: at typesize 8 a quarter of the sequences
         // have period 2 and most others a far offset, and removing the branch between them made the typesize-8
-        // streams 8-18% faster (docs/BENCHMARKS.md, fifth pass). With m = min(offset, 8): the first word is the
+        // streams 8-18% faster ({@code Lz4SequenceBench}). With m = min(offset, 8): the first word is the
         // 8-byte read at the match start, of which the low m bytes are kept and repeated (MASK[8] keeps all 8,
         // REPEAT[8] = 1); word k >= 1 is read p = max(PERIOD[m], offset) bytes before it, which is the match
         // source itself for offset >= 8 and, for a period below 8, the smallest multiple of it that is at least 8,
@@ -127,12 +126,12 @@ public final class Lz4 {
         if (len > 24) {
           // a match past 24 bytes gets 40 more bytes unconditionally (the 96 bytes of room allow it) and only a
           // longer one a loop: measured 2-9% faster on the typesize-8 and -2 streams than the loop from 24, whose
-          // exit at a varying round the branch predictor misses (docs/BENCHMARKS.md, fifth pass)
+          // exit at a varying round the branch predictor misses
           if ((0x16 >>> m & 1) != 0) {
             // period 1, 2 or 4: every word is w, written from the register. Read back from the word just written,
             // as for the other offsets, each round waited for the store before it; these long pattern runs hold a
             // third of the typesize-4 streams' bytes (avg. ~1,000-byte runs of period 2). Measured 2-20% faster on
-            // the lz4 streams, with the 32-byte rounds below (docs/BENCHMARKS.md, seventh pass)
+            // the lz4 streams, with the 32-byte rounds below
             LONG.set(out, nop + 24, w);
             LONG.set(out, nop + 32, w);
             LONG.set(out, nop + 40, w);
@@ -202,7 +201,6 @@ public final class Lz4 {
       // the long literal runs the fast loop hands over (a fifth of the typesize-4 streams' time): 32 bytes a round,
       // up to 31 bytes past the literals, still inside the input and the output; measured 3-4% faster on the
       // typesize-4 shuffle and typesize-2 bitshuffle streams than the 8-byte rounds and arraycopy past 64 bytes
-      // (docs/BENCHMARKS.md, sixth pass)
       int i = 0;
       do {
         LONG.set(out, op + i, (long) LONG.get(in, ip + i));

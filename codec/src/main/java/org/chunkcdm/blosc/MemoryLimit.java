@@ -1,6 +1,7 @@
 package org.chunkcdm.blosc;
 
 import java.io.IOException;
+import org.chunkcdm.blosc.internal.Settings;
 
 /**
  * The bound every size read from compressed data is checked against before anything is allocated: no single buffer
@@ -17,16 +18,8 @@ public final class MemoryLimit {
 
   /** Largest single allocation allowed now, in bytes. */
   public static long maxAllocation() {
-    long lim = Runtime.getRuntime().maxMemory() / 2;
-    String p = System.getProperty("chunkcdm.maxAllocation");
-    if (p != null && !p.isBlank()) {
-      try {
-        lim = Long.parseLong(p.trim());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("chunkcdm.maxAllocation must be a number of bytes, not '" + p + "'");
-      }
-    }
-    return Math.max(0, Math.min(lim, MAX_ARRAY));
+    long lim = Settings.MAX_ALLOCATION.number(Runtime.getRuntime().maxMemory() / 2);
+    return Math.min(lim, MAX_ARRAY);
   }
 
   /**

@@ -14,10 +14,9 @@ import org.chunkcdm.blosc.internal.Ffm;
  * function on the two arrays (~4 µs each, so the garbage collector never waits long): below glibc's non-temporal
  * threshold that is {@code rep movsb} on CPUs with ERMS/FSRM, 25–45% faster than {@code System.arraycopy}'s vector
  * loop for the 1 MiB chunks of the benchmark, which is also how c-blosc2 copies such chunks, and 25–35% faster for
- * pieces of 8–64 KiB from a source in memory (below 4 KiB the call costs more than it saves; docs/BENCHMARKS.md,
- * "One-copy reads" and stop 29). Everywhere else, and for one array copied onto itself, {@code System.arraycopy}.
- * Bounds are checked as {@code System.arraycopy} checks them, before any call. {@code -Dchunkcdm.nativeCopy=false}
- * turns it off.
+ * pieces of 8–64 KiB from a source in memory (below 4 KiB the call costs more than it saves). Everywhere else, and
+ * for one array copied onto itself, {@code System.arraycopy}. Bounds are checked as {@code System.arraycopy} checks
+ * them, before any call. {@code -Dchunkcdm.ffm=false} turns it off.
  */
 public final class RawCopy {
   private RawCopy() {}
@@ -32,7 +31,7 @@ public final class RawCopy {
   private static final MethodHandle MOVE;
 
   static {
-    String off = Ffm.off("chunkcdm.nativeCopy");
+    String off = Ffm.off();
     MethodHandle move = null;
     if (off == null) {
       try {

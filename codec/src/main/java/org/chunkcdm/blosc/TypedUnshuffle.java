@@ -29,7 +29,7 @@ final class TypedUnshuffle {
     }
     // only with the Vector API: without it, a typesize-8 register transpose storing straight into the long[] read
     // whole frames 2-8% slower (thread CPU) than the word unshuffle with its plane pre-read plus the piece copy
-    // (WholeReadBench typedab, BENCHMARKS seventh-pass lead section), so those blocks take the byte path
+    // (bench's WholeReadBench typedab), so those blocks take the byte path
     return Filters.VECTOR && VectorTyped.handles(ts);
   }
 

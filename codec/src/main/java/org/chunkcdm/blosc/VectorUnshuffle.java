@@ -300,16 +300,12 @@ final class VectorUnshuffle {
   /**
    * Whether {@link #bitRows(byte[], int, int, byte[], int)} takes {@link #bitRowsPermuted}: the CPU must permute
    * the 64 bytes of a 512-bit register in one instruction (AVX-512 VBMI, {@code avx512vbmi} in the flags of
-   * {@code /proc/cpuinfo}; the JDK has no portable way to ask). {@code -Dchunkcdm.blosc.vbmi=true|false} overrides
-   * the detection; anywhere else (no such file, no flag) the lane-swap kernel is kept.
+   * {@code /proc/cpuinfo}; the JDK has no portable way to ask); anywhere else (no such file, no flag) the lane-swap
+   * kernel is kept.
    */
   static final boolean BYTE_PERMUTE = bytePermute();
 
   private static boolean bytePermute() {
-    String p = System.getProperty("chunkcdm.blosc.vbmi");
-    if (p != null) {
-      return Boolean.parseBoolean(p);
-    }
     if (!WIDE) {
       return false;
     }

@@ -5,7 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * Plain-Java bit unshuffle (and byte unshuffle, {@link #unshuffle}) for the JVM without the Vector API (issue 17),
+ * Plain-Java bit unshuffle (and byte unshuffle, {@link #unshuffle}) for the JVM without the Vector API,
  * in loops that C2's auto-vectorizer (superword) turns into SIMD code on JDK 17.
  *
  * <p>The bit rows of a block are 64-bit words: word {@code w} of row {@code r} holds bit {@code r % 8} of byte
@@ -194,7 +194,7 @@ final class WordTranspose {
    * {@code dst} ({@code n8 * ts} bytes apart); {@code n8} must be a multiple of 64 (then a
    * block's output is exactly its lanes', and the lanes of consecutive blocks are consecutive in the output). The
    * rounds and the stores then run over the lanes of several blocks at once: on 16 KiB blocks of 8-byte items
-   * the loops have only 32 lanes each, too short for C2's vector main loop (issue 17, eighth pass). Returns the items
+   * the loops have only 32 lanes each, too short for C2's vector main loop. Returns the items
    * done in each block.
    */
   static int bitunshuffleBlocks(int ts, byte[] src, int sp, int blocks, byte[] dst, int dp, int n8) {
@@ -298,10 +298,8 @@ final class WordTranspose {
     if (lanes == 0 || ts < 2 || !handles(ts)) {
       return 0;
     }
-    if (TOUCH) {
-      for (int j = 0; j < ts; j++) {
-        touch(pa[j], po[j], po[j] + n);
-      }
+    for (int j = 0; j < ts; j++) { // read each plane once first: see touch
+      touch(pa[j], po[j], po[j] + n);
     }
     long[][] r = SCRATCH.get();
     for (int w0 = 0; w0 < lanes; w0 += TILE) {
@@ -341,21 +339,15 @@ final class WordTranspose {
     return 8 * lanes;
   }
 
+  private static long sink; // receives the touched bytes, so that C2 keeps the loads
+
   /**
-   * Whether {@link #unshuffle} first reads its planes once, a byte per 64-byte line, plane by plane
-   * ({@code -Dchunkcdm.blosc.touch=false} turns it off, and sends typesize 8 back to the register path). The planes a codec has just decoded are largely out
-   * of L2 by the time the block is complete (the compressed input and the last block's output pushed them out), and
-   * the kernels' first loops, which read two planes a tile at a time at vector speed, then wait on memory, where the
-   * register kernel hid the misses behind its arithmetic. One sequential pass per plane lets the hardware prefetcher
-   * stream each plane in: issue 17, noflag7 (typesize-8 unshuffle after LZ4 10.5 → 11.7 GB/s in whole chunks, and
-   * 17 GB/s on planes already in cache).
+   * Reads one byte of every 64 in {@code a[from..to)}, in order. {@link #unshuffle} first reads its planes so, plane by
+   * plane: the planes a codec has just decoded are largely out of L2 by the time the block is complete (the compressed
+   * input and the last block's output pushed them out), and the kernels' first loops, which read two planes a tile at a
+   * time at vector speed, would then wait on memory; one sequential pass per plane lets the hardware prefetcher stream
+   * each plane in.
    */
-  static final boolean TOUCH = Boolean.parseBoolean(System.getProperty("chunkcdm.blosc.touch", "true"));
-
-  /** Receives the touched bytes, so that C2 keeps the loads. */
-  private static long sink;
-
-  /** Reads one byte of every 64 in {@code a[from..to)}, in order. */
   static void touch(byte[] a, int from, int to) {
     long acc = 0;
     for (int i = from; i < to; i += 64) {
@@ -447,7 +439,7 @@ final class WordTranspose {
    * (words 0-3, then 4-7 of each lane) with a constant {@code laneStep}. Inlined into the kernels, store8's loop keeps
    * its eight array bases in vector registers and moves one into a general register before every load, and with a
    * lane step that is not a constant it checks every store's range; four arrays fit the registers, and the constant
-   * lets C2 check the range once and unroll. Issue 17, eighth pass (noflag8): typesize-8 byte unshuffle on a block
+   * lets C2 check the range once and unroll: typesize-8 byte unshuffle on a block
    * in cache 14.5 → 22.7 GB/s, bit unshuffle on 16 KiB blocks ts 8 / 4 6.6 → 8.0 / 6.4 → 11.3 GB/s
    * ({@code FilterPathBench}, no flag). The single-block bit unshuffle uses it for typesizes 8 and 2 only: with
    * typesize 4 (and 1) whole chunks of lz4 + bitshuffle ts4 read 5-8% slower this way, kernel gain or not.

@@ -116,11 +116,25 @@ class BloscMalformedTest {
 
   @Test
   void implementationChoice() throws Exception {
-    assertEquals(Blosc.Impl.JAVA, Blosc.parseImpl("java"));
-    assertEquals(Blosc.Impl.NATIVE, Blosc.parseImpl(" Native "));
-    assertEquals(Blosc.Impl.AUTO, Blosc.parseImpl(null));
-    assertEquals(Blosc.Impl.AUTO, Blosc.parseImpl("auto"));
-    // core alone has no native binding on its class path: forcing native is a clear IOException
+    String old = System.getProperty("chunkcdm.blosc");
+    try {
+      System.setProperty("chunkcdm.blosc", "java");
+      assertEquals(Blosc.Impl.JAVA, Blosc.configured());
+      System.setProperty("chunkcdm.blosc", " Native ");
+      assertEquals(Blosc.Impl.NATIVE, Blosc.configured());
+      System.setProperty("chunkcdm.blosc", "auto");
+      assertEquals(Blosc.Impl.AUTO, Blosc.configured());
+      System.setProperty("chunkcdm.blosc", "bogus");
+      IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, Blosc::configured);
+      assertEquals("-Dchunkcdm.blosc=bogus is not a valid setting: use auto, java or native", bad.getMessage());
+    } finally {
+      if (old == null) {
+        System.clearProperty("chunkcdm.blosc");
+      } else {
+        System.setProperty("chunkcdm.blosc", old);
+      }
+    }
+    // the codec alone has no native binding on its class path: forcing native is a clear IOException
     byte[] c = Files.readAllBytes(Fixtures.family("blosc2").resolve("chunks/chunk_cblosc1_zlib_shuffle_i8.chunk"));
     IOException e = assertThrows(IOException.class, () -> Blosc.decompress(c, 0, c.length, new byte[1 << 20], 0, Blosc.Impl.NATIVE));
     assertTrue(e.getMessage().contains("native"), e.getMessage());

@@ -347,14 +347,10 @@ class Lz4ReferenceTest {
     return m;
   }
 
-  /**
-   * The long-match loop form this run tests: the property where given (core's lz4-uncounted-match-loops surefire
-   * execution), else the uncounted form from Java 25 on.
-   */
+  /** The long-match loop form this run tests: the uncounted form from Java 25 on (CI runs Java 17 and 25). */
   @Test
   void longMatchLoopFormIsTheConfiguredOne() {
-    String p = System.getProperty("chunkcdm.lz4.uncountedMatchLoops");
-    boolean want = p != null ? Boolean.parseBoolean(p) : Runtime.version().feature() >= 25;
+    boolean want = Runtime.version().feature() >= 25;
     assertEquals(want, Lz4.uncountedMatchLoops(), "uncounted long-match loops on Java " + Runtime.version());
   }
 

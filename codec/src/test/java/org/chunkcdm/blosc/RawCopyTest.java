@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class RawCopyTest {
   static boolean expectedOn() {
-    return NativeAccess.ffmExpected() && !"false".equals(System.getProperty("chunkcdm.nativeCopy"));
+    return NativeAccess.ffmExpected() && !"false".equals(System.getProperty("chunkcdm.ffm"));
   }
 
   @Test

@@ -242,7 +242,7 @@ class WordTransposeTest {
   void bitBlocksOnlyOnTheWordKernelWithWholeLanes() {
     for (int ts = 1; ts <= 40; ts++) {
       for (int items : new int[] {8, 56, 64, 72, 128, 2048, 2048 + 8}) {
-        boolean want = !Filters.VECTOR_BITS && Filters.WORDS && WordTranspose.handles(ts) && items % 64 == 0;
+        boolean want = !Filters.VECTOR_BITS && WordTranspose.handles(ts) && items % 64 == 0;
         assertEquals(want, Filters.bitBlocks(ts, items * ts), "ts " + ts + " items " + items);
       }
       assertEquals(false, Filters.bitBlocks(ts, 64 * ts + 1), "ts " + ts + " bytes not whole items");

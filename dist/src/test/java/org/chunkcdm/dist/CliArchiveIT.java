@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * what it says when Java is missing or too old, and the .zip's contents.
  */
 class CliArchiveIT {
-  static final String VERSION = System.getProperty("chunkcdm.version");
+  static final String VERSION = System.getProperty("chunkcdm.test.version");
   static final Path RELEASE = Paths.get("target", "release").toAbsolutePath();
   /** the tools the launcher uses (besides the shell it starts with) */
   static final List<String> TOOLS = List.of("sed", "ls", "dirname", "cut");
@@ -161,7 +161,7 @@ class CliArchiveIT {
       assertEquals(expected.length, got.length);
     }
 
-    Path sample = Paths.get(System.getProperty("chunkcdm.root", ".."), "samples", "nd_shared_dims.ds").toAbsolutePath();
+    Path sample = Paths.get(System.getProperty("chunkcdm.test.root", ".."), "samples", "nd_shared_dims.ds").toAbsolutePath();
     Run dump = run(javaPath(), Map.of(), "dump", "-H", sample.toString());
     assertEquals(0, dump.rc(), dump.err());
     assertTrue(dump.out().startsWith("netcdf nd_shared_dims.ds {") && dump.out().contains("time = 4;"), dump.out());

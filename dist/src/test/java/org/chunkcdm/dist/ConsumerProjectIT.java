@@ -15,19 +15,24 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import org.chunkcdm.testkit.Fixtures;
+import org.chunkcdm.testkit.TestFiles;
 import org.junit.jupiter.api.Test;
 
 /**
- * The netcdf-java programmer's recipe: a project that declares only {@code chunkcdm-iosp-bcolz} and netcdf-java,
- * built by Maven against the file repository the build wrote (target/maven-repo, the release's maven/), opens a
- * bcolz carray through {@code NetcdfFiles.open} and checks its values against the fixture's expected data.
+ * The netcdf-java programmer's recipe: a project whose pom holds README.md's fragment as written (the block marked
+ * {@code maven-consumer}: Unidata's repository for netcdf-java, the release's maven/ directory, and only
+ * {@code chunkcdm-iosp-bcolz} and {@code cdm-core} declared), built by Maven, opens a bcolz carray through
+ * {@code NetcdfFiles.open} and checks its values against the fixture's expected data. Two things of the fragment are
+ * filled in: the path of the release directory (the README's {@code file:///path/to/chunkcdm/} stands for the
+ * clone) and, in a {@code -Prelease} build, the version.
  *
  * <p>The nested Maven never touches the network nor ~/.m2: its local repository is a fresh directory under
- * target/, every repository is mirrored to ~/.m2 read as a file:// repository, except the chunkcdm one.
+ * target/, every repository but the chunkcdm one (Unidata's too) is mirrored to ~/.m2 read as a file://
+ * repository, where this build's netcdf-bootstrap put the same cdm-core 5.5.3.
  */
 class ConsumerProjectIT {
-  static final Path REPO = Paths.get(System.getProperty("chunkcdm.maven.repo", "../target/maven-repo")).toAbsolutePath();
-  static final String VERSION = System.getProperty("chunkcdm.version");
+  static final Path REPO = Paths.get(System.getProperty("chunkcdm.test.mavenRepo", "../target/maven-repo")).toAbsolutePath();
+  static final String VERSION = System.getProperty("chunkcdm.test.version");
 
   @Test
   void publishedPomsAreCompleteAndLeakNoBuildModule() throws Exception {
@@ -80,14 +85,10 @@ class ConsumerProjectIT {
     assertEquals("<f8", v.dtype());
 
     Path work = Paths.get("target", "consumer").toAbsolutePath();
-    deleteTree(work);
+    TestFiles.deleteTree(work);
     Files.createDirectories(work.resolve("src/test/java/org/example"));
     Files.createDirectories(work.resolve("target"));
-    String pom = resource("consumer/pom.xml")
-        .replace("@VERSION@", VERSION)
-        .replace("@NETCDF@", System.getProperty("netcdf.version"))
-        .replace("@JUNIT@", org.junit.jupiter.api.Test.class.getPackage().getImplementationVersion())
-        .replace("@REPO@", REPO.toUri().toString());
+    String pom = resource("consumer/pom.xml").replace("@README_BLOCK@", readmeBlock());
     Files.writeString(work.resolve("pom.xml"), pom);
     Files.writeString(work.resolve("src/test/java/org/example/OpenTest.java"),
         resource("consumer/src/test/java/org/example/OpenTest.java"));
@@ -95,7 +96,7 @@ class ConsumerProjectIT {
     Files.write(work.resolve("expected.bin"), v.expected());
 
     // the build's own local repository (~/.m2/repository unless -Dmaven.repo.local / settings say otherwise)
-    String local = System.getProperty("chunkcdm.local.repo", "");
+    String local = System.getProperty("chunkcdm.test.localRepo", "");
     Path m2 = local.isBlank() || local.startsWith("${") ? Paths.get(System.getProperty("user.home"), ".m2", "repository")
         : Paths.get(local);
     Files.writeString(work.resolve("settings.xml"), "<settings>\n"
@@ -128,6 +129,29 @@ class ConsumerProjectIT {
     assertTrue(ok.contains("cdm-core-" + System.getProperty("netcdf.version") + ".jar"), ok);
   }
 
+  /** README's pom fragment with the clone's path and this build's version, and JUnit added for the test */
+  static String readmeBlock() throws IOException {
+    String block = DocBlocks.mavenConsumer().text();
+    assertTrue(block.contains("<url>https://artifacts.unidata.ucar.edu/repository/unidata-all/</url>"),
+        "README's recipe names Unidata's repository for cdm-core:\n" + block);
+    assertTrue(block.contains("<version>" + DocBlocks.DOC_VERSION + "</version>"),
+        "README's recipe names the version the default build makes (" + DocBlocks.DOC_VERSION + "):\n" + block);
+    assertTrue(block.contains("<version>" + System.getProperty("netcdf.version") + "</version>"), block);
+    String placeholder = "file:///path/to/chunkcdm/";
+    assertTrue(block.contains(placeholder + "dist/target/release/maven/"), "README's recipe points at the release's"
+        + " maven/ directory as " + placeholder + "dist/target/release/maven/:\n" + block);
+    Path release = DocBlocks.ROOT.resolve("dist/target/release/maven");
+    assertTrue(Files.isDirectory(release.resolve("org/chunkcdm/chunkcdm-iosp-bcolz/" + VERSION)), release.toString());
+    String junit = "    <dependency>\n      <groupId>org.junit.jupiter</groupId>\n      <artifactId>junit-jupiter</artifactId>\n"
+        + "      <version>" + org.junit.jupiter.api.Test.class.getPackage().getImplementationVersion() + "</version>\n"
+        + "      <scope>test</scope>\n    </dependency>\n";
+    int end = block.lastIndexOf("</dependencies>");
+    assertTrue(end > 0, block);
+    block = block.substring(0, end) + junit + block.substring(end);
+    return block.replace(placeholder, DocBlocks.ROOT.toUri().toString())
+        .replace(DocBlocks.DOC_VERSION, VERSION);
+  }
+
   static String mvn() {
     String home = System.getProperty("maven.home");
     boolean win = System.getProperty("os.name").toLowerCase().contains("win");
@@ -144,17 +168,6 @@ class ConsumerProjectIT {
     try (InputStream in = ConsumerProjectIT.class.getClassLoader().getResourceAsStream(name)) {
       assertTrue(in != null, name);
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-  }
-
-  static void deleteTree(Path p) throws IOException {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (var s = Files.walk(p)) {
-      for (Path q : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
-        Files.delete(q);
-      }
     }
   }
 }

@@ -3,7 +3,6 @@ package org.chunkcdm.dist;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
 import org.chunkcdm.blosc.Blosc;
-import org.chunkcdm.blosc.BloscStats;
 import ucar.ma2.Array;
 import ucar.ma2.IndexIterator;
 import ucar.nc2.NetcdfFile;
@@ -64,7 +63,13 @@ public final class HostProbe {
         System.out.printf("OK %s %s %d %08x%n", path, nc.getFileTypeId(), n, crc.getValue());
       }
     }
-    System.out.println("NATIVE " + Blosc.nativeAvailable() + " " + BloscStats.nativeChunksDecoded() + " "
-        + Blosc.nativeVersion());
+    System.out.println("NATIVE " + Blosc.nativeAvailable() + " " + nativeChunksDecoded() + " " + Blosc.nativeVersion());
+  }
+
+  /** The codec's count of chunks decoded natively (an internal counter, read reflectively in this probe JVM). */
+  static long nativeChunksDecoded() throws ReflectiveOperationException {
+    java.lang.reflect.Method m = Class.forName("org.chunkcdm.blosc.BloscStats").getDeclaredMethod("nativeChunksDecoded");
+    m.setAccessible(true);
+    return (Long) m.invoke(null);
   }
 }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /** dist/target/release after `mvn package`: every artifact, SHA256SUMS over all of them, licenses and versions. */
 class ReleaseDirIT {
-  static final String VERSION = System.getProperty("chunkcdm.version");
+  static final String VERSION = System.getProperty("chunkcdm.test.version");
   static final Path RELEASE = Paths.get("target", "release").toAbsolutePath();
 
   @Test

@@ -71,7 +71,29 @@ public final class ImageDataset implements Closeable {
       throw new IOException(path + ": not a dataset chunkcdm opens (bcolz, Bloscpack, Blosc2 frame, b2nd, .ds), and "
           + "netcdf-java (ucar.nc2, cdm-core) is not on the class path to try it as NetCDF/HDF5");
     }
-    return org.chunkcdm.fiji.netcdf.NetcdfSources.open(path);
+    return openWithNetcdf(path);
+  }
+
+  /**
+   * {@code org.chunkcdm.fiji.netcdf.NetcdfSources.open(path)}, found by name: that package builds on this one (and on
+   * netcdf-java, which may be missing), so this one does not import it.
+   */
+  private static ImageDataset openWithNetcdf(Path path) throws IOException {
+    try {
+      return (ImageDataset) Class.forName("org.chunkcdm.fiji.netcdf.NetcdfSources", true, ImageDataset.class.getClassLoader())
+          .getMethod("open", Path.class).invoke(null, path);
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      Throwable c = e.getCause();
+      if (c instanceof IOException) {
+        throw (IOException) c;
+      }
+      if (c instanceof RuntimeException) {
+        throw (RuntimeException) c;
+      }
+      throw new IOException(path + ": " + c.getMessage(), c);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("the plugin's netcdf-java source is missing from its jar", e);
+    }
   }
 
   /** True when netcdf-java's {@code NetcdfFiles} can be loaded. */

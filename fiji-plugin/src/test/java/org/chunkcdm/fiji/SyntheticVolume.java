@@ -3,6 +3,7 @@ package org.chunkcdm.fiji;
 import java.io.IOException;
 import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicLong;
+import org.chunkcdm.chunk.BasicChunkedArray;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
@@ -13,33 +14,20 @@ import org.chunkcdm.chunk.DType;
  * (z * 7 + y * 3 + x) mod 65536. Counts every chunk it produces ({@link #decoded}), so tests and benchmarks see
  * exactly which chunks a read decoded.
  */
-public final class SyntheticVolume implements ChunkedArray {
+public final class SyntheticVolume extends BasicChunkedArray {
+  private static final java.util.concurrent.atomic.AtomicLong SERIAL = new java.util.concurrent.atomic.AtomicLong();
   public final AtomicLong decoded = new AtomicLong();
   private final ChunkGrid.Regular grid;
-  private final Object key;
 
   public SyntheticVolume(long nz, long ny, long nx, int cz, int cy, int cx) {
-    this.grid = ChunkGrid.regular(new long[] {nz, ny, nx}, new int[] {cz, cy, cx});
-    this.key = "synthetic-" + System.identityHashCode(this) + "-" + System.nanoTime();
+    super(DType.of(DType.Kind.UINT, 2, ByteOrder.LITTLE_ENDIAN),
+        ChunkGrid.regular(new long[] {nz, ny, nx}, new int[] {cz, cy, cx}), null,
+        "synthetic-" + SERIAL.incrementAndGet() + "-" + System.nanoTime());
+    this.grid = (ChunkGrid.Regular) super.grid();
   }
 
   public static int value(long z, long y, long x) {
     return (int) ((z * 7 + y * 3 + x) & 0xffff);
-  }
-
-  @Override
-  public DType dtype() {
-    return DType.of(DType.Kind.UINT, 2, ByteOrder.LITTLE_ENDIAN);
-  }
-
-  @Override
-  public ChunkGrid grid() {
-    return grid;
-  }
-
-  @Override
-  public Object cacheKey() {
-    return key;
   }
 
   @Override

@@ -230,7 +230,7 @@ final class Bcolz {
   /** bcolz's {@code dflt} (the value resize fills in) in the variable's type. Not a _FillValue: it is data. */
   private static void dflt(CArray a, Attributes out) {
     JsonNode d = a.dflt;
-    DType dt = a.dtype;
+    DType dt = a.dtype();
     switch (dt.kind()) {
       case INT:
       case UINT:

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import org.chunkcdm.io.FormatException;
 import org.chunkcdm.chunk.BloscChunkData;
+import org.chunkcdm.chunk.BasicChunkedArray;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.FetchBuffers;
 import org.chunkcdm.chunk.ChunkGrid;
@@ -26,7 +27,7 @@ import org.chunkcdm.io.FileHandles;
  * used (stale higher-numbered files are ignored). Opening reads only the two {@code meta} files; chunk
  * files are opened when a read needs them.
  */
-final class CArray implements ChunkedArray {
+final class CArray extends BasicChunkedArray {
   /** Layout of the chunk files. */
   enum Layout {
     /** bcolz: {@code data/__i.blp}, 16-byte header ({@code blpk}, version 1, nchunks 1) + one Blosc frame */
@@ -41,8 +42,6 @@ final class CArray implements ChunkedArray {
   final String name;
   final Layout layout;
   final long[] shape;
-  /** Element type, or null for Python-object carrays (never read). */
-  final DType dtype;
   final String storageDtype;
   final int chunklen;
   final JsonNode cparams;
@@ -51,22 +50,29 @@ final class CArray implements ChunkedArray {
   private final long rowBytes;
   private final long nchunks;
   private final ChunkGrid.Regular grid;
-  private final Object cacheKey = new Object();
   private final int blazeBase;
   private final ConcurrentHashMap<Long, Bloscpack> superchunks = new ConcurrentHashMap<>();
 
   private CArray(FileHandles files, Path dir, String name, Layout layout, long[] shape, DType dtype, String storageDtype,
       int chunklen, JsonNode cparams, JsonNode dflt) throws IOException {
+    super(dtype, grid(dir, shape, dtype, chunklen), null, new Object());
     this.files = files;
     this.dir = dir;
     this.name = name;
     this.layout = layout;
     this.shape = shape;
-    this.dtype = dtype;
     this.storageDtype = storageDtype;
     this.chunklen = chunklen;
     this.cparams = cparams;
     this.dflt = dflt;
+    this.grid = (ChunkGrid.Regular) super.grid();
+    this.rowBytes = grid.chunkElements() / chunklen * (dtype == null ? 1 : dtype.itemSize());
+    this.nchunks = (shape[0] + chunklen - 1) / chunklen;
+    this.blazeBase = layout == Layout.BLAZE && !Files.exists(dir.resolve("data").resolve("__0__.bin")) ? 1 : 0;
+  }
+
+  /** Chunks of {@code chunklen} rows (whole trailing dimensions), checked to stay below 2 GiB. */
+  private static ChunkGrid.Regular grid(Path dir, long[] shape, DType dtype, int chunklen) throws IOException {
     long row = dtype == null ? 1 : dtype.itemSize();
     int[] chunkShape = new int[shape.length];
     chunkShape[0] = chunklen;
@@ -77,13 +83,10 @@ final class CArray implements ChunkedArray {
       }
       chunkShape[d] = (int) shape[d];
     }
-    this.rowBytes = row;
     if (Math.multiplyExact(row, (long) chunklen) > Integer.MAX_VALUE - 64) {
       throw new FormatException(dir + ": chunks of " + chunklen + " rows of " + row + " bytes exceed 2 GiB");
     }
-    this.nchunks = (shape[0] + chunklen - 1) / chunklen;
-    this.grid = ChunkGrid.regular(shape, chunkShape);
-    this.blazeBase = layout == Layout.BLAZE && !Files.exists(dir.resolve("data").resolve("__0__.bin")) ? 1 : 0;
+    return ChunkGrid.regular(shape, chunkShape);
   }
 
   /**
@@ -151,22 +154,12 @@ final class CArray implements ChunkedArray {
   }
 
   boolean isObjectArray() {
-    return dtype == null;
-  }
-
-  @Override
-  public DType dtype() {
-    return dtype;
+    return dtype() == null;
   }
 
   @Override
   public ChunkGrid.Regular grid() {
     return grid;
-  }
-
-  @Override
-  public Object cacheKey() {
-    return cacheKey;
   }
 
   /** Number of chunk files the shape uses. */

@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.chunkcdm.blosc.BloscHeader;
-import org.chunkcdm.blosc.BloscStats;
+import org.chunkcdm.blosc.CodecProbes;
 import org.chunkcdm.nativeblosc.JnaBlosc;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -84,16 +84,16 @@ class PointReadTest {
       Variable v = nc.findVariable("big");
       v.setCaching(false);
       int i = CHUNKLEN + perBlock + 5; // chunk 1, block 1
-      long b0 = BloscStats.blocksDecoded();
+      long b0 = CodecProbes.blocksDecoded();
       Array a = v.read(new Section(new int[] {i}, new int[] {1}));
       assertEquals(value(i), a.getDouble(0));
-      assertEquals(1, BloscStats.blocksDecoded() - b0, "a point read decodes one block");
+      assertEquals(1, CodecProbes.blocksDecoded() - b0, "a point read decodes one block");
       // three values across the boundary of blocks 1|2 of chunk 2: two blocks
       int j = 2 * CHUNKLEN + 2 * perBlock - 1;
-      b0 = BloscStats.blocksDecoded();
+      b0 = CodecProbes.blocksDecoded();
       a = v.read(new Section(new int[] {j}, new int[] {3}));
       assertArrayEquals(new double[] {value(j), value(j + 1), value(j + 2)}, (double[]) a.copyTo1DJavaArray());
-      assertEquals(2, BloscStats.blocksDecoded() - b0);
+      assertEquals(2, CodecProbes.blocksDecoded() - b0);
       // the whole variable
       Array all = v.read();
       for (int k = 0; k < ROWS; k += 997) {

@@ -1,5 +1,6 @@
 package org.chunkcdm.ds;
 
+import org.chunkcdm.chunk.Lazy;
 import org.chunkcdm.io.FormatException;
 import java.io.IOException;
 
@@ -18,7 +19,7 @@ final class Bitmask {
   private final Object what; // "<file>: variable <name>"
   private final long pos; // file position of the bitmask
   private final long n; // elements
-  private volatile long[] missingBefore; // per block, plus the total as the last entry
+  private final Lazy<long[]> indexLazy = new Lazy<>(this::build);
 
   Bitmask(DsFile file, Object what, long pos, long n) {
         this.file = file;
@@ -44,17 +45,7 @@ final class Bitmask {
   }
 
   private long[] index() throws IOException {
-    long[] idx = missingBefore;
-    if (idx == null) {
-      synchronized (this) {
-        idx = missingBefore;
-        if (idx == null) {
-          idx = build();
-          missingBefore = idx;
-        }
-      }
-    }
-    return idx;
+    return indexLazy.get();
   }
 
   private long[] build() throws IOException {

@@ -2,6 +2,7 @@ package org.chunkcdm.ds;
 
 import java.io.IOException;
 import org.chunkcdm.io.FormatException;
+import org.chunkcdm.chunk.BasicChunkedArray;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
@@ -15,17 +16,14 @@ import org.chunkcdm.chunk.DType;
  * unpacking only the needed bits, masked data through the {@link Bitmask} rank index (missing elements read as
  * the fill value). Nothing is read when the variable is opened.
  */
-final class DsArray implements ChunkedArray, ChunkData {
+final class DsArray extends BasicChunkedArray implements ChunkData {
     private final DsFile file;
   private final Object what;
-  private final DType dtype;
-  private final ChunkGrid grid;
   private final long n;
   private final boolean bits; // bool: bit-packed values
   private final long dataPos; // file position of the (non-missing) values
   private final long len; // .len
   private final Bitmask mask; // null when not masked
-  private final byte[] fill; // itemSize bytes in the dtype's order (masked or no-data elements)
   private final boolean noData;
   private volatile boolean checked; // .len verified against the bitmask
 
@@ -35,17 +33,15 @@ final class DsArray implements ChunkedArray, ChunkData {
    */
   DsArray(DsFile file, Object what, DType dtype, boolean bits, ChunkGrid grid, long n, long blockPos, long len,
       boolean masked, boolean noData, byte[] fill) {
+    super(dtype, grid, fill, null);
     this.file = file;
     this.what = what;
-    this.dtype = dtype;
-    this.grid = grid;
     this.n = n; // the grid's element count
     this.bits = bits;
     this.len = len;
     this.noData = noData;
     this.mask = masked && !noData ? new Bitmask(file, what, blockPos, n) : null;
     this.dataPos = blockPos + (mask != null ? Bitmask.bytes(n) : 0);
-    this.fill = fill;
     this.checked = mask == null;
   }
 
@@ -64,17 +60,7 @@ final class DsArray implements ChunkedArray, ChunkData {
 
   /** Bytes a block of {@code stored} values takes (packed bits for bool). */
   private long storedBytes(long stored) {
-    return bits ? (stored + 7) / 8 : stored * dtype.itemSize();
-  }
-
-  @Override
-  public DType dtype() {
-    return dtype;
-  }
-
-  @Override
-  public ChunkGrid grid() {
-    return grid;
+    return bits ? (stored + 7) / 8 : stored * dtype().itemSize();
   }
 
   @Override
@@ -85,21 +71,16 @@ final class DsArray implements ChunkedArray, ChunkData {
     return noData ? null : this;
   }
 
-  @Override
-  public byte[] fillValue() {
-    return fill;
-  }
-
   // ------------------------------------------------------------------ ChunkData
 
   @Override
   public long size() {
-    return n * dtype.itemSize();
+    return n * dtype().itemSize();
   }
 
   @Override
   public void read(long offset, byte[] dst, int dstOff, int length) throws IOException {
-    int item = dtype.itemSize();
+    int item = dtype().itemSize();
     if (offset < 0 || length < 0 || offset + length > size()) {
       throw new FormatException(what + ": bytes " + offset + ".." + (offset + length) + " outside its " + size() + " bytes");
     }
@@ -132,7 +113,7 @@ final class DsArray implements ChunkedArray, ChunkData {
       return;
     }
     checkLen();
-    int item = dtype.itemSize();
+    int item = dtype().itemSize();
     long[] w = new long[2];
     byte[] m = mask.window(e0, e1, w);
     long base = w[0];
@@ -158,13 +139,13 @@ final class DsArray implements ChunkedArray, ChunkData {
       }
       while (i < count && Bitmask.isSet(m, bit + i)) {
         int o = outOff + i * item;
-        if (fill == null) {
+        if (fillValue() == null) {
           for (int b = 0; b < item; b++) {
             out[o + b] = 0;
           }
         } else {
           for (int b = 0; b < item; b++) {
-            out[o + b] = fill[b];
+            out[o + b] = fillValue()[b];
           }
         }
         i++;
@@ -180,7 +161,7 @@ final class DsArray implements ChunkedArray, ChunkData {
    * read straight into the tail of {@code out} and spread forward in place, runs at a time.
    */
   private void readMaskedWhole(byte[] out, int outOff) throws IOException {
-    int item = dtype.itemSize();
+    int item = dtype().itemSize();
     int count = (int) n;
     byte[] m = new byte[(int) Bitmask.bytes(n)];
     mask.readAll(m);
@@ -206,10 +187,10 @@ final class DsArray implements ChunkedArray, ChunkData {
         i = r;
       }
       if (i < count) { // element i is missing
-        if (fill == null) {
+        if (fillValue() == null) {
           java.util.Arrays.fill(out, dst, dst + item, (byte) 0);
         } else {
-          System.arraycopy(fill, 0, out, dst, item);
+          System.arraycopy(fillValue(), 0, out, dst, item);
         }
         dst += item;
         i++;
@@ -223,7 +204,7 @@ final class DsArray implements ChunkedArray, ChunkData {
       return;
     }
     if (!bits) {
-      file.readFully(dataPos + k0 * dtype.itemSize(), out, outOff, count * dtype.itemSize());
+      file.readFully(dataPos + k0 * dtype().itemSize(), out, outOff, count * dtype().itemSize());
       return;
     }
     long b0 = k0 / 8;

@@ -1,5 +1,6 @@
 package org.chunkcdm.ds;
 
+import org.chunkcdm.chunk.Lazy;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -37,7 +38,7 @@ final class DsStrings implements ChunkedIosp.VariableReader {
   private final long len;
   private final Bitmask mask;
   private final boolean noData;
-  private volatile Index index;
+  private final Lazy<Index> indexLazy = new Lazy<>(this::buildIndex);
 
   private static final class Index {
     final long stored; // K
@@ -176,17 +177,7 @@ final class DsStrings implements ChunkedIosp.VariableReader {
   }
 
   private Index index() throws IOException {
-    Index ix = index;
-    if (ix == null) {
-      synchronized (this) {
-        ix = index;
-        if (ix == null) {
-          ix = buildIndex();
-          index = ix;
-        }
-      }
-    }
-    return ix;
+    return indexLazy.get();
   }
 
   /** One pass over the length array: block offsets, each length and the total checked against {@code .len}. */

@@ -6,11 +6,13 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
+import org.chunkcdm.chunk.BasicChunkedArray;
 import org.chunkcdm.chunk.BloscChunkData;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.DType;
+import org.chunkcdm.chunk.Lazy;
 import ucar.nc2.iosp.hdf5.DataBTree;
 
 /**
@@ -20,7 +22,7 @@ import ucar.nc2.iosp.hdf5.DataBTree;
  * the filters the chunk's filter mask marks as not applied. When Blosc is the last filter to undo, the chunk is
  * handed to core's {@link BloscChunkData}, so small reads decode only the blocks they need.
  */
-final class H5BloscArray implements ChunkedArray {
+final class H5BloscArray extends BasicChunkedArray {
   static final int DEFLATE = 1;
   static final int SHUFFLE = 2;
   static final int FLETCHER32 = 3;
@@ -41,15 +43,12 @@ final class H5BloscArray implements ChunkedArray {
 
   private final String file;
   private final String variable;
-  private final DType dtype;
   private final ChunkGrid.Regular grid;
   private final H5Internals.Filter[] pipeline;
-  private final byte[] fill;
-  private final Object cacheKey;
   private final Bytes bytes;
   private final IndexSource indexSource;
   private final long chunkBytes;
-  private volatile Index index;
+  private final Lazy<Index> index = new Lazy<>(this::readIndex);
 
   private static final class Index {
     final long[] pos;
@@ -66,50 +65,19 @@ final class H5BloscArray implements ChunkedArray {
 
   H5BloscArray(String file, String variable, DType dtype, long[] shape, int[] chunkShape, H5Internals.Filter[] pipeline,
       byte[] fill, Object cacheKey, Bytes bytes, IndexSource indexSource) {
+    this(file, variable, dtype, ChunkGrid.regular(shape, chunkShape), pipeline, fill, cacheKey, bytes, indexSource);
+  }
+
+  private H5BloscArray(String file, String variable, DType dtype, ChunkGrid.Regular grid, H5Internals.Filter[] pipeline,
+      byte[] fill, Object cacheKey, Bytes bytes, IndexSource indexSource) {
+    super(dtype, grid, fill, cacheKey);
     this.file = file;
     this.variable = variable;
-    this.dtype = dtype;
-    this.grid = ChunkGrid.regular(shape, chunkShape);
+    this.grid = grid;
     this.pipeline = pipeline;
-    this.fill = fill;
-    this.cacheKey = cacheKey;
     this.bytes = bytes;
     this.indexSource = indexSource;
     this.chunkBytes = grid.chunkElements() * dtype.itemSize();
-  }
-
-  @Override
-  public DType dtype() {
-    return dtype;
-  }
-
-  @Override
-  public ChunkGrid grid() {
-    return grid;
-  }
-
-  @Override
-  public byte[] fillValue() {
-    return fill;
-  }
-
-  @Override
-  public Object cacheKey() {
-    return cacheKey;
-  }
-
-  private Index index() throws IOException {
-    Index ix = index;
-    if (ix == null) {
-      synchronized (this) {
-        ix = index;
-        if (ix == null) {
-          ix = readIndex();
-          index = ix;
-        }
-      }
-    }
-    return ix;
   }
 
   private Index readIndex() throws IOException {
@@ -167,7 +135,7 @@ final class H5BloscArray implements ChunkedArray {
 
   @Override
   public ChunkData chunk(long k) throws IOException {
-    Index ix = index();
+    Index ix = index.get();
     long pos = ix.pos[(int) k];
     if (pos < 0) {
       return null;
@@ -205,7 +173,7 @@ final class H5BloscArray implements ChunkedArray {
           buf = inflate(buf, f == last ? chunkBytes : -1);
           break;
         case SHUFFLE:
-          buf = unshuffle(buf, flt.cdValues().length > 0 ? flt.cdValues()[0] : dtype.itemSize());
+          buf = unshuffle(buf, flt.cdValues().length > 0 ? flt.cdValues()[0] : dtype().itemSize());
           break;
         case FLETCHER32:
           if (buf.length < 4) {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;
+import org.chunkcdm.chunk.BasicChunkedArray;
 import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.DType;
 import org.chunkcdm.io.FileHandles;
@@ -163,28 +164,14 @@ final class Blosc2Frames {
   }
 
   /** The frame's chunks in index order, plain or as b2nd chunks. */
-  static final class FrameArray implements ChunkedArray {
+  static final class FrameArray extends BasicChunkedArray {
     final Frame f;
-    final DType dt;
-    final ChunkGrid grid;
     final B2nd nd;
-    final Object key = new Object();
 
     FrameArray(Frame f, DType dt, ChunkGrid grid, B2nd nd) {
+      super(dt, grid, null, new Object());
       this.f = f;
-      this.dt = dt;
-      this.grid = grid;
       this.nd = nd;
-    }
-
-    @Override
-    public DType dtype() {
-      return dt;
-    }
-
-    @Override
-    public ChunkGrid grid() {
-      return grid;
     }
 
     @Override
@@ -196,11 +183,6 @@ final class Blosc2Frames {
     @Override
     public org.chunkcdm.io.FileHandles.Prefetch prefetch(long[] chunks) throws IOException {
       return f.prefetch(chunks);
-    }
-
-    @Override
-    public Object cacheKey() {
-      return key;
     }
   }
 }

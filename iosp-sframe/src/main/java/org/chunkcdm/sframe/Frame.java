@@ -1,5 +1,6 @@
 package org.chunkcdm.sframe;
 
+import org.chunkcdm.chunk.Lazy;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collections;
@@ -76,7 +77,7 @@ final class Frame {
   final long trailerLen;
   final long[] index;
   /** Uncompressed bytes of each logical chunk. */
-  private volatile long[] chunkBytes; // uncompressed size per chunk; from chunk headers only when first needed
+  private final Lazy<long[]> chunkBytesLazy = new Lazy<>(this::chunkSizes);
 
   private Frame(Path file, FileHandles files, byte[] mem, String name) throws IOException {
     this.file = file;
@@ -201,7 +202,7 @@ final class Frame {
     }
     index = readIndex(indexPos, trailerPos);
     if (chunksize > 0) {
-      chunkBytes = chunkSizes();
+      chunkBytesLazy.get(); // fixed chunk sizes: known (and checked) at open
     }
   }
 
@@ -294,25 +295,11 @@ final class Frame {
   }
 
   /**
-   * Uncompressed size of every chunk: from chunksize when it is fixed; for variable chunk sizes the chunk
-   * headers are read (16 bytes each; for a sparse frame that opens every chunk file once).
-   */
-  /**
    * Uncompressed size of every chunk. With a fixed chunksize this costs nothing; with variable chunk sizes
    * the chunk headers are read on the first call (a read), never when the frame is opened.
    */
   long[] chunkBytes() throws IOException {
-    long[] s = chunkBytes;
-    if (s == null) {
-      synchronized (this) {
-        s = chunkBytes;
-        if (s == null) {
-          s = chunkSizes();
-          chunkBytes = s;
-        }
-      }
-    }
-    return s;
+    return chunkBytesLazy.get();
   }
 
   private long[] chunkSizes() throws IOException {

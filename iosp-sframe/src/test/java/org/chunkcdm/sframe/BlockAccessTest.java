@@ -8,7 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.chunkcdm.blosc.BloscStats;
+import org.chunkcdm.blosc.CodecProbes;
 import org.chunkcdm.chunk.SectionReader;
 import org.chunkcdm.testkit.Fixtures;
 import org.junit.jupiter.api.Test;
@@ -57,19 +57,19 @@ class BlockAccessTest {
       if (delta && !touchesBlock0) {
         blocks++;
       }
-      BloscStats.reset();
+      CodecProbes.reset();
       Check.assertSection(exp, v, first, count, stride);
-      assertEquals(blocks, BloscStats.blocksDecoded(), path + ": blocks decoded for a 2^rank straddling section");
-      assertEquals(0, BloscStats.chunksDecoded(), path + ": no whole chunk decoded");
+      assertEquals(blocks, CodecProbes.blocksDecoded(), path + ": blocks decoded for a 2^rank straddling section");
+      assertEquals(0, CodecProbes.chunksDecoded(), path + ": no whole chunk decoded");
 
       long[] one = new long[rank];
       for (int k = 0; k < rank; k++) {
         one[k] = 1;
         first[k] = Math.min(shape[k], exp.chunk()[k]) - 1; // last item of chunk 0: in its last block
       }
-      BloscStats.reset();
+      CodecProbes.reset();
       Check.assertSection(exp, v, first, one, one);
-      assertEquals(delta ? 2 : 1, BloscStats.blocksDecoded(), path + ": blocks decoded for one item");
+      assertEquals(delta ? 2 : 1, CodecProbes.blocksDecoded(), path + ": blocks decoded for one item");
     }
   }
 
@@ -78,16 +78,16 @@ class BlockAccessTest {
   void openingManyChunksTouchesNone() throws IOException {
     Fixtures.Dataset d = Fixtures.manifest("blosc2").dataset("cframe/cf_many_chunks_i4.b2frame");
     Check.Expect exp = Check.Expect.of(d.variables().get(0));
-    BloscStats.reset();
-    long touched = SectionReader.CHUNKS_TOUCHED.sum();
+    CodecProbes.reset();
+    long touched = SectionReader.chunksTouched();
     try (NetcdfFile nc = NetcdfFiles.open(d.file().toString())) {
-      assertEquals(1, BloscStats.chunksDecoded(), "opening decodes one Blosc chunk: the offsets index");
-      assertEquals(2, BloscStats.blocksDecoded(), "the offsets index of 2060 entries has 2 blocks");
-      assertEquals(touched, SectionReader.CHUNKS_TOUCHED.sum(), "no chunk read at open");
+      assertEquals(1, CodecProbes.chunksDecoded(), "opening decodes one Blosc chunk: the offsets index");
+      assertEquals(2, CodecProbes.blocksDecoded(), "the offsets index of 2060 entries has 2 blocks");
+      assertEquals(touched, SectionReader.chunksTouched(), "no chunk read at open");
       Variable v = Check.find(nc, d);
       v.setCaching(false);
       Check.assertSection(exp, v, new long[] {2059 * 32 + 5}, new long[] {3}, new long[] {1});
-      assertEquals(touched + 1, SectionReader.CHUNKS_TOUCHED.sum(), "a point read touches one chunk");
+      assertEquals(touched + 1, SectionReader.chunksTouched(), "a point read touches one chunk");
     }
   }
 

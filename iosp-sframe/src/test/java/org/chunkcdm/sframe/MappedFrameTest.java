@@ -21,6 +21,7 @@ import org.chunkcdm.chunk.ChunkCache;
 import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.SectionReader;
 import org.chunkcdm.io.FileHandles;
+import org.chunkcdm.io.IoProbes;
 import org.chunkcdm.open.ChunkedDataset;
 import org.chunkcdm.open.Datasets;
 import org.chunkcdm.open.OpenOptions;
@@ -50,9 +51,9 @@ class MappedFrameTest {
 
   @BeforeEach
   void mapEverything() {
-    restoreMapSettings = FileHandles.mapSettings();
-    FileHandles.setMmap(true);
-    FileHandles.setMapLimits(4096, 0, 64);
+    restoreMapSettings = IoProbes.mapSettings();
+    IoProbes.setMmap(true);
+    IoProbes.setMapLimits(4096, 0, 64);
   }
 
   @AfterEach
@@ -88,12 +89,12 @@ class MappedFrameTest {
   @Test
   void everyFixtureWithTheMappingOnAndOff() throws IOException {
     int[] mapped = {0};
-    FileHandles.setMmap(true);
+    IoProbes.setMmap(true);
     int datasets = readEveryFixture((d, h) -> {
       assertEquals(1, h.mappedCount(), d + ": a contiguous frame is read through its mapping");
       mapped[0]++;
     }, h -> { });
-    FileHandles.setMmap(false);
+    IoProbes.setMmap(false);
     datasets += readEveryFixture((d, h) -> { }, h -> assertEquals(0, h.mappedCount(), "mapped with the mapping off"));
     assertTrue(mapped[0] >= 15 && datasets >= 2 * 40, mapped[0] + " mapped, " + datasets + " read");
   }
@@ -104,7 +105,7 @@ class MappedFrameTest {
    */
   @Test
   void everyFixtureThroughNativeReads() throws IOException {
-    FileHandles.setMmap(false);
+    IoProbes.setMmap(false);
     boolean on = FileHandles.nativeReadsOff() == null;
     assertEquals(NativeAccess.preadExpected(), on, "native reads: " + FileHandles.nativeReadsOff());
     int[] through = {0};
@@ -171,12 +172,12 @@ class MappedFrameTest {
       try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
         raf.setLength(cut);
       }
-      FileHandles.checkSizeBeforeMappedRead(false);
+      IoProbes.checkSizeBeforeMappedRead(false);
       try {
         IOException e2 = assertThrows(IOException.class, () -> v.read(s));
         NetcdfChecks.assertMentions(e2, f.toString(), "chunk " + big[0], "memory-mapped read");
       } finally {
-        FileHandles.checkSizeBeforeMappedRead(true);
+        IoProbes.checkSizeBeforeMappedRead(true);
       }
     }
     // the JVM goes on: another frame reads right, mapped
@@ -192,7 +193,7 @@ class MappedFrameTest {
   /** The default mode: a whole read of an opened frame goes through the channel, the second one through the mapping. */
   @Test
   void defaultModeMapsWhenTheFrameIsReadAgain() throws Exception {
-    FileHandles.setMapMode(FileHandles.MapMode.REREAD);
+    IoProbes.setMapMode(FileHandles.MapMode.REREAD);
     Fixtures.Dataset d = Check.datasets().stream().filter(x -> x.file().getFileName().toString()
         .equals("cf_zstd_shuffle_f8.b2frame")).findFirst().orElseThrow();
     Check.Expect want = Check.Expect.of(d.variables().get(0));
@@ -221,9 +222,9 @@ class MappedFrameTest {
         long[] shape = a.grid().shape();
         long[] ones = new long[shape.length];
         java.util.Arrays.fill(ones, 1);
-        FileHandles.setMmap(false);
+        IoProbes.setMmap(false);
         byte[] ref = SectionReader.readBytes(a, new long[shape.length], shape, ones);
-        FileHandles.setMmap(true);
+        IoProbes.setMmap(true);
         for (int i = 0; i < ref.length; i++) {
           if (want.defined()[i] != 0 && ref[i] != want.raw()[i]) {
             throw new AssertionError(d + ": byte " + i + " differs from the manifest");

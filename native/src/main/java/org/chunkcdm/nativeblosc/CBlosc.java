@@ -20,13 +20,9 @@ final class CBlosc {
 
   static {
     List<String> names = new ArrayList<>();
-    String prop = System.getProperty("chunkcdm.blosc.library");
-    if (prop != null && !prop.isBlank()) {
-      names.add(prop);
-    }
-    String env = System.getenv("CHUNKCDM_BLOSC_LIBRARY");
-    if (env != null && !env.isBlank()) {
-      names.add(env);
+    String configured = org.chunkcdm.blosc.internal.Settings.BLOSC_LIBRARY.choice(); // -D, else the environment
+    if (configured != null) {
+      names.add(configured);
     }
     names.add("blosc");
     names.add("libblosc.so.1");

@@ -332,13 +332,15 @@ public final class NcStreamOut {
   }
 
   /**
-   * Threads that read and write the slabs of one chunked variable, the calling thread included: as many as core's
-   * decode threads ({@code -Dchunkcdm.decode.threads}, default the available processors), or
-   * {@code -Dchunkcdm.ncstream.workers=N} (1..64); fewer when their slab buffers (one message each) would take more
-   * than a quarter of the heap.
+   * Threads that read and write the slabs of one chunked variable, the calling thread included: as many as the chunk
+   * layer's decode threads ({@code -Dchunkcdm.decode.threads}, default the available processors); fewer when their
+   * slab buffers (one message each) would take more than a quarter of the heap.
    */
+  /** Tests: the number of workers instead of the decode threads' (0 = those). */
+  static volatile int workersForTests;
+
   static int workers(long slabBytes) {
-    int want = Math.max(1, Math.min(64, Integer.getInteger("chunkcdm.ncstream.workers", DecodePool.threads())));
+    int want = Math.max(1, Math.min(64, workersForTests > 0 ? workersForTests : DecodePool.threads()));
     long quarter = Runtime.getRuntime().maxMemory() / 4;
     while (want > 1 && want * slabBytes > quarter) {
       want--;

@@ -31,12 +31,11 @@ import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 
 /**
- * The workers that decode and write the slabs of a chunked variable ({@code -Dchunkcdm.ncstream.workers}): any
+ * The workers that decode and write the slabs of a chunked variable : any
  * number of them writes the same bytes as one (messages in order, each worker's byte swapping and DEFLATE its
  * own), the values are the source's, and a failure stops them all with nothing written after it.
  */
 class NcStreamOutWorkersTest {
-  static final String PROP = "chunkcdm.ncstream.workers";
   static final long BOUND = 4096;
 
   /** Fixture datasets with a chunked variable that goes as several messages of {@link #BOUND} bytes. */
@@ -67,16 +66,12 @@ class NcStreamOutWorkersTest {
   }
 
   static void withWorkers(int workers, Io r) throws IOException {
-    String old = System.getProperty(PROP);
-    System.setProperty(PROP, Integer.toString(workers));
+    int old = NcStreamOut.workersForTests;
+    NcStreamOut.workersForTests = workers;
     try {
       r.run();
     } finally {
-      if (old == null) {
-        System.clearProperty(PROP);
-      } else {
-        System.setProperty(PROP, old);
-      }
+      NcStreamOut.workersForTests = old;
     }
   }
 

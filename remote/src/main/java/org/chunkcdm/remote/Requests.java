@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.chunkcdm.blosc.internal.Settings;
 import org.chunkcdm.io.remote.RemoteStats;
 
 /**
@@ -28,11 +29,11 @@ final class Requests {
   private Requests() {}
 
   static int timeoutMillis() {
-    return (int) Math.max(100, Math.min(Integer.MAX_VALUE, Long.getLong("chunkcdm.remote.timeoutMillis", 30_000)));
+    return (int) Settings.REMOTE_TIMEOUT_MILLIS.number();
   }
 
   static int retries() {
-    return Math.max(0, Math.min(20, Integer.getInteger("chunkcdm.remote.retries", 3)));
+    return (int) Settings.REMOTE_RETRIES.number();
   }
 
   /** A failure worth another attempt (throttling, a transient server error, a network problem). */

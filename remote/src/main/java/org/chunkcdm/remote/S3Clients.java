@@ -2,7 +2,6 @@ package org.chunkcdm.remote;
 
 import java.net.URI;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Optional;
 import org.chunkcdm.io.remote.RemoteLocation;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
@@ -97,7 +96,7 @@ final class S3Clients {
   }
 
   private static AwsCredentialsProvider credentials(String profile) {
-    if (Boolean.parseBoolean(System.getProperty("chunkcdm.s3.anonymous", "false").toLowerCase(Locale.ROOT))) {
+    if ("true".equals(org.chunkcdm.blosc.internal.Settings.S3_ANONYMOUS.choice())) {
       return AnonymousCredentialsProvider.create();
     }
     AwsCredentialsProvider chain = profile != null ? ProfileCredentialsProvider.create(profile)

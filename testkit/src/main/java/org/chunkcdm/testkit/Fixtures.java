@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Finds the test data ({@code testdata/<family>} in the repository) relative to the reactor root (not the module
  * directory) and reads the families' {@code MANIFEST.json} files. The reactor root comes from the system property
- * {@code chunkcdm.root} (set by surefire) or, failing that, from walking up from the working directory to
+ * {@code chunkcdm.test.root} (set by surefire) or, failing that, from walking up from the working directory to
  * the directory whose {@code pom.xml} is the reactor's.
  */
 public final class Fixtures {
@@ -26,7 +26,7 @@ public final class Fixtures {
 
   /** The reactor root directory. */
   public static Path root() {
-    String prop = System.getProperty("chunkcdm.root");
+    String prop = System.getProperty("chunkcdm.test.root");
     if (prop != null && !prop.isEmpty() && Files.isDirectory(Paths.get(prop, "testdata"))) {
       return Paths.get(prop).toAbsolutePath().normalize();
     }

@@ -4,7 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
 
 /** Copies fixtures into temporary directories so tests can damage or extend them. */
 public final class TestFiles {
@@ -84,5 +88,35 @@ public final class TestFiles {
       b[i] = (byte) v;
     }
     return b;
+  }
+
+  /** Unzips {@code zip} into {@code dir}; an entry naming a place outside {@code dir} is an IOException. */
+  public static void unzip(Path zip, Path dir) throws IOException {
+    try (ZipInputStream z = new ZipInputStream(Files.newInputStream(zip))) {
+      for (ZipEntry e; (e = z.getNextEntry()) != null; ) {
+        Path to = dir.resolve(e.getName()).normalize();
+        if (!to.startsWith(dir)) {
+          throw new IOException(zip + ": entry outside the directory: " + e.getName());
+        }
+        if (e.isDirectory()) {
+          Files.createDirectories(to);
+        } else {
+          Files.createDirectories(to.getParent());
+          Files.copy(z, to, StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    }
+  }
+
+  /** Deletes a file or a directory tree (links themselves, never what they point to); nothing if absent. */
+  public static void deleteTree(Path p) throws IOException {
+    if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(p)) {
+      for (Path q : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(q);
+      }
+    }
   }
 }

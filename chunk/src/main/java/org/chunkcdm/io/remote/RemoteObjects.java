@@ -21,28 +21,23 @@ import java.util.concurrent.atomic.AtomicLong;
  * Blosc2 frame's index and trailer, an HDF5 file's end); an S3 listing of a prefix answers which of its direct
  * children exist. Entries not tied to a version expire after {@code -Dchunkcdm.remote.statSeconds} (default 5);
  * bytes cached for an object's version (its ETag) serve reads pinned to that version whatever their age. The
- * cached bytes are bounded ({@code -Dchunkcdm.remote.metadataBytes}, default 64 MiB), oldest dropped first.
+ * cached bytes are bounded (64 MiB per file system), oldest dropped first.
  * Concurrent stats of one key share one request.
  */
 final class RemoteObjects {
-  static final int HEAD_BYTES = intProperty("chunkcdm.remote.headBytes", 64 << 10);
-  static final int TAIL_BYTES = intProperty("chunkcdm.remote.tailBytes", 64 << 10);
+  static final int HEAD_BYTES = 64 << 10;
+  static final int TAIL_BYTES = 64 << 10;
   /** Reads up to this size near the end of an object are served from its cached tail. */
   static final int SMALL_READ = 64 << 10;
   private static final int LIST_KEYS = 1000;
 
-  private static int intProperty(String name, int dflt) {
-    Integer v = Integer.getInteger(name);
-    return v == null || v < 16 ? dflt : v;
-  }
-
   static long ttlNanos() {
-    long s = Long.getLong("chunkcdm.remote.statSeconds", 5);
-    return Math.max(0, s) * 1_000_000_000L;
+    return org.chunkcdm.blosc.internal.Settings.REMOTE_STAT_SECONDS.number() * 1_000_000_000L;
   }
 
+  /** Bytes of cached object starts and ends, at most. */
   static long maxBytes() {
-    return Math.max(1 << 20, Long.getLong("chunkcdm.remote.metadataBytes", 64L << 20));
+    return 64L << 20;
   }
 
   /** One object as last seen: info (null = missing), whether it is a prefix, and cached bytes of this version. */

@@ -16,8 +16,7 @@ import java.util.Optional;
  *
  * <p>A feature built on it is on when the JVM is Java 22+ and grants this code native access
  * ({@code --enable-native-access=ALL-UNNAMED}, which the CLI's launchers pass), so that it never makes the JVM print
- * a warning; its property ({@code -Dchunkcdm.nativeRead}, {@code -Dchunkcdm.nativeCopy}) {@code =false} turns it off,
- * {@code =true} uses it without the grant (the JVM then warns once).
+ * a warning; {@code -Dchunkcdm.ffm=false} turns every such call off.
  */
 public final class Ffm {
   private Ffm() {}
@@ -102,18 +101,17 @@ public final class Ffm {
   }
 
   /**
-   * Why the feature switched by {@code property} makes no FFM calls in this JVM, or null when it may make them:
-   * {@code =false} turns it off, {@code =true} needs no grant of native access.
+   * Why chunkcdm makes no FFM calls in this JVM, or null when it may make them: {@code -Dchunkcdm.ffm=false} turns
+   * them off; else they need Java 22+ and native access granted to chunkcdm's code.
    */
-  public static String off(String property) {
-    String mode = System.getProperty(property, "auto").trim().toLowerCase(Locale.ROOT);
-    if (mode.equals("false") || mode.equals("off")) {
-      return "off by -D" + property + "=" + mode;
+  public static String off() {
+    if (Settings.FFM.choice().equals("false")) {
+      return "off by -Dchunkcdm.ffm=false";
     }
     if (JAVA_OFF != null) {
       return JAVA_OFF;
     }
-    if (!GRANTED && !mode.equals("true")) {
+    if (!GRANTED) {
       return "no native access granted (--enable-native-access=ALL-UNNAMED, or the module's name; the CLI's launchers"
           + " pass it)";
     }

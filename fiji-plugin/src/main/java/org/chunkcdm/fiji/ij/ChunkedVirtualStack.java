@@ -183,7 +183,7 @@ public final class ChunkedVirtualStack extends VirtualStack {
     int iy = spec.y();
     cnt[ix] = w;
     Object out = blank();
-    long before = SectionReader.CHUNKS_TOUCHED.sum();
+    long before = SectionReader.chunksTouched();
     long t0 = System.nanoTime();
     int band = iy < 0 ? 1 : bandRows();
     boolean cancelled = false;
@@ -210,7 +210,7 @@ public final class ChunkedVirtualStack extends VirtualStack {
     if (banded && interactive) {
       IJ.showProgress(1.0);
     }
-    long chunks = SectionReader.CHUNKS_TOUCHED.sum() - before;
+    long chunks = SectionReader.chunksTouched() - before;
     long ms = (System.nanoTime() - t0) / 1_000_000;
     lastStatus = "chunkcdm: " + spec.v.name() + " plane " + n + "/" + getSize() + ": " + chunks + " chunk reads, " + ms
         + " ms" + (cancelled ? " (CANCELLED: plane incomplete)" : "");

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.chunkcdm.chunk.BasicChunkedArray;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
@@ -156,38 +157,24 @@ public final class NetcdfSources {
   }
 
   /** A netcdf-java variable cut into tiles of {@code chunk} shape, one {@code Variable.read} per tile. */
-  static final class TiledVariable implements ChunkedArray {
+  static final class TiledVariable extends BasicChunkedArray {
     private final NetcdfFile nc;
     private final Variable v;
-    private final DType dt;
     private final ChunkGrid.Regular grid;
-    private final String key;
 
     TiledVariable(NetcdfFile nc, Variable v, DType dt, int[] chunk, String key) {
+      super(dt, ChunkGrid.regular(shape(v), chunk), null, key);
       this.nc = nc;
       this.v = v;
-      this.dt = dt;
+      this.grid = (ChunkGrid.Regular) super.grid();
+    }
+
+    private static long[] shape(Variable v) {
       long[] shape = new long[v.getRank()];
       for (int d = 0; d < shape.length; d++) {
         shape[d] = v.getShape(d);
       }
-      this.grid = ChunkGrid.regular(shape, chunk);
-      this.key = key;
-    }
-
-    @Override
-    public DType dtype() {
-      return dt;
-    }
-
-    @Override
-    public ChunkGrid grid() {
-      return grid;
-    }
-
-    @Override
-    public Object cacheKey() {
-      return key;
+      return shape;
     }
 
     @Override
@@ -213,7 +200,7 @@ public final class NetcdfSources {
       } catch (InvalidRangeException e) {
         throw new IOException(nc.getLocation() + ": " + v.getFullName() + " tile " + index + ": " + e.getMessage(), e);
       }
-      int item = dt.itemSize();
+      int item = dtype().itemSize();
       long full = grid.chunkElements();
       ByteBuffer out = ByteBuffer.allocate((int) (full * item)).order(ByteOrder.LITTLE_ENDIAN);
       // C-order walk of the (possibly clipped) tile, written at its place in the full chunk shape
@@ -226,7 +213,7 @@ public final class NetcdfSources {
           pos = pos * c[d] + idx[d];
         }
         int at = (int) (pos * item);
-        switch (dt.kind() == DType.Kind.FLOAT ? (item == 4 ? 'f' : 'd') : (char) ('0' + item)) {
+        switch (dtype().kind() == DType.Kind.FLOAT ? (item == 4 ? 'f' : 'd') : (char) ('0' + item)) {
           case 'f':
             out.putFloat(at, it.getFloatNext());
             break;

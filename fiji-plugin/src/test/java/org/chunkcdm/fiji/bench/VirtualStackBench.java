@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.chunkcdm.blosc.Blosc;
 import org.chunkcdm.chunk.BloscChunkData;
 import org.chunkcdm.chunk.ChunkCache;
+import org.chunkcdm.chunk.BasicChunkedArray;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
@@ -49,29 +50,14 @@ public final class VirtualStackBench {
   private VirtualStackBench() {}
 
   /** Chunks from a pool of real Blosc frames; index → pool[index mod POOL]. */
-  static final class PooledVolume implements ChunkedArray {
+  static final class PooledVolume extends BasicChunkedArray {
     final byte[][] pool;
-    final ChunkGrid.Regular grid = ChunkGrid.regular(new long[] {NZ, NY, NX}, CHUNK);
     final AtomicLong decoded = new AtomicLong();
-    final Object key = "bench-volume-" + System.nanoTime();
 
     PooledVolume(byte[][] pool) {
+      super(DType.of(DType.Kind.UINT, 2, ByteOrder.LITTLE_ENDIAN), ChunkGrid.regular(new long[] {NZ, NY, NX}, CHUNK), null,
+          "bench-volume-" + System.nanoTime());
       this.pool = pool;
-    }
-
-    @Override
-    public DType dtype() {
-      return DType.of(DType.Kind.UINT, 2, ByteOrder.LITTLE_ENDIAN);
-    }
-
-    @Override
-    public ChunkGrid grid() {
-      return grid;
-    }
-
-    @Override
-    public Object cacheKey() {
-      return key;
     }
 
     @Override

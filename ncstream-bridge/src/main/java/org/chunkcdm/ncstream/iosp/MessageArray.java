@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 import org.chunkcdm.cdm.ChunkedIosp;
+import org.chunkcdm.chunk.BasicChunkedArray;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
@@ -30,7 +31,7 @@ import ucar.nc2.Variable;
  * dimension, as netcdf-java's NcStreamWriter and chunkcdm's writer make them): a flat chunk grid with one chunk
  * per message (and fill-value chunks for the ranges no message covers), served by core's {@link org.chunkcdm.chunk.SectionReader}.
  */
-final class MessageArray implements ChunkedArray, ChunkedIosp.VariableReader {
+final class MessageArray extends BasicChunkedArray implements ChunkedIosp.VariableReader {
   private final FileHandles files;
   private final Path file;
   private final String what;
@@ -38,11 +39,10 @@ final class MessageArray implements ChunkedArray, ChunkedIosp.VariableReader {
   private final DType dtype;
   private final ChunkGrid.Flat grid;
   private final DataMessage[] chunks; // null = not stored
-  private final byte[] fill;
-  private final Object cacheKey;
 
   private MessageArray(FileHandles files, Path file, String what, DataType type, DType dtype, ChunkGrid.Flat grid,
       DataMessage[] chunks, byte[] fill, Object cacheKey) {
+    super(dtype, grid, fill, cacheKey);
     this.files = files;
     this.file = file;
     this.what = what;
@@ -50,8 +50,6 @@ final class MessageArray implements ChunkedArray, ChunkedIosp.VariableReader {
     this.dtype = dtype;
     this.grid = grid;
     this.chunks = chunks;
-    this.fill = fill;
-    this.cacheKey = cacheKey;
   }
 
   /** The element type of a fixed-size primitive CDM type as stored (CHAR and enums read as integers). */
@@ -219,26 +217,6 @@ final class MessageArray implements ChunkedArray, ChunkedIosp.VariableReader {
         }
     }
     return bb.array();
-  }
-
-  @Override
-  public DType dtype() {
-    return dtype;
-  }
-
-  @Override
-  public ChunkGrid grid() {
-    return grid;
-  }
-
-  @Override
-  public byte[] fillValue() {
-    return fill;
-  }
-
-  @Override
-  public Object cacheKey() {
-    return cacheKey;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package org.chunkcdm.ncstream.iosp;
 
+import org.chunkcdm.cdm.CdmProbes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -72,8 +73,7 @@ class ThreddsPathsTest {
 
   @Test
   void streamingCallsGiveNetcdfJavasEncodingInSmallPieces() throws Exception {
-    String old = System.getProperty("chunkcdm.stream.pieceBytes");
-    System.setProperty("chunkcdm.stream.pieceBytes", "1000");
+    long old = CdmProbes.setStreamPieceBytes(1000);
     try {
       for (String[] ds : new String[][] {{"ds", "large.ds"}, {"ds", "strings.ds"}, {"ds", "all_types_1d.ds"},
           {"bcolz", "carray/multidim_float32_1000x3x4"}, {"bcolz", "carray/dtype_S7_zstd_c5_byteshuf_n600_cl128"},
@@ -102,11 +102,7 @@ class ThreddsPathsTest {
         }
       }
     } finally {
-      if (old == null) {
-        System.clearProperty("chunkcdm.stream.pieceBytes");
-      } else {
-        System.setProperty("chunkcdm.stream.pieceBytes", old);
-      }
+      CdmProbes.setStreamPieceBytes(old);
     }
   }
 }
