@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.ServiceLoader;
 import org.chunkcdm.io.Locations;
 import org.chunkcdm.io.remote.RemoteLocation;
 import org.chunkcdm.io.remote.RemoteStores;
@@ -83,25 +82,9 @@ public class RemoteRafProvider implements RandomAccessFileProvider {
   /** The dataset-directory providers on the class path (this class's loader and the context class loader). */
   static List<DatasetDirectoryProvider> directoryProviders() {
     List<DatasetDirectoryProvider> out = new ArrayList<>();
-    List<String> seen = new ArrayList<>();
-    for (ClassLoader cl : new ClassLoader[] {RemoteRafProvider.class.getClassLoader(), Thread.currentThread().getContextClassLoader()}) {
-      if (cl == null) {
-        continue;
-      }
-      java.util.Iterator<RandomAccessFileProvider> it = ServiceLoader.load(RandomAccessFileProvider.class, cl).iterator();
-      for (int guard = 0; guard < 1000; guard++) {
-        try {
-          if (!it.hasNext()) {
-            break;
-          }
-          RandomAccessFileProvider r = it.next();
-          if (r instanceof DatasetDirectoryProvider && !seen.contains(r.getClass().getName())) {
-            seen.add(r.getClass().getName());
-            out.add((DatasetDirectoryProvider) r);
-          }
-        } catch (java.util.ServiceConfigurationError e) {
-          // another copy of netcdf-java's interface in a host with several class loaders: not ours
-        }
+    for (RandomAccessFileProvider r : org.chunkcdm.io.Services.load(RandomAccessFileProvider.class, RemoteRafProvider.class)) {
+      if (r instanceof DatasetDirectoryProvider) {
+        out.add((DatasetDirectoryProvider) r);
       }
     }
     return out;

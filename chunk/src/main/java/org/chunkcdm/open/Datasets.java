@@ -3,9 +3,7 @@ package org.chunkcdm.open;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.ServiceLoader;
 
 /** Finds the registered {@link DatasetOpener}s and opens datasets through them. */
 public final class Datasets {
@@ -16,32 +14,7 @@ public final class Datasets {
    * implement this copy of {@link DatasetOpener}, as a context loader of another host may list, are skipped).
    */
   public static List<DatasetOpener> openers() {
-    List<DatasetOpener> out = new ArrayList<>();
-    List<String> seen = new ArrayList<>();
-    for (ClassLoader cl : new ClassLoader[] {Datasets.class.getClassLoader(), Thread.currentThread().getContextClassLoader()}) {
-      if (cl == null) {
-        continue;
-      }
-      java.util.Iterator<DatasetOpener> it = ServiceLoader.load(DatasetOpener.class, cl).iterator();
-      for (int guard = 0; guard < 1000; guard++) {
-        DatasetOpener o;
-        try {
-          if (!it.hasNext()) {
-            break;
-          }
-          o = it.next();
-        } catch (java.util.ServiceConfigurationError e) {
-          // e.g. a context class loader that sees an opener built against another copy of this interface (a
-          // host with several class loaders): not one of ours, skip it
-          continue;
-        }
-        if (!seen.contains(o.getClass().getName())) {
-          seen.add(o.getClass().getName());
-          out.add(o);
-        }
-      }
-    }
-    return out;
+    return org.chunkcdm.io.Services.load(DatasetOpener.class, Datasets.class);
   }
 
   /** The opener claiming {@code path}, or null when none does. */

@@ -147,30 +147,15 @@ final class HttpStore implements ObjectStore {
           throw new IOException(describe(key) + ": HTTP " + s + (s == 200 ? ": the server does not serve byte ranges" : ""));
         }
         ObjectInfo i = info(c, c.getContentLengthLong());
-        checkVersion(key, ifMatch, i);
+        Requests.checkVersion(describe(key), ifMatch, i);
         int want = (int) Math.max(0, Math.min(len, i.size() - pos));
-        int got;
-        try (InputStream in = c.getInputStream()) {
-          got = Requests.readBody(in, dst, off, want);
-        } catch (IOException e) {
-          throw new Requests.Transient(d.fired() ? "no complete answer within " + Requests.timeoutMillis() + " ms"
-              : "reading the answer failed: " + e.getMessage(), e);
-        }
-        if (got < want) {
-          throw new Requests.Transient("the answer ended after " + got + " of " + want + " bytes", null);
-        }
+        Requests.body(c::getInputStream, dst, off, want, d);
         if (s == 200) {
           c.disconnect(); // the rest of a whole-object answer is not wanted
         }
-        return new Read(i, got);
+        return new Read(i, want);
       }
     });
-  }
-
-  private void checkVersion(String key, String ifMatch, ObjectInfo i) throws ObjectChangedException {
-    if (ifMatch != null && i.etag() != null && !ifMatch.equals(i.etag())) {
-      throw new ObjectChangedException(describe(key) + ": ETag " + i.etag() + ", not the version " + ifMatch + " read before");
-    }
   }
 
   @Override
@@ -199,23 +184,14 @@ final class HttpStore implements ObjectStore {
         }
         long body = c.getContentLengthLong();
         ObjectInfo i = info(c, s == 200 ? body : -1);
-        checkVersion(key, ifMatch, i);
+        Requests.checkVersion(describe(key), ifMatch, i);
         long want = s == 206 ? body : Math.min(maxBytes, i.size());
         if (want < 0) {
           throw new IOException(describe(key) + ": the answer has no Content-Length");
         }
         Bounds.checkAllocation(want, describe(key));
         byte[] b = new byte[(int) want];
-        int got;
-        try (InputStream in = c.getInputStream()) {
-          got = Requests.readBody(in, b, 0, b.length);
-        } catch (IOException e) {
-          throw new Requests.Transient(d.fired() ? "no complete answer within " + Requests.timeoutMillis() + " ms"
-              : "reading the answer failed: " + e.getMessage(), e);
-        }
-        if (got < want) {
-          throw new Requests.Transient("the answer ended after " + got + " of " + want + " bytes", null);
-        }
+        Requests.body(c::getInputStream, b, 0, b.length, d);
         if (s == 200 && i.size() > want) {
           c.disconnect();
         }

@@ -115,20 +115,42 @@ final class Requests {
     }
   }
 
+  /** A response body, opened when it is read. */
+  interface Body {
+    InputStream open() throws IOException;
+  }
+
   /**
-   * Reads exactly {@code len} bytes of a response body into {@code dst}; fewer only when the body ends early
-   * (returns the count). Counts the bytes in {@link RemoteStats}.
+   * Reads exactly {@code len} bytes of a response body into {@code dst} (counted in {@link RemoteStats}); a body
+   * that ends early or fails, or the deadline {@code d} cutting it, is a {@link Transient} failure.
    */
-  static int readBody(InputStream in, byte[] dst, int off, int len) throws IOException {
+  static void body(Body body, byte[] dst, int off, int len, Deadline d) throws IOException {
     int done = 0;
-    while (done < len) {
-      int n = in.read(dst, off + done, len - done);
-      if (n < 0) {
-        break;
+    try (InputStream in = body.open()) {
+      while (done < len) {
+        int n = in.read(dst, off + done, len - done);
+        if (n < 0) {
+          break;
+        }
+        done += n;
       }
-      done += n;
+    } catch (IOException | RuntimeException e) { // RuntimeException: the SDK's own stream failures
+      throw new Transient(d.fired() ? "no complete answer within " + timeoutMillis() + " ms"
+          : "reading the answer failed: " + e.getMessage(), e);
+    } finally {
+      RemoteStats.BYTES.add(done);
     }
-    RemoteStats.BYTES.add(done);
-    return done;
+    if (done < len) {
+      throw new Transient("the answer ended after " + done + " of " + len + " bytes", null);
+    }
+  }
+
+  /** An answer for another version of the object than the one asked for ({@code ifMatch}) is a changed object. */
+  static void checkVersion(String url, String ifMatch, org.chunkcdm.io.remote.ObjectInfo i)
+      throws org.chunkcdm.io.remote.ObjectChangedException {
+    if (ifMatch != null && i.etag() != null && !ifMatch.equals(i.etag())) {
+      throw new org.chunkcdm.io.remote.ObjectChangedException(url + ": ETag " + i.etag() + ", not the version " + ifMatch
+          + " read before");
+    }
   }
 }

@@ -114,6 +114,27 @@ final class S3Store implements ObjectStore {
     return b.build();
   }
 
+  /** GetObject; null for 416 (a range at or past the end, or any range of an empty object). */
+  private ResponseInputStream<GetObjectResponse> getObject(String key, GetObjectRequest req, String ifMatch) throws IOException {
+    try {
+      return s3.getObject(req);
+    } catch (SdkException e) {
+      if (e instanceof AwsServiceException && ((AwsServiceException) e).statusCode() == 416) {
+        return null;
+      }
+      throw map(key, e, ifMatch);
+    }
+  }
+
+  /** The object's info for a 416 answer: the object exists (else NoSuchFileException). */
+  private ObjectInfo existing(String key) throws IOException {
+    ObjectInfo h = head(key);
+    if (h == null) {
+      throw new NoSuchFileException(describe(key));
+    }
+    return h;
+  }
+
   @Override
   public Read read(String key, long pos, byte[] dst, int off, int len, String ifMatch) throws IOException {
     if (len == 0) {
@@ -125,66 +146,33 @@ final class S3Store implements ObjectStore {
     }
     GetObjectRequest req = get(key, "bytes=" + pos + "-" + (pos + len - 1), ifMatch);
     return Requests.run(describe(key), () -> {
-      ResponseInputStream<GetObjectResponse> in;
-      try {
-        in = s3.getObject(req);
-      } catch (SdkException e) {
-        if (e instanceof AwsServiceException && ((AwsServiceException) e).statusCode() == 416) {
-          ObjectInfo h = head(key); // at or past the end
-          if (h == null) {
-            throw new NoSuchFileException(describe(key));
-          }
-          return new Read(h, 0);
-        }
-        throw map(key, e, ifMatch);
+      ResponseInputStream<GetObjectResponse> in = getObject(key, req, ifMatch);
+      if (in == null) {
+        return new Read(existing(key), 0); // at or past the end
       }
       try (in; Requests.Deadline d = new Requests.Deadline(in::abort)) {
         GetObjectResponse r = in.response();
         ObjectInfo i = info(total(r), r.eTag(), r.lastModified());
-        checkVersion(key, ifMatch, i);
+        Requests.checkVersion(describe(key), ifMatch, i);
         int want = (int) Math.max(0, Math.min(len, i.size() - pos));
-        int got;
-        try {
-          got = Requests.readBody(in, dst, off, want);
-        } catch (IOException | SdkException e) {
-          throw new Requests.Transient(d.fired() ? "no complete answer within " + Requests.timeoutMillis() + " ms"
-              : "reading the answer failed: " + rootMessage(e), e);
-        }
-        if (got < want) {
-          throw new Requests.Transient("the answer ended after " + got + " of " + want + " bytes", null);
-        }
-        return new Read(i, got);
+        Requests.body(() -> in, dst, off, want, d);
+        return new Read(i, want);
       }
     });
-  }
-
-  private void checkVersion(String key, String ifMatch, ObjectInfo i) throws ObjectChangedException {
-    if (ifMatch != null && i.etag() != null && !ifMatch.equals(i.etag())) {
-      throw new ObjectChangedException(describe(key) + ": ETag " + i.etag() + ", not the version " + ifMatch + " read before");
-    }
   }
 
   @Override
   public Whole readStart(String key, long maxBytes, String ifMatch) throws IOException {
     GetObjectRequest req = get(key, maxBytes < Long.MAX_VALUE / 2 ? "bytes=0-" + (Math.max(1, maxBytes) - 1) : null, ifMatch);
     return Requests.run(describe(key), () -> {
-      ResponseInputStream<GetObjectResponse> in;
-      try {
-        in = s3.getObject(req);
-      } catch (SdkException e) {
-        if (e instanceof AwsServiceException && ((AwsServiceException) e).statusCode() == 416) {
-          ObjectInfo h = head(key); // an empty object
-          if (h == null) {
-            throw new NoSuchFileException(describe(key));
-          }
-          return new Whole(h, new byte[0]);
-        }
-        throw map(key, e, ifMatch);
+      ResponseInputStream<GetObjectResponse> in = getObject(key, req, ifMatch);
+      if (in == null) {
+        return new Whole(existing(key), new byte[0]); // an empty object
       }
       try (in; Requests.Deadline d = new Requests.Deadline(in::abort)) {
         GetObjectResponse r = in.response();
         ObjectInfo i = info(total(r), r.eTag(), r.lastModified());
-        checkVersion(key, ifMatch, i);
+        Requests.checkVersion(describe(key), ifMatch, i);
         long want = r.contentLength() == null ? -1 : r.contentLength();
         if (want < 0) {
           throw new IOException(describe(key) + ": the answer has no Content-Length");
@@ -192,17 +180,8 @@ final class S3Store implements ObjectStore {
         want = Math.min(want, maxBytes);
         Bounds.checkAllocation(want, describe(key));
         byte[] b = new byte[(int) want];
-        int got;
-        try {
-          got = Requests.readBody(in, b, 0, b.length);
-        } catch (IOException | SdkException e) {
-          throw new Requests.Transient(d.fired() ? "no complete answer within " + Requests.timeoutMillis() + " ms"
-              : "reading the answer failed: " + rootMessage(e), e);
-        }
-        if (got < want) {
-          throw new Requests.Transient("the answer ended after " + got + " of " + want + " bytes", null);
-        }
-        if (got < (r.contentLength() == null ? 0 : r.contentLength())) {
+        Requests.body(() -> in, b, 0, b.length, d);
+        if (want < (r.contentLength() == null ? 0 : r.contentLength())) {
           in.abort(); // the rest is not wanted
         }
         return new Whole(i, b);

@@ -62,7 +62,7 @@ public final class S3Fixtures implements RemoteFixtures {
   }
 
   /** The key of a local fixture: uploads its family (or the file itself) first. */
-  static String key(Path local) throws IOException {
+  public static String key(Path local) throws IOException {
     S3Server s = server();
     Path abs = local.toAbsolutePath().normalize();
     Path data = Fixtures.testdata().toAbsolutePath().normalize();

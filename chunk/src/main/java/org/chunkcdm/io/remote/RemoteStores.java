@@ -3,7 +3,6 @@ package org.chunkcdm.io.remote;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -38,27 +37,7 @@ public final class RemoteStores {
   /** Every provider: added ones first, then those on the class path. */
   static List<ObjectStoreProvider> providers() {
     List<ObjectStoreProvider> out = new ArrayList<>(ADDED);
-    List<String> seen = new ArrayList<>();
-    for (ClassLoader cl : new ClassLoader[] {RemoteStores.class.getClassLoader(), Thread.currentThread().getContextClassLoader()}) {
-      if (cl == null) {
-        continue;
-      }
-      java.util.Iterator<ObjectStoreProvider> it = ServiceLoader.load(ObjectStoreProvider.class, cl).iterator();
-      for (int guard = 0; guard < 100; guard++) {
-        try {
-          if (!it.hasNext()) {
-            break;
-          }
-          ObjectStoreProvider p = it.next();
-          if (!seen.contains(p.getClass().getName())) {
-            seen.add(p.getClass().getName());
-            out.add(p);
-          }
-        } catch (java.util.ServiceConfigurationError e) {
-          // a provider built against another copy of this interface (a host with several class loaders): skip it
-        }
-      }
-    }
+    out.addAll(org.chunkcdm.io.Services.load(ObjectStoreProvider.class, RemoteStores.class));
     return out;
   }
 
