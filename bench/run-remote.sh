@@ -15,8 +15,8 @@ if [ ! -x "$PY" ]; then
   echo "making $PY (python3 -m venv + pip install blosc2)" >&2
   python3 -m venv "$(dirname "$(dirname "$PY")")" && "$(dirname "$PY")/pip" install -q blosc2 >&2
 fi
-mvn -B -q -DskipTests package -pl bench,fiji-plugin -am >&2
-mvn -B -q -o -pl fiji-plugin dependency:build-classpath -Dmdep.outputFile=target/bench-cp.txt -Dmdep.includeScope=test >&2
+mvn -B -q -DskipTests -pl bench,fiji-plugin -am package dependency:build-classpath \
+  -Dmdep.outputFile=target/bench-cp.txt -Dmdep.includeScope=test >&2
 BUCKET=$DIR/s3/bench
 mkdir -p "$BUCKET"
 SET=lz4-shuffle-ts8-c5

@@ -76,6 +76,45 @@ class RequestCountTest {
   }
 
   @Test
+  void aSectionReadFetchesOnlyTheChunksItNeeds() throws IOException {
+    // bcolz carray of 3 chunk objects of 2048 rows: rows 2100..2199 lie in chunk 1 only
+    String carray = "bcolz/carray/random_uint8_incompressible";
+    try (ChunkedDataset d = Datasets.open(Locations.path(px.s3(carray)), noCache())) {
+      px.proxy.take();
+      byte[] got = SectionReader.readBytes(d.variables().get(0).array(), new long[] {2100}, new long[] {100}, new long[] {1});
+      assertArrayEquals(java.util.Arrays.copyOfRange(expected("bcolz", carray.substring(6)), 2100, 2200), got);
+      assertEquals(List.of("GET /fixtures/" + carray + "/data/__1.blp"), px.proxy.log.stream()
+          .map(x -> x.replaceAll(" bytes=.*", "")).collect(java.util.stream.Collectors.toList()), "one chunk object");
+    }
+    // a sparse frame: two adjacent chunks of many, one GET each (one object per chunk), nothing else
+    String sframe = "blosc2/sframe/sf_zstd_clevel1_split_i4.b2frame";
+    try (ChunkedDataset d = Datasets.open(Locations.path(px.s3(sframe)), noCache())) {
+      ChunkedVariable v = d.variables().get(0);
+      long chunk = ((org.chunkcdm.chunk.ChunkGrid.Flat) v.array().grid()).chunkItems();
+      px.proxy.take();
+      SectionReader.readBytes(v.array(), new long[] {chunk - 10}, new long[] {20}, new long[] {1});
+      assertEquals(2, px.proxy.log.size(), "two chunks: " + px.proxy.log);
+      assertTrue(px.proxy.log.stream().allMatch(x -> x.contains(".chunk")), px.proxy.log.toString());
+    }
+    // a contiguous b2nd of many chunks: one element is one ranged GET of at most its chunk's stored bytes
+    String b2nd = "blosc2/cframe/cf_many_chunks_i4.b2frame";
+    try (ChunkedDataset d = Datasets.open(Locations.path(px.s3(b2nd)), noCache())) {
+      ChunkedVariable v = d.variables().get(0);
+      long chunk = ((org.chunkcdm.chunk.ChunkGrid.Flat) v.array().grid()).chunkItems();
+      px.proxy.take();
+      SectionReader.readBytes(v.array(), new long[] {chunk * 3 + 5}, new long[] {1}, new long[] {1});
+      assertEquals(1, px.proxy.log.size(), px.proxy.log.toString());
+      String[] range = px.proxy.log.get(0).replaceAll(".*bytes=", "").split("-");
+      long bytes = Long.parseLong(range[1]) - Long.parseLong(range[0]) + 1;
+      assertTrue(bytes <= chunk * 4 + 64, "at most one chunk's stored bytes: " + px.proxy.log);
+    }
+  }
+
+  private static org.chunkcdm.open.OpenOptions noCache() {
+    return org.chunkcdm.open.OpenOptions.defaults().withCache(new org.chunkcdm.chunk.ChunkCache(0));
+  }
+
+  @Test
   void directoryDatasetsOpenWithAtMostFourRequests() throws IOException {
     for (String[] c : List.of(new String[] {"bcolz", "carray/random_uint8_incompressible"},
         new String[] {"blosc2", "sframe/sf_zstd_clevel1_split_i4.b2frame"})) {

@@ -29,7 +29,8 @@ final class RemoteObjects {
   static final int TAIL_BYTES = 64 << 10;
   /** Reads up to this size near the end of an object are served from its cached tail. */
   static final int SMALL_READ = 64 << 10;
-  private static final int LIST_KEYS = 1000;
+  /** Names one listing of a dataset directory returns at most (its entry objects, not all its chunk objects). */
+  private static final int LIST_KEYS = 100;
 
   static long ttlNanos() {
     return org.chunkcdm.blosc.internal.Settings.REMOTE_STAT_SECONDS.number() * 1_000_000_000L;
