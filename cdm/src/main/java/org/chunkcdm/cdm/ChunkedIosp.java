@@ -7,12 +7,12 @@ import java.nio.ByteOrder;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.SectionReader;
 import org.chunkcdm.io.FileHandles;
+import org.chunkcdm.io.Locations;
 import ucar.ma2.Array;
 import ucar.ma2.InvalidRangeException;
 import ucar.ma2.Section;
@@ -32,6 +32,11 @@ import ucar.unidata.io.RandomAccessFile;
  * dataset closes it once the metadata is read.
  */
 public abstract class ChunkedIosp extends AbstractIOServiceProvider {
+  static {
+    // http(s):// datasets through chunkcdm's client (netcdf-java's own HTTP provider is asked before ServiceLoader's)
+    RemoteRafProvider.register();
+  }
+
   private volatile FileHandles files;
   private RandomAccessFile opening; // the file netcdf-java opened, during build(Path, Group.Builder) only
 
@@ -48,12 +53,12 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
   @Override
   public final void build(RandomAccessFile raf, Group.Builder rootGroup, CancelTask cancelTask) throws IOException {
     this.location = raf.getLocation();
-    Path entry = Paths.get(stripFileUrl(raf.getLocation())).toAbsolutePath().normalize();
+    Path entry = entryPath(raf.getLocation());
     boolean adopted = false;
     try {
       Path root = datasetRoot(entry);
       java.io.RandomAccessFile file = raf.getRandomAccessFile();
-      if (file != null && (root == entry || root.toAbsolutePath().normalize().equals(entry))) {
+      if (file != null && !Locations.isRemote(entry) && (root == entry || root.toAbsolutePath().normalize().equals(entry))) {
         // a one-file dataset reads through the file netcdf-java already opened: no second open (a directory
         // dataset closes its entry file below, so a parked dataset holds no handle)
         files = new FileHandles(entry, file.getChannel(), raf);
@@ -63,6 +68,9 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
       }
       opening = raf;
       build(entry, rootGroup);
+      if (Locations.isRemote(entry)) {
+        files.size(entry); // pins the entry object (no request: its start is cached) for getLastModified()
+      }
     } catch (IOException | RuntimeException e) {
       if (files != null) {
         files.close();
@@ -270,21 +278,27 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
   @Override
   public void reacquire() throws IOException {}
 
-  /** The newest modification time of any file of the dataset (directories walked recursively). */
+  /**
+   * The newest modification time of any file of the dataset (directories walked recursively); for a remote
+   * dataset the version of the objects its open read (Last-Modified, and the ETag for changes within a second),
+   * asked of the server now, so THREDDS' file cache reopens a dataset whose objects were replaced.
+   */
   @Override
   public long getLastModified() {
     FileHandles f = files;
-    return f == null ? 0 : org.chunkcdm.open.BasicDataset.lastModified(f.root());
+    return f == null ? 0 : f.lastModified();
   }
 
   /** {@code file:/x} and {@code file:///x} URLs to plain paths. */
   public static String stripFileUrl(String location) {
-    if (location.startsWith("file://")) {
-      return location.substring("file://".length());
-    }
-    if (location.startsWith("file:")) {
-      return location.substring("file:".length());
-    }
-    return location;
+    return Locations.stripFileUrl(location);
+  }
+
+  /**
+   * The path of a location netcdf-java gives an IOSP ({@code raf.getLocation()}): a local file (also from a
+   * {@code file:} URL) or an object ({@code s3://}, {@code cdms3:}, {@code http(s)://}); absolute and normalized.
+   */
+  public static Path entryPath(String location) {
+    return Locations.path(location).toAbsolutePath().normalize();
   }
 }

@@ -2,9 +2,8 @@ package org.chunkcdm.cdm;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.nio.file.Paths;
+import org.chunkcdm.io.Locations;
 import ucar.unidata.io.RandomAccessFile;
 import ucar.unidata.io.spi.RandomAccessFileProvider;
 
@@ -13,23 +12,36 @@ import ucar.unidata.io.spi.RandomAccessFileProvider;
  * {@link RandomAccessFileProvider}s before its local-file fallback (which fails on directories). A subclass
  * names the dataset's entry file; the provider returns a plain RandomAccessFile over it (never a directory
  * RAF, which cdm-zarr would claim), and the format's IOSP recognises that entry file.
+ *
+ * <p>A remote dataset directory ({@code s3://}, {@code cdms3:}, {@code http(s)://}: a key prefix, which over HTTP
+ * cannot be listed) opens the same way: {@link #entryFile} probes the format's well-known entry objects through
+ * the remote file system, and the entry opens as a {@link RemoteRandomAccessFile}.
  */
 public abstract class DatasetDirectoryProvider implements RandomAccessFileProvider {
   /** The entry file of dataset directory {@code dir}, or null when {@code dir} is not such a dataset. */
   protected abstract Path entryFile(Path dir);
 
-  private Path entryOf(String location) {
-    if (location == null || location.contains("://") && !location.startsWith("file:")) {
+  /** The path of a location this provider may be asked about (local, {@code file:} or remote), or null. */
+  protected static Path pathOf(String location) {
+    if (location == null || location.contains("://") && !location.startsWith("file:") && !Locations.isRemote(location)) {
       return null;
     }
     try {
-      Path p = Paths.get(ChunkedIosp.stripFileUrl(location));
-      if (!Files.isDirectory(p)) {
-        return null;
-      }
-      Path e = entryFile(p.toAbsolutePath().normalize());
+      return Locations.path(location).toAbsolutePath().normalize();
+    } catch (IllegalArgumentException | SecurityException e) { // InvalidPathException too
+      return null;
+    }
+  }
+
+  private Path entryOf(String location) {
+    Path p = pathOf(location);
+    if (p == null || !Locations.mayBeDirectory(p)) {
+      return null;
+    }
+    try {
+      Path e = entryFile(p);
       return e != null && Files.isRegularFile(e) ? e : null;
-    } catch (InvalidPathException | SecurityException e) {
+    } catch (SecurityException | IllegalArgumentException e) {
       return null;
     }
   }
@@ -41,11 +53,24 @@ public abstract class DatasetDirectoryProvider implements RandomAccessFileProvid
 
   @Override
   public RandomAccessFile open(String location) throws IOException {
+    return open(location, -1);
+  }
+
+  @Override
+  public RandomAccessFile open(String location, int bufferSize) throws IOException {
     Path e = entryOf(location);
     if (e == null) {
       throw new IOException(location + ": not a dataset directory");
     }
+    return openEntry(e, bufferSize);
+  }
+
+  /** A RandomAccessFile over an entry file: local, or a {@link RemoteRandomAccessFile} for an object. */
+  protected static RandomAccessFile openEntry(Path e, int bufferSize) throws IOException {
+    if (Locations.isRemote(e)) {
+      return new RemoteRandomAccessFile(e, bufferSize);
+    }
     org.chunkcdm.io.FileHandles.checkRegular(e); // a FIFO would block the opening (TDS request) thread
-    return new RandomAccessFile(e.toString(), "r");
+    return bufferSize > 0 ? new RandomAccessFile(e.toString(), "r", bufferSize) : new RandomAccessFile(e.toString(), "r");
   }
 }

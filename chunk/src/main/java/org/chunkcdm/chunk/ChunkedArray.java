@@ -21,6 +21,16 @@ public interface ChunkedArray {
    */
   ChunkData chunk(long index) throws IOException;
 
+  /**
+   * Announces that a read will now need {@code chunks} (indexes, ascending, none already in the cache): a format
+   * whose stored bytes may be remote tells its {@link org.chunkcdm.io.FileHandles#prefetch} where they lie, so
+   * they come with few coalesced, parallel requests. The read closes the result when it is done. Default:
+   * nothing (local files need no announcement).
+   */
+  default org.chunkcdm.io.FileHandles.Prefetch prefetch(long[] chunks) throws IOException {
+    return org.chunkcdm.io.FileHandles.Prefetch.NONE;
+  }
+
   /** Fill value for missing chunks: {@code itemSize} bytes in the dtype's byte order, or null for zeros. */
   default byte[] fillValue() {
     return null;
@@ -88,6 +98,11 @@ public interface ChunkedArray {
     @Override
     public byte[] fillValue() {
       return base.fillValue();
+    }
+
+    @Override
+    public org.chunkcdm.io.FileHandles.Prefetch prefetch(long[] chunks) throws java.io.IOException {
+      return base.prefetch(chunks);
     }
 
     @Override

@@ -373,6 +373,26 @@ public final class SectionReader {
   }
 
   private static void run(ChunkedArray a, List<ChunkTask> tasks, ChunkCache cache) throws IOException {
+    if (tasks.size() < 2) {
+      runTasks(a, tasks, cache);
+      return;
+    }
+    Object key = cache.maxBytes() == 0 ? null : a.cacheKey();
+    long[] chunks = new long[tasks.size()];
+    int n = 0;
+    for (ChunkTask t : tasks) {
+      if (key == null || !cache.contains(key, t.chunk)) {
+        chunks[n++] = t.chunk;
+      }
+    }
+    try (org.chunkcdm.io.FileHandles.Prefetch staged = n < 2 ? org.chunkcdm.io.FileHandles.Prefetch.NONE
+        : a.prefetch(java.util.Arrays.copyOf(chunks, n))) {
+      runTasks(a, tasks, cache);
+    }
+  }
+
+  /** The tasks of one read, in parallel on the decode threads when the read is large. */
+  private static void runTasks(ChunkedArray a, List<ChunkTask> tasks, ChunkCache cache) throws IOException {
     long need = 0;
     long chunkBytes = 0; // what decoding every chunk whole would produce: a series through many chunks needs little
     for (ChunkTask t : tasks) { // of each, but may decode each whole (a chunk of one Blosc block)

@@ -46,6 +46,13 @@ import org.chunkcdm.blosc.internal.Settings;
  * access granted), a read of the same sizes that the mapping does not serve goes through {@code pread} straight into
  * the caller's array when the page cache holds the whole range, and through the channel otherwise; one descriptor per
  * such file, opened next to its channel and closed with it. {@link #nativeReadsOff()} says why it is off.
+ *
+ * <p><b>Remote datasets.</b> A root from {@link Locations#path(String)} ({@code s3://}, {@code cdms3:},
+ * {@code http(s)://}) reads objects instead of files, through the same methods: every read is a ranged GET (or
+ * is served from bytes the open already fetched), each object is pinned to the version it had when first read
+ * (a replaced object is an IOException saying so), a missing object is a {@link java.nio.file.NoSuchFileException}
+ * naming its URL, and {@link #prefetch} lets a read announce the chunk ranges it needs so they come with few,
+ * coalesced, parallel requests. {@link #close()} drops staged bytes; connections belong to the client's pool.
  */
 public final class FileHandles implements Closeable {
   private final Path root;
@@ -54,6 +61,8 @@ public final class FileHandles implements Closeable {
   private final ConcurrentHashMap<Path, Closeable> owners = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Path, Mapping> maps = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Path, NativeReads.Fd> fds = new ConcurrentHashMap<>();
+  /** The remote side, or null for local files. */
+  private final RemoteFiles remote;
 
   /** When reads copy out of a file's mapping ({@code -Dchunkcdm.mmap=auto|true|false}). */
   public enum MapMode {
@@ -113,6 +122,12 @@ public final class FileHandles implements Closeable {
   /** Handles for files inside {@code root} (a directory, or a single file that is the whole dataset). */
   public FileHandles(Path root) throws IOException {
     this.root = root.toAbsolutePath().normalize();
+    if (root.getFileSystem() instanceof org.chunkcdm.io.remote.RemoteFileSystem) {
+      // no request here: an HTTP "directory" cannot be asked about, and the opener has read the entry object
+      remote = new RemoteFiles((org.chunkcdm.io.remote.RemoteFileSystem) root.getFileSystem());
+      return;
+    }
+    remote = null;
     if (!Files.exists(this.root)) {
       throw new NoSuchFileException(this.root.toString());
     }
@@ -125,6 +140,7 @@ public final class FileHandles implements Closeable {
    */
   public FileHandles(Path file, FileChannel channel, Closeable owner) {
     this.root = file.toAbsolutePath().normalize();
+    this.remote = null;
     open.put(root, channel);
     owners.put(root, owner);
   }
@@ -151,6 +167,11 @@ public final class FileHandles implements Closeable {
 
   public Path root() {
     return root;
+  }
+
+  /** True when this dataset's files are objects of a remote store ({@link Locations#isRemote(Path)}). */
+  public boolean isRemote() {
+    return remote != null;
   }
 
   /**
@@ -184,7 +205,7 @@ public final class FileHandles implements Closeable {
     if (!abs.startsWith(root)) {
       throw new IOException(root + ": '" + p + "' is outside the dataset directory");
     }
-    if (Files.exists(abs, LinkOption.NOFOLLOW_LINKS)) {
+    if (remote == null && Files.exists(abs, LinkOption.NOFOLLOW_LINKS)) { // objects have no links
       Path real = abs.toRealPath();
       if (!real.startsWith(realRoot())) {
         throw new IOException(root + ": '" + p + "' links to '" + real + "', outside the dataset directory");
@@ -197,6 +218,9 @@ public final class FileHandles implements Closeable {
    * would block the opening thread forever, a device or directory is never part of a dataset.
    */
   public static void checkRegular(Path p) throws IOException {
+    if (Locations.isRemote(p)) {
+      return; // an object is never a FIFO or a device; a missing one fails its read, naming its URL
+    }
     BasicFileAttributes a;
     try {
       a = Files.readAttributes(p, BasicFileAttributes.class);
@@ -287,6 +311,9 @@ public final class FileHandles implements Closeable {
 
   /** Size of a file in bytes. */
   public long size(Path p) throws IOException {
+    if (remote != null) {
+      return remote.info(p).size();
+    }
     try {
       return channel(p).size();
     } catch (ClosedChannelException e) { // released by another thread between lookup and use: reopen once
@@ -298,6 +325,10 @@ public final class FileHandles implements Closeable {
   public void readFully(Path p, long pos, byte[] dst, int off, int len) throws IOException {
     if (pos < 0 || len < 0) {
       throw new IOException(p + ": bad read of " + len + " bytes at " + pos);
+    }
+    if (remote != null) {
+      remote.readFully(p, pos, dst, off, len);
+      return;
     }
     if (len >= mapMinRead && mapMode != MapMode.OFF) {
       boolean done;
@@ -412,6 +443,15 @@ public final class FileHandles implements Closeable {
 
   /** Reads {@code len} bytes at {@code pos} into a new array, checking the file size first. */
   public byte[] read(Path p, long pos, long len) throws IOException {
+    if (remote != null && remote.pinned(p) == null) { // no request just for the size: a short object fails the read
+      if (pos < 0 || len < 0) {
+        throw new FormatException(p + ": bad read of " + len + " bytes at offset " + pos);
+      }
+      Bounds.checkAllocation(len, p + ": read of " + len + " bytes at offset " + pos);
+      byte[] b = new byte[(int) len];
+      readFully(p, pos, b, 0, b.length);
+      return b;
+    }
     long size = size(p);
     if (pos < 0 || len < 0 || pos > size || len > size - pos) {
       throw new FormatException(p + ": " + len + " bytes at offset " + pos + " lie past the end of the file (" + size + " bytes)");
@@ -424,6 +464,13 @@ public final class FileHandles implements Closeable {
 
   /** The whole file, refusing files larger than {@code maxBytes}. */
   public byte[] readAll(Path p, long maxBytes) throws IOException {
+    if (remote != null) { // one GET, refused by its size before the body is read
+      org.chunkcdm.io.remote.ObjectStore.Whole w = remote.readStart(p, Math.min(maxBytes, Long.MAX_VALUE - 1) + 1);
+      if (w.info().size() > maxBytes) {
+        throw new FormatException(p + ": " + w.info().size() + " bytes, more than the " + maxBytes + " expected for this file");
+      }
+      return w.bytes();
+    }
     long size = size(p);
     if (size > maxBytes) {
       throw new FormatException(p + ": " + size + " bytes, more than the " + maxBytes + " expected for this file");
@@ -438,6 +485,14 @@ public final class FileHandles implements Closeable {
    * before anything is allocated.
    */
   public byte[] readOnce(Path p, long maxPrefix, long maxBytes) throws IOException {
+    if (remote != null) {
+      checkInside(p);
+      org.chunkcdm.io.remote.ObjectStore.Whole w = remote.readStart(p, Math.min(maxPrefix, Math.min(Math.max(0, maxBytes), Long.MAX_VALUE - 1) + 1));
+      if (w.bytes().length > maxBytes) {
+        throw new FormatException(p + ": " + w.info().size() + " bytes, more than the " + maxBytes + " expected for this file");
+      }
+      return w.bytes();
+    }
     checkInside(p);
     checkRegular(p);
     try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
@@ -643,6 +698,10 @@ public final class FileHandles implements Closeable {
   /** Closes every open channel; later reads reopen them (and check their directories again). */
   @Override
   public void close() throws IOException {
+    if (remote != null) {
+      remote.close();
+      return;
+    }
     insideDirs.clear();
     maps.clear(); // the mappings are unmapped once the GC has reclaimed them (no unmap call in Java 17)
     for (Path p : fds.keySet()) {
@@ -674,6 +733,60 @@ public final class FileHandles implements Closeable {
 
   /** Number of currently open channels (for tests of release()). */
   public int openCount() {
-    return open.size();
+    return remote != null ? remote.touchedCount() : open.size();
+  }
+
+  /**
+   * The whole file, or null when it does not exist (a format where a missing chunk file means "fill value"):
+   * refusing files larger than {@code maxBytes}; one GET for an object.
+   */
+  public byte[] readAllIfExists(Path p, long maxBytes) throws IOException {
+    try {
+      return readAll(p, maxBytes);
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (IOException e) {
+      if (e.getCause() instanceof NoSuchFileException) {
+        return null;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The newest modification time of the dataset: for local files the newest of any file under the root
+   * (directories walked); for objects, the version ({@link org.chunkcdm.io.remote.ObjectInfo#version()}) of the
+   * first objects the dataset read (its metadata), asked of the server now. 0 when unknown.
+   */
+  public long lastModified() {
+    return remote != null ? remote.lastModified() : org.chunkcdm.open.BasicDataset.lastModified(root);
+  }
+
+  /** A byte range of a dataset file a read will need: {@code len} -1 means the whole file. */
+  public record Range(Path file, long pos, long len) {}
+
+  /** Staged ranges of one read; {@link #close()} drops what the read did not use. */
+  public interface Prefetch extends Closeable {
+    /** Nothing staged (local files). */
+    Prefetch NONE = () -> {};
+
+    @Override
+    void close();
+  }
+
+  /**
+   * Announces the byte ranges a read will need (e.g. every chunk a section touches). Local files: nothing
+   * happens (the page cache and read-ahead serve them). Objects: adjacent ranges are coalesced into few
+   * ranged GETs fetched in parallel ahead of the reads, which then take their bytes from them; close the result
+   * when the read is done.
+   */
+  public Prefetch prefetch(java.util.List<Range> ranges) throws IOException {
+    if (remote == null || ranges.size() < 2) {
+      return Prefetch.NONE;
+    }
+    for (Range r : ranges) {
+      checkInside(r.file());
+    }
+    return remote.staging.plan(ranges);
   }
 }

@@ -54,16 +54,23 @@ public final class BasicDataset implements ChunkedDataset {
     return attrs.unsigned();
   }
 
-  /** The newest modification time of any file of the dataset (directories walked recursively), 0 if unknown. */
+  /**
+   * The newest modification time of any file of the dataset (directories walked recursively); for a remote
+   * dataset the version of the objects its open read, asked of the server now ({@link FileHandles#lastModified()}).
+   * 0 if unknown.
+   */
   @Override
   public long lastModified() throws IOException {
+    if (resources instanceof org.chunkcdm.io.FileHandles) {
+      return ((org.chunkcdm.io.FileHandles) resources).lastModified();
+    }
     return lastModified(root);
   }
 
   /** The newest modification time of any file under {@code root} (0 when none can be read). */
   public static long lastModified(Path root) {
-    if (root == null) {
-      return 0;
+    if (root == null || org.chunkcdm.io.Locations.isRemote(root)) {
+      return 0; // objects: FileHandles.lastModified() asks the server about the ones the dataset read
     }
     try (Stream<Path> s = Files.walk(root)) {
       return s.mapToLong(p -> {

@@ -3,9 +3,7 @@ package org.chunkcdm.open;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.ServiceLoader;
 
 /** Finds the registered {@link DatasetOpener}s and opens datasets through them. */
 public final class Datasets {
@@ -16,32 +14,7 @@ public final class Datasets {
    * implement this copy of {@link DatasetOpener}, as a context loader of another host may list, are skipped).
    */
   public static List<DatasetOpener> openers() {
-    List<DatasetOpener> out = new ArrayList<>();
-    List<String> seen = new ArrayList<>();
-    for (ClassLoader cl : new ClassLoader[] {Datasets.class.getClassLoader(), Thread.currentThread().getContextClassLoader()}) {
-      if (cl == null) {
-        continue;
-      }
-      java.util.Iterator<DatasetOpener> it = ServiceLoader.load(DatasetOpener.class, cl).iterator();
-      for (int guard = 0; guard < 1000; guard++) {
-        DatasetOpener o;
-        try {
-          if (!it.hasNext()) {
-            break;
-          }
-          o = it.next();
-        } catch (java.util.ServiceConfigurationError e) {
-          // e.g. a context class loader that sees an opener built against another copy of this interface (a
-          // host with several class loaders): not one of ours, skip it
-          continue;
-        }
-        if (!seen.contains(o.getClass().getName())) {
-          seen.add(o.getClass().getName());
-          out.add(o);
-        }
-      }
-    }
-    return out;
+    return org.chunkcdm.io.Services.load(DatasetOpener.class, Datasets.class);
   }
 
   /** The opener claiming {@code path}, or null when none does. */
@@ -54,14 +27,37 @@ public final class Datasets {
     return null;
   }
 
+  /** Opens a location ({@link org.chunkcdm.io.Locations#path(String)}: a path, a {@code file:} URL, or a remote URL). */
+  public static ChunkedDataset open(String location, OpenOptions options) throws IOException {
+    Path p;
+    try {
+      p = org.chunkcdm.io.Locations.path(location);
+    } catch (IllegalArgumentException e) { // a malformed URL (InvalidPathException too): its message says why
+      throw new IOException(e.getMessage(), e);
+    }
+    return open(p, options);
+  }
+
   /** Opens {@code path} with the first opener that claims it. */
   public static ChunkedDataset open(Path path, OpenOptions options) throws IOException {
-    if (!Files.exists(path)) {
+    boolean remote = org.chunkcdm.io.Locations.isRemote(path);
+    if (!remote && !Files.exists(path)) {
       throw new java.nio.file.NoSuchFileException(path.toString());
+    }
+    if (remote) {
+      try { // the first look at a remote location: a server that cannot be asked says so here, naming the URL
+        Files.readAttributes(path, java.nio.file.attribute.BasicFileAttributes.class);
+      } catch (java.nio.file.NoSuchFileException e) {
+        // no object (over HTTP maybe a dataset directory): the openers probe
+      }
     }
     DatasetOpener o = find(path);
     if (o == null) {
-      throw new IOException(path + ": not a dataset chunkcdm opens (bcolz, Bloscpack, Blosc2 frame, b2nd, python-blosc2 store, .ds, Zarr)");
+      if (remote && !org.chunkcdm.io.Locations.mayBeDirectory(path) && !Files.isRegularFile(path)) {
+        throw new java.nio.file.NoSuchFileException(path.toString(), null, "no such object or prefix");
+      }
+      throw new IOException(path + (remote ? ": no dataset chunkcdm opens here (not an object of a known format, and no"
+          + " entry object of a known directory format)" : ": not a dataset chunkcdm opens (bcolz, Bloscpack, Blosc2 frame, b2nd, python-blosc2 store, .ds, Zarr)"));
     }
     return o.open(path, options == null ? OpenOptions.defaults() : options);
   }

@@ -7,7 +7,6 @@ import java.io.PrintWriter;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -40,7 +39,8 @@ final class ConvertCommand implements Callable<Integer> {
   /** Tests only: milliseconds to pause after each written piece, so an interrupt lands mid-conversion. */
   static final long PAUSE_MILLIS = Long.getLong("chunkcdm.test.pauseMillis", 0);
 
-  @Parameters(index = "0", paramLabel = "IN", description = "A file or dataset directory netcdf-java (with chunkcdm) opens.")
+  @Parameters(index = "0", paramLabel = "IN", description = {"A file or dataset directory netcdf-java (with chunkcdm) opens,",
+      "local or remote (s3://, cdms3:, http(s)://)."})
   String in;
 
   @Parameters(index = "1", paramLabel = "OUT", description = "The file to write (.ncs or .nc).")
@@ -63,10 +63,8 @@ final class ConvertCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    String inPath = ChunkedIosp.stripFileUrl(in);
-    if (!Files.exists(Path.of(inPath))) {
-      throw new NoSuchFileException(in);
-    }
+    Path at = Main.existing(in);
+    String inPath = org.chunkcdm.io.Locations.isRemote(at) ? at.toString() : ChunkedIosp.stripFileUrl(in);
     String fmt = format != null ? format.toLowerCase(Locale.ROOT) : fromExtension(out);
     if (!fmt.equals("ncs") && !fmt.equals("nc3") && !fmt.equals("nc3-64")) {
       throw new IOException("unknown format '" + format + "': use ncs, nc3 or nc3-64");

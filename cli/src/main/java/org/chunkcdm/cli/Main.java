@@ -15,6 +15,7 @@ import org.chunkcdm.io.UserMessages;
 import org.chunkcdm.blosc.Blosc;
 import org.chunkcdm.blosc.BloscHeader;
 import org.chunkcdm.cdm.ChunkedIosp;
+import org.chunkcdm.io.Locations;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -49,6 +50,8 @@ public final class Main implements Callable<Integer> {
     }
     // HDF5 / NetCDF-4 with Blosc: netcdf-java asks its own HDF5 reader before ServiceLoader IOSPs
     org.chunkcdm.hdf5.H5Iosp.register();
+    // http(s):// datasets through chunkcdm's client, also directory datasets (netcdf-java's own asks first)
+    org.chunkcdm.cdm.RemoteRafProvider.register();
     CommandLine cl = new CommandLine(new Main());
     cl.setOut(out);
     cl.setErr(err);
@@ -107,7 +110,8 @@ public final class Main implements Callable<Integer> {
       description = "Print a dataset as CDL, like ncdump (header and values).")
   static final class Dump implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PATH",
-        description = "A file or dataset directory (bcolz carray/ctable, .blp, Blosc2 frame, .ds, netCDF, ...).")
+        description = {"A file or dataset directory (bcolz carray/ctable, .blp, Blosc2 frame, .ds, netCDF, ...),",
+            "local or remote: s3://bucket/key, cdms3:bucket?key, cdms3://host:port/bucket?key, https://host/path."})
     String path;
 
     @Option(names = {"-v", "--variable"}, split = ",", paramLabel = "VAR",
@@ -122,10 +126,8 @@ public final class Main implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      String p = ChunkedIosp.stripFileUrl(path);
-      if (!Files.exists(Path.of(p))) {
-        throw new NoSuchFileException(path);
-      }
+      Path at = existing(path);
+      String p = Locations.isRemote(at) ? at.toString() : ChunkedIosp.stripFileUrl(path);
       try (NetcdfFile nc = NetcdfFiles.open(p)) {
         List<ucar.nc2.Variable> print = new java.util.ArrayList<>();
         if (vars != null && !vars.isEmpty() && !headerOnly) {
@@ -140,7 +142,7 @@ public final class Main implements Callable<Integer> {
           print.addAll(nc.getVariables());
         }
         PrintWriter out = spec.commandLine().getOut();
-        CdlDump.Failures failed = CdlDump.print(nc, Path.of(p).getFileName().toString(), print, headerOnly, out);
+        CdlDump.Failures failed = CdlDump.print(nc, at.getFileName() == null ? p : at.getFileName().toString(), print, headerOnly, out);
         out.flush();
         if (failed.any()) {
           spec.commandLine().getErr().println("chunkcdm: " + message(failed.first) + "; the CDL above lacks the values of "
@@ -163,6 +165,24 @@ public final class Main implements Callable<Integer> {
       spec.commandLine().usage(spec.commandLine().getOut());
       return 0;
     }
+  }
+
+  /**
+   * The path of a dataset location given on the command line (a path, a file: URL or a remote URL): a missing
+   * local path is a NoSuchFileException; a remote one is only checked by the open (over HTTP a dataset directory
+   * is a key prefix nobody can ask about).
+   */
+  static Path existing(String location) throws IOException {
+    Path at;
+    try {
+      at = Locations.path(location);
+    } catch (IllegalArgumentException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+    if (!Locations.isRemote(at) && !Files.exists(at)) {
+      throw new NoSuchFileException(location);
+    }
+    return at;
   }
 
   static byte[] readChunkFile(Path in) throws IOException {

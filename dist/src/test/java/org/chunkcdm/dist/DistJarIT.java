@@ -43,6 +43,9 @@ class DistJarIT {
     assertTrue(names.contains("org/chunkcdm/nativeblosc/JnaBlosc.class"), "native binding");
     assertTrue(names.contains("com/sun/jna/Native.class"), "JNA bundled");
     assertTrue(names.stream().anyMatch(n -> n.startsWith("org/chunkcdm/shaded/aircompressor/")), "aircompressor relocated");
+    assertTrue(names.contains("org/chunkcdm/shaded/awssdk/services/s3/S3Client.class"), "AWS SDK relocated");
+    assertFalse(names.stream().anyMatch(n -> n.startsWith("software/amazon/") || n.startsWith("org/reactivestreams/")),
+        "no AWS SDK class where TDS's copy lives");
     for (String host : List.of("ucar/", "com/google/common/", "com/google/protobuf/", "org/slf4j/")) {
       assertFalse(names.stream().anyMatch(n -> n.startsWith(host)), host + " must come from the host, not the jar");
     }
@@ -114,6 +117,34 @@ class DistJarIT {
     String nat = nativeLine(out);
     if (nativeRequired()) { // CI installs libblosc1: the bcolz carray's Blosc1 chunks went through c-blosc
       assertTrue(nat.startsWith("NATIVE true ") && !nat.startsWith("NATIVE true 0 "), nat);
+    }
+  }
+
+  /**
+   * Remote datasets through the jar (the relocated AWS SDK for s3:// and cdms3:, the JDK's client for http://),
+   * registered as threddsConfig.xml does: the same values as the local files.
+   */
+  @Test
+  void aHostReadsRemoteDatasetsThroughTheJar() throws Exception {
+    List<String> local = okLines(probe(List.of(), JAR));
+    try (RangeServer server = new RangeServer(Fixtures.testdata())) {
+      List<String> args = new ArrayList<>();
+      List<String> want = new ArrayList<>();
+      for (int i = 0; i < HostProbe.TARGETS.length; i++) {
+        String[] t = HostProbe.TARGETS[i];
+        String key = t[0] + "/" + t[1];
+        boolean directory = Files.isDirectory(Fixtures.family(t[0]).resolve(t[1]));
+        // directories over plain HTTP (no listing); files over S3, as s3:// and as netcdf-java's cdms3:
+        args.add(directory ? server.endpoint() + "/fixtures/" + key : i % 2 == 0 ? "s3://fixtures/" + key : "cdms3:fixtures?" + key);
+        want.add(local.get(i).split(" ", 4)[3]); // the same type, element count and crc32
+      }
+      List<String> out = runOnHost(List.of("-Daws.endpointUrl=" + server.endpoint(), "-Daws.region=us-east-1",
+          "-Daws.disableEc2Metadata=true", "-Dchunkcdm.s3.anonymous=true"), JAR, HostProbe.class.getName(), args);
+      List<String> ok = okLines(out);
+      assertEquals(args.size(), ok.size(), String.join("\n", out));
+      for (int i = 0; i < ok.size(); i++) {
+        assertEquals(want.get(i), ok.get(i).split(" ", 4)[3], args.get(i));
+      }
     }
   }
 
@@ -191,6 +222,7 @@ class DistJarIT {
       String n = e.replace('\\', '/');
       boolean bundled = n.endsWith("/target/classes") || n.contains("/chunkcdm-") || n.contains("/org/chunkcdm/") || n.contains("/jna/")
           || n.contains("jackson") || n.contains("aircompressor") || n.contains("msgpack")
+          || n.contains("/software/amazon/awssdk/") || n.contains("reactive-streams")
           || n.contains("junit") || n.contains("opentest4j") || n.contains("apiguardian");
       if (n.endsWith("/target/test-classes") || !bundled) {
         host.add(e);

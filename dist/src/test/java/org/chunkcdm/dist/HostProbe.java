@@ -28,9 +28,13 @@ public final class HostProbe {
     {"hdf5-filters", "nbit.h5"}, // N-bit datatypes netcdf-java alone cannot open
   };
 
-  /** What a threddsConfig.xml {@code <nj22Config>} with chunkcdm's HDF5 Blosc IOSP does (by class name only). */
+  /**
+   * What a threddsConfig.xml {@code <nj22Config>} with chunkcdm's HDF5 Blosc and Blosc2 frame IOSPs does (by class
+   * name only; a chunkcdm IOSP registered so also puts chunkcdm's http(s) client ahead of netcdf-java's).
+   */
   static void registerLikeThreddsConfig() throws java.io.IOException {
-    String xml = "<nj22Config><ioServiceProvider class=\"org.chunkcdm.hdf5blosc.H5BloscIosp\"/></nj22Config>";
+    String xml = "<nj22Config><ioServiceProvider class=\"org.chunkcdm.hdf5blosc.H5BloscIosp\"/>"
+        + "<ioServiceProvider class=\"org.chunkcdm.sframe.Blosc2FrameIosp\"/></nj22Config>";
     StringBuilder log = new StringBuilder();
     ucar.nc2.util.xml.RuntimeConfigParser.read(new java.io.ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), log);
     if (log.toString().toLowerCase().contains("fail")) {

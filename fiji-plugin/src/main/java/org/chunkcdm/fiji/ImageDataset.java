@@ -40,13 +40,22 @@ public final class ImageDataset implements Closeable {
     variables.add(v);
   }
 
+  /** Opens a location: a path, a {@code file:} URL, or a remote one ({@code s3://}, {@code cdms3:}, {@code https://}). */
+  public static ImageDataset open(String location) throws IOException {
+    try {
+      return open(org.chunkcdm.io.Locations.path(location));
+    } catch (IllegalArgumentException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
   /** Opens {@code path}: a chunkcdm format through its opener, else through netcdf-java when present. */
   public static ImageDataset open(Path path) throws IOException {
     return open(path, OpenOptions.defaults());
   }
 
   public static ImageDataset open(Path path, OpenOptions options) throws IOException {
-    if (!Files.exists(path)) {
+    if (!org.chunkcdm.io.Locations.isRemote(path) && !Files.exists(path)) {
       throw new NoSuchFileException(path.toString(), null, "no such file or directory");
     }
     DatasetOpener o = Datasets.find(path);

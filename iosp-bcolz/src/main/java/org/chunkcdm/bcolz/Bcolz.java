@@ -79,13 +79,17 @@ final class Bcolz {
         && Files.isRegularFile(dir.resolve("meta").resolve("storage"));
   }
 
-  /** The entry file of a dataset directory (ctable {@code __rootdirs__}, else carray {@code meta/sizes}), or null. */
+  /**
+   * The entry file of a dataset directory (carray {@code meta/sizes}, else ctable {@code __rootdirs__}), or null.
+   * The carray is asked about first: its two meta files are read by the open anyway, so a remote carray costs no
+   * request for the question (a ctable's top level has no {@code meta} directory).
+   */
   static Path entryOfDirectory(Path dir) {
-    Path rootdirs = dir.resolve("__rootdirs__");
-    if (Files.isRegularFile(rootdirs)) {
-      return rootdirs;
+    if (isCarrayDir(dir)) {
+      return dir.resolve("meta").resolve("sizes");
     }
-    return isCarrayDir(dir) ? dir.resolve("meta").resolve("sizes") : null;
+    Path rootdirs = dir.resolve("__rootdirs__");
+    return Files.isRegularFile(rootdirs) ? rootdirs : null;
   }
 
   /** The directory of a carray/ctable entry file; the file itself for a Bloscpack file. */
@@ -158,7 +162,8 @@ final class Bcolz {
       } catch (IOException e) {
         throw new IOException(rootdirs + ": column '" + col + "' escapes the ctable: " + e.getMessage(), e);
       }
-      if (!Files.isDirectory(colDir)) {
+      // (a remote column is a key prefix that cannot be asked about: its meta/sizes read says when it is missing)
+      if (!files.isRemote() && !Files.isDirectory(colDir)) {
         throw new FormatException(rootdirs + ": column '" + col + "' has no directory " + colDir);
       }
       String var = Names.valid(col);
@@ -279,6 +284,11 @@ final class Bcolz {
       @Override
       public ChunkData chunk(long index) throws IOException {
         return descr.littleEndian(bp.chunk((int) index));
+      }
+
+      @Override
+      public org.chunkcdm.io.FileHandles.Prefetch prefetch(long[] chunks) throws IOException {
+        return bp.prefetch(chunks);
       }
     };
     if (bp.metadata != null) {

@@ -2,10 +2,7 @@ package org.chunkcdm.bcolz;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import org.chunkcdm.cdm.ChunkedIosp;
 import org.chunkcdm.cdm.DatasetDirectoryProvider;
 import ucar.unidata.io.RandomAccessFile;
 
@@ -25,17 +22,14 @@ public class BcolzDirectoryProvider extends DatasetDirectoryProvider {
 
   /** For a dataset's {@code __attrs__} file: the dataset's main entry file, else null. */
   private Path attrsEntry(String location) {
-    if (location == null || location.contains("://") && !location.startsWith("file:")) {
-      return null;
-    }
+    Path p = pathOf(location);
     try {
-      Path p = Paths.get(ChunkedIosp.stripFileUrl(location)).toAbsolutePath().normalize();
-      if (p.getFileName() == null || !p.getFileName().toString().equals("__attrs__") || !Files.isRegularFile(p)
+      if (p == null || p.getFileName() == null || !p.getFileName().toString().equals("__attrs__") || !Files.isRegularFile(p)
           || BcolzIosp.classify(p) == null) {
         return null;
       }
       return entryFile(p.getParent());
-    } catch (InvalidPathException | SecurityException e) {
+    } catch (SecurityException e) {
       return null;
     }
   }
@@ -46,12 +40,11 @@ public class BcolzDirectoryProvider extends DatasetDirectoryProvider {
   }
 
   @Override
-  public RandomAccessFile open(String location) throws IOException {
+  public RandomAccessFile open(String location, int bufferSize) throws IOException {
     Path e = attrsEntry(location);
     if (e != null) {
-      org.chunkcdm.io.FileHandles.checkRegular(e); // a FIFO would block the opening (TDS request) thread
-      return new RandomAccessFile(e.toString(), "r");
+      return openEntry(e, bufferSize);
     }
-    return super.open(location);
+    return super.open(location, bufferSize);
   }
 }

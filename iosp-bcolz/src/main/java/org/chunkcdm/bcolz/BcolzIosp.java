@@ -1,9 +1,7 @@
 package org.chunkcdm.bcolz;
 
 import java.io.IOException;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import org.chunkcdm.cdm.ChunkedIosp;
@@ -49,8 +47,8 @@ public class BcolzIosp extends ChunkedIosp {
   public boolean isValidFile(RandomAccessFile raf) throws IOException {
     Path p;
     try {
-      p = Paths.get(stripFileUrl(raf.getLocation())).toAbsolutePath().normalize();
-    } catch (InvalidPathException e) {
+      p = entryPath(raf.getLocation());
+    } catch (IllegalArgumentException e) { // InvalidPathException too
       return false;
     }
     if (classify(p) != null) {

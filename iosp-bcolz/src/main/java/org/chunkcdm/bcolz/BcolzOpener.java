@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.chunkcdm.io.FileHandles;
+import org.chunkcdm.io.Locations;
 import org.chunkcdm.open.ChunkedDataset;
 import org.chunkcdm.open.DatasetOpener;
 import org.chunkcdm.open.OpenOptions;
@@ -24,7 +25,7 @@ public final class BcolzOpener implements DatasetOpener {
   public boolean canOpen(Path path) {
     try {
       Path p = path.toAbsolutePath().normalize();
-      if (Files.isDirectory(p)) {
+      if (Locations.mayBeDirectory(p)) {
         return Bcolz.entryOfDirectory(p) != null;
       }
       if (!Files.isRegularFile(p)) {
@@ -46,7 +47,7 @@ public final class BcolzOpener implements DatasetOpener {
   public ChunkedDataset open(Path path, OpenOptions options) throws IOException {
     Path p = path.toAbsolutePath().normalize();
     Path entry = p;
-    if (Files.isDirectory(p)) {
+    if (Locations.mayBeDirectory(p)) {
       entry = Bcolz.entryOfDirectory(p);
       if (entry == null) {
         throw new IOException(path + ": not a bcolz carray or ctable directory (no __rootdirs__, no meta/sizes)");

@@ -252,6 +252,51 @@ final class Bloscpack {
     return files.read(file, offsets[k], FRAME_HEADER);
   }
 
+  private volatile long[] ends;
+
+  /**
+   * Where chunk k's stored bytes (frame and checksum) end at the latest: the next chunk's offset, or the end of
+   * the file. Chunks are written one after the other, so this is usually exactly its end.
+   */
+  private long storedEnd(int k) throws IOException {
+    long[] e = ends;
+    if (e == null) {
+      long[] sorted = offsets.clone();
+      java.util.Arrays.sort(sorted);
+      long size = files.size(file);
+      e = new long[nchunks];
+      for (int i = 0; i < nchunks; i++) {
+        int at = java.util.Arrays.binarySearch(sorted, offsets[i]);
+        while (at + 1 < sorted.length && sorted[at + 1] == offsets[i]) {
+          at++;
+        }
+        e[i] = at + 1 < sorted.length ? sorted[at + 1] : size;
+      }
+      ends = e;
+    }
+    return e[k];
+  }
+
+  /** The most a chunk's stored bytes can take: its data, the Blosc header and overhead, the checksum. */
+  private long maxStored(int k) {
+    return chunkBytes(k) + FRAME_HEADER + 64 + DIGEST_SIZES[checksum];
+  }
+
+  /** Remote: the stored range of each chunk, so a read's chunks come with few coalesced requests. */
+  org.chunkcdm.io.FileHandles.Prefetch prefetch(long[] chunks) throws IOException {
+    if (!files.isRemote()) {
+      return org.chunkcdm.io.FileHandles.Prefetch.NONE;
+    }
+    java.util.List<org.chunkcdm.io.FileHandles.Range> r = new java.util.ArrayList<>();
+    for (long c : chunks) {
+      int k = (int) c;
+      if (k >= 0 && k < nchunks && storedEnd(k) - offsets[k] <= maxStored(k)) {
+        r.add(new org.chunkcdm.io.FileHandles.Range(file, offsets[k], storedEnd(k) - offsets[k]));
+      }
+    }
+    return files.prefetch(r);
+  }
+
   /** Chunk k after its checksum was verified: decodes lazily, by block. */
   ChunkData chunk(int k) throws IOException {
     if (k < 0 || k >= nchunks) {
@@ -259,6 +304,16 @@ final class Bloscpack {
     }
     int digest = DIGEST_SIZES[checksum];
     long at = offsets[k];
+    if (files.isRemote() && storedEnd(k) - at <= maxStored(k) && storedEnd(k) - at >= FRAME_HEADER + digest) {
+      // one ranged GET of the chunk's stored bytes (up to the next chunk), not a header read and then the frame
+      byte[] stored = files.read(file, at, storedEnd(k) - at);
+      long ct = le32(stored, 12);
+      if (ct < FRAME_HEADER || ct + digest > stored.length) {
+        throw new FormatException(file + ": chunk " + k + " at " + at + ": Blosc frame of " + ct + " bytes (+" + digest
+            + " checksum bytes) does not fit before the next chunk at " + storedEnd(k));
+      }
+      return checked(k, stored, ct, digest);
+    }
     long size = files.size(file);
     byte[] head = files.read(file, at, FRAME_HEADER);
     long nbytes = le32(head, 4);
@@ -272,6 +327,15 @@ final class Bloscpack {
       throw new FormatException(file + ": chunk " + k + " decodes to " + nbytes + " bytes but the header says " + want);
     }
     byte[] frame = files.read(file, at, ct + digest);
+    return checked(k, frame, ct, digest);
+  }
+
+  /** Chunk k's frame (ct bytes at 0, its checksum after it) once the checksum and decoded size are verified. */
+  private ChunkData checked(int k, byte[] frame, long ct, int digest) throws IOException {
+    long nbytes = le32(frame, 4);
+    if (nbytes != chunkBytes(k)) {
+      throw new FormatException(file + ": chunk " + k + " decodes to " + nbytes + " bytes but the header says " + chunkBytes(k));
+    }
     if (digest > 0) {
       byte[] got = digest(checksum, frame, 0, (int) ct);
       if (!Arrays.equals(got, 0, digest, frame, (int) ct, (int) ct + digest)) {

@@ -135,8 +135,15 @@ final class CArray extends BasicChunkedArray {
         storage.get("dflt"));
   }
 
-  /** Blaze chunked layout when the directory has {@code meta/attributes} or {@code data/__0__.bin}/{@code __1__.bin}. */
+  /**
+   * Blaze chunked layout when the directory has {@code meta/attributes} or {@code data/__0__.bin}/{@code __1__.bin}
+   * and no {@code __attrs__} (bcolz writes one with every carray, Blaze never does; asked first, it settles a
+   * bcolz carray without looking for Blaze's files, which for a remote carray would cost a request each).
+   */
   static Layout layoutOf(Path dir) {
+    if (Files.isRegularFile(dir.resolve("__attrs__"))) {
+      return Layout.BCOLZ;
+    }
     Path data = dir.resolve("data");
     if (Files.exists(dir.resolve("meta").resolve("attributes"), LinkOption.NOFOLLOW_LINKS)
         || Files.exists(data.resolve("__0__.bin"), LinkOption.NOFOLLOW_LINKS)
@@ -196,14 +203,23 @@ final class CArray extends BasicChunkedArray {
       return files.size(p);
     } catch (IOException e) {
       if (!Files.exists(p)) {
-        throw new IOException(p + ": chunk " + i + " of " + name + " is missing: meta/sizes claims " + shape[0]
-            + " rows, which need " + nchunks + " chunk files", e);
+        throw missing(p, i, e);
       }
       throw e;
     }
   }
 
   private ChunkData bcolzChunk(Path p, long i, long want) throws IOException {
+    if (files.isRemote()) { // one GET of the whole object, refused by its size before the body is read
+      byte[] b;
+      try {
+        b = files.readAll(p, BLP_HEADER + want + 64);
+      } catch (java.nio.file.NoSuchFileException e) {
+        throw missing(p, i, e);
+      }
+      long ct = checkBlp(p, i, want, b, b.length);
+      return BloscChunkData.of(b, BLP_HEADER, (int) ct, p + ": chunk " + i + " of " + name);
+    }
     long size = chunkFileSize(p, i);
     // a Blosc frame is at most its data plus 16 header bytes; allow a little more, refuse absurd files
     if (size < BLP_HEADER + 16 || size > BLP_HEADER + want + 64) {
@@ -216,18 +232,7 @@ final class CArray extends BasicChunkedArray {
     long ct;
     try {
       files.readFully(p, 0, b, 0, (int) size);
-      if (b[0] != 'b' || b[1] != 'l' || b[2] != 'p' || b[3] != 'k' || b[4] != 1) {
-        throw new FormatException(p + ": chunk " + i + " of " + name + ": not a bcolz chunk file (magic 'blpk', version 1)");
-      }
-      long n = Bloscpack.le64(b, 8);
-      if (n != 1) {
-        throw new FormatException(p + ": chunk " + i + " of " + name + ": " + n + " Blosc chunks in the file, bcolz writes 1");
-      }
-      ct = Bloscpack.le32(b, BLP_HEADER + 12);
-      if (ct != size - BLP_HEADER) {
-        throw new FormatException(p + ": chunk " + i + " of " + name + ": Blosc frame claims " + ct + " bytes but the file holds "
-            + (size - BLP_HEADER) + " after its header");
-      }
+      ct = checkBlp(p, i, want, b, size);
     } catch (IOException | RuntimeException e) {
       FetchBuffers.give(b);
       throw e;
@@ -235,6 +240,48 @@ final class CArray extends BasicChunkedArray {
     // errors when the chunk is decoded later name the file, chunk and variable too; pooled() owns b from here
     return BloscChunkData.pooled(b, BLP_HEADER, (int) ct, p + ": chunk " + i + " of " + name,
         () -> files.read(p, 0, size));
+  }
+
+  /** Checks a bcolz chunk file's 16-byte header and its Blosc frame's size; returns the frame's size. */
+  private long checkBlp(Path p, long i, long want, byte[] b, long size) throws IOException {
+    if (size < BLP_HEADER + 16 || size > BLP_HEADER + want + 64) {
+      throw new FormatException(p + ": chunk " + i + " of " + name + ": file of " + size + " bytes cannot hold a chunk of "
+          + want + " bytes");
+    }
+    if (b[0] != 'b' || b[1] != 'l' || b[2] != 'p' || b[3] != 'k' || b[4] != 1) {
+      throw new FormatException(p + ": chunk " + i + " of " + name + ": not a bcolz chunk file (magic 'blpk', version 1)");
+    }
+    long n = Bloscpack.le64(b, 8);
+    if (n != 1) {
+      throw new FormatException(p + ": chunk " + i + " of " + name + ": " + n + " Blosc chunks in the file, bcolz writes 1");
+    }
+    long ct = Bloscpack.le32(b, BLP_HEADER + 12);
+    if (ct != size - BLP_HEADER) {
+      throw new FormatException(p + ": chunk " + i + " of " + name + ": Blosc frame claims " + ct + " bytes but the file holds "
+          + (size - BLP_HEADER) + " after its header");
+    }
+    return ct;
+  }
+
+  private IOException missing(Path p, long i, IOException e) {
+    return new IOException(p + ": chunk " + i + " of " + name + " is missing: meta/sizes claims " + shape[0]
+        + " rows, which need " + nchunks + " chunk files", e);
+  }
+
+  /** Remote: each chunk file the read needs, whole, fetched ahead in parallel (one GET per file). */
+  @Override
+  public org.chunkcdm.io.FileHandles.Prefetch prefetch(long[] chunks) throws IOException {
+    if (!files.isRemote()) {
+      return org.chunkcdm.io.FileHandles.Prefetch.NONE;
+    }
+    List<org.chunkcdm.io.FileHandles.Range> r = new ArrayList<>(chunks.length);
+    for (long i : chunks) {
+      if (i >= 0 && i < nchunks) {
+        r.add(new org.chunkcdm.io.FileHandles.Range(dir.resolve("data").resolve(layout == Layout.BCOLZ ? "__" + i + ".blp"
+            : "__" + (i + blazeBase) + "__.bin"), 0, -1));
+      }
+    }
+    return files.prefetch(r);
   }
 
   private ChunkData blazeChunk(Path p, long i) throws IOException {

@@ -57,6 +57,8 @@ public class H5Iosp extends H5iospNew {
   private final Map<Object, H5Type> types = new IdentityHashMap<>();
   private volatile FileHandles files;
   private Path path;
+  /** The object this dataset reads when it is remote (its reads and version checks outlive release()). */
+  private volatile org.chunkcdm.cdm.RemoteRandomAccessFile remote;
   private static final Object NONE = new Object();
   private static final int STRING = 3;
   /** Serializes netcdf-java's own reads: they seek the one file pointer of its RandomAccessFile. */
@@ -92,6 +94,9 @@ public class H5Iosp extends H5iospNew {
    */
   @Override
   public void build(RandomAccessFile raf, Group.Builder rootGroup, CancelTask cancelTask) throws IOException {
+    if (raf instanceof org.chunkcdm.cdm.RemoteRandomAccessFile) {
+      remote = (org.chunkcdm.cdm.RemoteRandomAccessFile) raf;
+    }
     synchronized (H5Iosp.class) {
       if (building++ == 0) {
         warningsBefore = H5Internals.setHeaderWarnings(false);
@@ -107,7 +112,7 @@ public class H5Iosp extends H5iospNew {
       }
     }
     String loc = raf.getLocation();
-    if (loc != null) {
+    if (loc != null && remote == null) {
       Path p = Paths.get(ChunkedIosp.stripFileUrl(loc)).toAbsolutePath().normalize();
       if (Files.isRegularFile(p)) {
         path = p;
@@ -321,8 +326,15 @@ public class H5Iosp extends H5iospNew {
       }
     }
     String loc = location;
-    File f = loc == null ? null : new File(ChunkedIosp.stripFileUrl(loc));
-    Object key = loc + "#" + v.getFullName() + "@" + (f == null ? 0 : f.lastModified()) + ":" + (f == null ? 0 : f.length());
+    File f = loc == null || remote != null ? null : new File(ChunkedIosp.stripFileUrl(loc));
+    long modified = f != null ? f.lastModified() : raf == null ? 0 : raf.getLastModified(); // an object's version
+    long length;
+    try {
+      length = f != null ? f.length() : raf == null ? 0 : raf.length();
+    } catch (IOException e) {
+      length = 0;
+    }
+    Object key = loc + "#" + v.getFullName() + "@" + modified + ":" + length;
     return new H5ChunkedArray(loc, v.getFullName(), dt, shape, chunkShape, vi.pipeline(), types.get(sp),
         vi.fillBytes(), key, new FileBytes(), () -> index);
   }
@@ -342,14 +354,29 @@ public class H5Iosp extends H5iospNew {
     }
   }
 
+  /** A remote file is opened again as an object (netcdf-java's reacquire opens locations as local files). */
   @Override
   public void reacquire() throws IOException {
     synchronized (netcdfJavaReads) {
       if (released) {
-        super.reacquire();
+        org.chunkcdm.cdm.RemoteRandomAccessFile r = remote;
+        if (r == null) {
+          super.reacquire();
+        } else {
+          org.chunkcdm.cdm.RemoteRandomAccessFile fresh = r.reopen();
+          raf = fresh;
+          remote = fresh;
+        }
         released = false;
       }
     }
+  }
+
+  /** A remote file's version now (THREDDS' file cache reopens it when it changed); a local file's modification time. */
+  @Override
+  public long getLastModified() {
+    org.chunkcdm.cdm.RemoteRandomAccessFile r = remote;
+    return r != null ? r.currentVersion() : super.getLastModified();
   }
 
   @Override
@@ -377,7 +404,8 @@ public class H5Iosp extends H5iospNew {
 
   /**
    * Positional reads of the file: through chunkcdm's {@link FileHandles} for a local file (no shared file pointer),
-   * else through netcdf-java's RandomAccessFile of this IOSP (e.g. a remote file), one read at a time.
+   * through ranged reads of the object for a remote file, else through netcdf-java's RandomAccessFile of this IOSP,
+   * one read at a time.
    */
   private final class FileBytes implements H5ChunkedArray.Bytes {
     @Override
@@ -389,6 +417,10 @@ public class H5Iosp extends H5iospNew {
       RandomAccessFile r = raf;
       if (r == null) {
         throw new IOException("file is closed");
+      }
+      if (r instanceof org.chunkcdm.cdm.RemoteRandomAccessFile) { // an object: positional ranged reads, in parallel
+        ((org.chunkcdm.cdm.RemoteRandomAccessFile) r).readAt(pos, dst, off, len);
+        return;
       }
       synchronized (r) {
         r.seek(pos);

@@ -189,5 +189,10 @@ final class Blosc2Frames {
       ChunkData c = f.chunk(index);
       return c == null || nd == null ? c : nd.view(c);
     }
+
+    @Override
+    public org.chunkcdm.io.FileHandles.Prefetch prefetch(long[] chunks) throws IOException {
+      return f.prefetch(chunks);
+    }
   }
 }

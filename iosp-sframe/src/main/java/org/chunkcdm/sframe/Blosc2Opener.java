@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.chunkcdm.io.FileHandles;
+import org.chunkcdm.io.Locations;
 import org.chunkcdm.open.ChunkedDataset;
 import org.chunkcdm.open.DatasetOpener;
 import org.chunkcdm.open.OpenOptions;
@@ -42,7 +43,7 @@ public final class Blosc2Opener implements DatasetOpener {
 
   private static Path entry(Path path) {
     Path p = path.toAbsolutePath().normalize();
-    return Files.isDirectory(p) ? p.resolve(Blosc2Frames.INDEX_FILE) : p;
+    return Locations.mayBeDirectory(p) ? p.resolve(Blosc2Frames.INDEX_FILE) : p;
   }
 
   @Override

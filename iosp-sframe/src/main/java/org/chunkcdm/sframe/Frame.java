@@ -472,6 +472,16 @@ final class Frame {
         long pos = headerLen + e;
         int cb = (int) contiguousChunkBytes(pos, e);
         data = BloscChunkData.of(mem, (int) pos, cb);
+      } else if (!sparse && files.isRemote() && storedRange((int) k) != null) {
+        // one ranged GET of the stored bytes up to the next chunk (not the 16-byte header first, then the rest)
+        long[] range = storedRange((int) k);
+        byte[] b = files.read(file, range[0], range[1] - range[0]);
+        long cb = le32(b, 12) & 0xffffffffL;
+        if (cb < 16 || cb > b.length) {
+          throw new FormatException("chunk of " + cb + " bytes at offset " + range[0] + " runs past the next chunk at "
+              + range[1]);
+        }
+        data = BloscChunkData.of(b, 0, (int) cb);
       } else if (!sparse) {
         // the stored bytes go into a pooled buffer, given back when the reader releases the chunk; read again
         // from the file if it is used after that
@@ -496,6 +506,74 @@ final class Frame {
       throw chunkError(k, "the chunk holds " + data.size() + " bytes but the frame needs " + size);
     }
     return new Checked(data, this, k);
+  }
+
+  private volatile long[] storedEnds;
+
+  /**
+   * Where contiguous chunk k's stored bytes end at the latest: the start of the next chunk in the file, or the end
+   * of the chunks section. c-blosc2 writes chunks one after the other, so this is usually exactly its end.
+   */
+  private long storedEnd(int k) {
+    long[] e = storedEnds;
+    if (e == null) {
+      long[] sorted = java.util.Arrays.stream(index).filter(x -> x >= 0).sorted().toArray();
+      e = new long[index.length];
+      for (int i = 0; i < index.length; i++) {
+        if (index[i] < 0) {
+          e[i] = -1;
+          continue;
+        }
+        int at = java.util.Arrays.binarySearch(sorted, index[i]);
+        while (at + 1 < sorted.length && sorted[at + 1] == index[i]) {
+          at++;
+        }
+        e[i] = headerLen + (at + 1 < sorted.length ? sorted[at + 1] : cbytes);
+      }
+      storedEnds = e;
+    }
+    return e[k];
+  }
+
+  /**
+   * The stored range [pos, end) of contiguous chunk k when it can be read in one piece: its start to the next
+   * chunk's, at most the chunk's size plus Blosc2's header and overhead; null otherwise (special entries, slack).
+   */
+  private long[] storedRange(int k) throws IOException {
+    long e = index[k];
+    if (e < 0 || sparse || mem != null || e > cbytes - 16 || chunksize <= 0) {
+      return null;
+    }
+    long pos = headerLen + e;
+    long end = storedEnd(k);
+    long max = chunkBytes()[k] + 64; // a Blosc2 chunk stores at most its data plus 32 bytes of header and overhead
+    return end - pos >= 16 && end - pos <= max ? new long[] {pos, end} : null;
+  }
+
+  /** Remote: where the chunks a read needs are stored, so they come with few coalesced requests. */
+  org.chunkcdm.io.FileHandles.Prefetch prefetch(long[] chunks) throws IOException {
+    if (files == null || !files.isRemote()) {
+      return org.chunkcdm.io.FileHandles.Prefetch.NONE;
+    }
+    java.util.List<org.chunkcdm.io.FileHandles.Range> r = new java.util.ArrayList<>();
+    java.util.Set<Long> seen = new java.util.HashSet<>();
+    for (long c : chunks) {
+      int k = (int) c;
+      if (k < 0 || k >= index.length || index[k] < 0) {
+        continue;
+      }
+      if (sparse) {
+        if (index[k] <= 0xFFFFFFFFL && seen.add(index[k])) {
+          r.add(new org.chunkcdm.io.FileHandles.Range(files.resolve(chunkFileName(index[k])), 0, -1));
+        }
+      } else {
+        long[] range = storedRange(k);
+        if (range != null) {
+          r.add(new org.chunkcdm.io.FileHandles.Range(file, range[0], range[1] - range[0]));
+        }
+      }
+    }
+    return files.prefetch(r);
   }
 
   /** The stored bytes of chunk k ({@code limit} &gt; 0: only its first bytes). */

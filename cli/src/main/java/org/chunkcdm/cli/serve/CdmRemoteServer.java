@@ -66,8 +66,13 @@ public final class CdmRemoteServer implements AutoCloseable {
 
   private CdmRemoteServer(Path root, String bind, int port, int cacheSize) throws IOException {
     this.root = root.toAbsolutePath().normalize();
-    checkRoot(root);
+    if (!org.chunkcdm.io.Locations.isRemote(this.root)) {
+      checkRoot(root);
+    }
     this.realRoot = this.root.toRealPath();
+    if (org.chunkcdm.io.Locations.isRemote(realRoot) && !org.chunkcdm.io.Locations.mayBeDirectory(realRoot)) {
+      throw new IOException(root + ": not a prefix holding objects (no such prefix, or an object); give the prefix whose datasets to serve");
+    }
     this.cache = new DatasetCache(cacheSize);
     QueuedThreadPool pool = new QueuedThreadPool(256, 8);
     pool.setName("chunkcdm-serve");
@@ -283,7 +288,10 @@ public final class CdmRemoteServer implements AutoCloseable {
       p = p.resolve(s);
     }
     p = p.normalize();
-    if (!p.startsWith(root) || !Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+    // a remote dataset directory over HTTP is a key prefix that cannot be asked about: its open says
+    boolean remote = org.chunkcdm.io.Locations.isRemote(p);
+    if (!p.startsWith(root) || !(remote ? Files.isRegularFile(p) || org.chunkcdm.io.Locations.mayBeDirectory(p)
+        : Files.exists(p, LinkOption.NOFOLLOW_LINKS))) {
       throw new Refusal(404, "not found");
     }
     try {

@@ -1,6 +1,5 @@
 package org.chunkcdm.cli.serve;
 
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -14,8 +13,10 @@ import picocli.CommandLine.Parameters;
         "netcdf-java's cdmremote protocol at http://ADDR:PORT/cdmremote/<path under ROOT>; a listing at /.",
         "Open with NetcdfDatasets.openDataset(\"cdmremote:http://ADDR:PORT/cdmremote/<path>\"). Stops on Ctrl-C."})
 public final class ServeCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "ROOT", description = "directory whose datasets are served (nothing outside it is)")
-  Path root;
+  @Parameters(index = "0", paramLabel = "ROOT", description = {"directory whose datasets are served (nothing outside it is);",
+      "also a bucket prefix (s3://bucket/prefix, cdms3:bucket?prefix) or an http(s):// base URL, whose datasets are",
+      "served by their paths (the listing at / needs S3; over plain HTTP nothing can be listed)"})
+  String root;
 
   @Option(names = "--port", defaultValue = "8080", description = "TCP port (0 = any free port; default ${DEFAULT-VALUE})")
   int port;
@@ -37,7 +38,13 @@ public final class ServeCommand implements Callable<Integer> {
     if (cacheSize < 1) {
       throw new java.io.IOException("--cache " + cacheSize + ": at least one dataset is kept open");
     }
-    CdmRemoteServer server = CdmRemoteServer.start(root, bind, port, cacheSize); // a failure: one line, exit 1
+    java.nio.file.Path at;
+    try {
+      at = org.chunkcdm.io.Locations.path(root);
+    } catch (IllegalArgumentException e) { // a malformed URL: its message says why
+      throw new java.io.IOException(e.getMessage(), e);
+    }
+    CdmRemoteServer server = CdmRemoteServer.start(at, bind, port, cacheSize); // a failure: one line, exit 1
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
       try {

@@ -27,7 +27,17 @@ public enum Settings {
   /** When large reads copy out of a memory mapping of the file. */
   MMAP("chunkcdm.mmap", null, "auto", "auto", "true", "false"),
   /** The CLI's progress display: a bar redrawn in place, or a line per step. */
-  PROGRESS("chunkcdm.progress", null, null, "bar", "line");
+  PROGRESS("chunkcdm.progress", null, null, "bar", "line"),
+  /** Remote datasets: the deadline of one request attempt, in milliseconds. */
+  REMOTE_TIMEOUT_MILLIS("chunkcdm.remote.timeoutMillis", 30_000, 100, Integer.MAX_VALUE),
+  /** Remote datasets: how often a request is repeated after throttling, a transient server error or a network failure. */
+  REMOTE_RETRIES("chunkcdm.remote.retries", 3, 0, 20),
+  /** Remote datasets: threads fetching the chunks a read announced ahead of the decode threads. */
+  REMOTE_FETCH_THREADS("chunkcdm.remote.fetchThreads", 4, 1, 64),
+  /** Remote datasets: seconds what was learnt about an object (size, first and last bytes) serves later opens. */
+  REMOTE_STAT_SECONDS("chunkcdm.remote.statSeconds", 5, 0, 3600),
+  /** S3: send every request unsigned (public buckets), whatever credentials the AWS chain finds. */
+  S3_ANONYMOUS("chunkcdm.s3.anonymous", null, "false", "false", "true");
 
   private final String property;
   private final String env;

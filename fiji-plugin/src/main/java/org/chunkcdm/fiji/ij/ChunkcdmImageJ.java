@@ -8,7 +8,6 @@ import ij.process.ImageProcessor;
 import java.io.IOException;
 import java.lang.reflect.Array;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -45,7 +44,7 @@ public final class ChunkcdmImageJ {
 
   /** Opens a variable as an ImagePlus (not shown); the dataset stays open as long as the image is used. */
   public static ImagePlus openImage(String path, String variable, String[] roles, String subset, boolean virtual) throws IOException {
-    ImageDataset ds = ImageDataset.open(Paths.get(path));
+    ImageDataset ds = ImageDataset.open(path);
     ImageVariable v = ds.variable(variable);
     return image(v, StackSpec.of(v, roles, subset), virtual);
   }
@@ -54,7 +53,9 @@ public final class ChunkcdmImageJ {
   public static ImagePlus image(ImageVariable v, StackSpec spec, boolean virtual) throws IOException {
     checkPlaneFitsHeap(spec);
     ChunkedVirtualStack vs = new ChunkedVirtualStack(spec);
-    String title = Paths.get(String.valueOf(v.dataset().path())).getFileName() + ":" + v.name();
+    Path named = v.dataset().path();
+    String title = (named == null || named.getFileName() == null ? String.valueOf(named) : named.getFileName().toString())
+        + ":" + v.name();
     String warning = cacheWarning(spec);
     if (warning != null) {
       IJ.log(warning);
@@ -389,7 +390,7 @@ public final class ChunkcdmImageJ {
   }
 
   static Path path(String s) {
-    return Paths.get(s);
+    return org.chunkcdm.io.Locations.path(s);
   }
 
   static List<ImageVariable> choices(ImageDataset ds) {

@@ -6,7 +6,6 @@ import ij.gui.GenericDialog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -48,8 +47,9 @@ public final class ImportCommand {
     GenericDialog gd = new GenericDialog(TITLE);
     gd.addFileField("Path", Prefs.get("chunkcdm.path", ""), 45);
     gd.addDirectoryField("Folder", "", 45);
-    gd.addMessage("Path: a file (.ds, .blp, .b2frame/.b2nd frame, NetCDF/HDF5), or any file inside a dataset folder.\n"
-        + "Folder: a dataset directory (*.bcolz carray/ctable, sparse *.b2frame, *.zarr); used instead of Path when given.");
+    gd.addMessage("Path: a file (.ds, .blp, .b2frame/.b2nd frame, NetCDF/HDF5), or any file inside a dataset folder;\n"
+        + "or a URL: s3://bucket/key, cdms3:bucket?key, https://host/path (files and dataset folders).\n"
+        + "Folder: a dataset directory (*.bcolz carray/ctable, sparse *.b2frame, *.zarr, *.b2d); used instead of Path when given.");
     gd.showDialog();
     if (gd.wasCanceled()) {
       return null;
@@ -60,8 +60,13 @@ public final class ImportCommand {
     if (chosen.isEmpty()) {
       throw new IOException("no path given");
     }
-    Path p = Paths.get(chosen);
-    if (!Files.exists(p)) {
+    Path p;
+    try {
+      p = org.chunkcdm.io.Locations.path(chosen);
+    } catch (IllegalArgumentException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+    if (!org.chunkcdm.io.Locations.isRemote(p) && !Files.exists(p)) {
       throw new java.nio.file.NoSuchFileException(chosen);
     }
     Prefs.set("chunkcdm.path", chosen);

@@ -3,7 +3,6 @@ package org.chunkcdm.fiji.netcdf;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -52,7 +51,7 @@ public final class NetcdfSources {
     }
     Map<String, Object> global = attributes(nc.getRootGroup().attributes());
     ImageDataset ds = new ImageDataset(path, "netcdf-java " + nc.getFileTypeId(), global, nc::close);
-    long modified = Files.getLastModifiedTime(path).toMillis();
+    long modified = nc.getLastModified();
     for (Variable v : nc.getVariables()) {
       List<String> dims = new ArrayList<>();
       for (Dimension d : v.getDimensions()) {

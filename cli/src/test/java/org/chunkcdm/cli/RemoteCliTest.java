@@ -1,0 +1,89 @@
+package org.chunkcdm.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.chunkcdm.cli.serve.CdmRemoteServer;
+import org.chunkcdm.io.Locations;
+import org.chunkcdm.remote.S3Fixtures;
+import org.chunkcdm.remote.S3Server;
+import org.chunkcdm.testkit.Fixtures;
+import org.chunkcdm.testkit.NetcdfChecks;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import ucar.nc2.NetcdfFile;
+import ucar.nc2.NetcdfFiles;
+import ucar.nc2.Variable;
+import ucar.nc2.dataset.NetcdfDatasets;
+
+/**
+ * The CLI with remote datasets (a loopback S3 server): {@code dump} and {@code convert} of per-dataset URLs in
+ * every form, {@code serve} of a bucket prefix; the values are the local files'.
+ */
+class RemoteCliTest {
+  private static S3Server server;
+
+  @BeforeAll
+  static void upload() throws Exception {
+    server = S3Fixtures.server();
+    for (String fam : new String[] {"bcolz", "blosc2"}) {
+      S3Fixtures.key(Fixtures.family(fam).resolve("MANIFEST.json"));
+    }
+  }
+
+  @Test
+  void dumpsRemoteDatasetsLikeLocalOnes() {
+    String carray = "bcolz/carray/multidim_int64_250x8";
+    String b2nd = "blosc2/b2nd/b2nd_3d_i2_cframe.b2nd";
+    ConvertCommandTest.Result local = ConvertCommandTest.run("dump", "-v", "multidim_int64_250x8",
+        Fixtures.testdata().resolve(carray).toString());
+    assertEquals(0, local.rc(), local.err());
+    for (String url : List.of("s3://fixtures/" + carray, "cdms3:fixtures?" + carray, server.endpoint() + "/fixtures/" + carray)) {
+      ConvertCommandTest.Result r = ConvertCommandTest.run("dump", "-v", "multidim_int64_250x8", url);
+      assertEquals(0, r.rc(), url + ": " + r.err());
+      assertEquals(values(local.out()), values(r.out()), url);
+    }
+    ConvertCommandTest.Result h = ConvertCommandTest.run("dump", "-H", "s3://fixtures/" + b2nd);
+    assertEquals(0, h.rc(), h.err());
+    assertTrue(h.out().contains("b2nd_3d_i2_cframe(") || h.out().contains("b2nd_3d_i2_cframe "), h.out());
+    ConvertCommandTest.Result missing = ConvertCommandTest.run("dump", "s3://fixtures/no/such.b2nd");
+    assertEquals(1, missing.rc());
+    assertTrue(missing.err().contains("s3://fixtures/no/such.b2nd"), missing.err());
+    assertFalse(missing.err().contains(S3Server.SECRET), missing.err());
+  }
+
+  /** The data part of a CDL dump (the header names the location). */
+  private static String values(String cdl) {
+    return cdl.substring(cdl.indexOf("data:"));
+  }
+
+  @Test
+  void convertsARemoteDataset(@TempDir Path tmp) throws Exception {
+    String key = "blosc2/sframe/sf_zstd_clevel1_split_i4.b2frame";
+    Path out = tmp.resolve("x.ncs");
+    ConvertCommandTest.Result r = ConvertCommandTest.run("convert", "s3://fixtures/" + key, out.toString());
+    assertEquals(0, r.rc(), r.err());
+    try (NetcdfFile local = NetcdfFiles.open(Fixtures.testdata().resolve(key).toString());
+        NetcdfFile conv = NetcdfDatasets.openFile(out.toString(), null)) {
+      Variable lv = local.getVariables().get(0);
+      NetcdfChecks.assertSameArray(lv.read(), conv.findVariable(lv.getFullName()).read(), key);
+    }
+  }
+
+  @Test
+  void servesABucketPrefix() throws Exception {
+    try (CdmRemoteServer s = CdmRemoteServer.start(Locations.path("s3://fixtures/blosc2"), "127.0.0.1", 0, 10)) {
+      for (String rel : List.of("b2nd/b2nd_2d_f8_cframe.b2nd", "sframe/sf_lz4_noshuffle_u1.b2frame")) {
+        try (NetcdfFile remote = NetcdfDatasets.openFile("cdmremote:" + s.url() + "cdmremote/" + rel, null);
+            NetcdfFile local = NetcdfFiles.open(Fixtures.family("blosc2").resolve(rel).toString())) {
+          Variable lv = local.getVariables().get(0);
+          NetcdfChecks.assertSameArray(lv.read(), remote.findVariable(lv.getFullName()).read(), rel);
+        }
+      }
+    }
+  }
+}
