@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class UserMessagesTest {
   static final String FORMATS = "bcolz carrays and ctables, Bloscpack (.blp), Blosc2 frames and b2nd arrays, "
       + "python-blosc2 stores (.b2d, .b2z, .b2e), .ds, Zarr v2 and v3 stores, HDF5 and "
-      + "NetCDF-4 (also with Blosc), netCDF-3 and ncstream (.ncs)";
+      + "NetCDF-4 (also with Blosc, LZF, LZ4, Bitshuffle, Zstd and other HDF5 filters), netCDF-3 and ncstream (.ncs)";
 
   @Test
   void fileSystemFailuresNameTheFile() {
@@ -26,8 +26,8 @@ class UserMessagesTest {
         UserMessages.describe(new AccessDeniedException("d/x.ds")));
     assertEquals("d/x.ds: permission denied (make it readable, or run as a user who may read it)",
         UserMessages.describe(new FileNotFoundException("d/x.ds (Permission denied)")));
-    assertEquals("d: a directory that is not a dataset (a dataset directory is a bcolz carray or ctable, or a sparse Blosc2 "
-        + "frame); name a dataset file or dataset directory", UserMessages.describe(new FileNotFoundException("d (Is a directory)")));
+    assertEquals("d: a directory that is not a dataset (a dataset directory is a bcolz carray or ctable, a sparse Blosc2 "
+        + "frame, a python-blosc2 .b2d store or a Zarr store); name a dataset file or dataset directory", UserMessages.describe(new FileNotFoundException("d (Is a directory)")));
   }
 
   @Test

@@ -605,8 +605,7 @@ class CdmRemoteServerTest {
       // asked for anyway: 404 with the reason as the command line words it, without the server's paths
       Reply log = get(s, "/cdmremote/serve.log?req=header");
       assertEquals(404, log.status());
-      assertEquals("serve.log: not a dataset chunkcdm opens; it opens bcolz carrays and ctables, Bloscpack (.blp), Blosc2 "
-          + "frames and b2nd arrays, .ds, HDF5 and NetCDF-4 (also with Blosc), netCDF-3 and ncstream (.ncs)\n", log.text());
+      assertEquals("serve.log: not a dataset chunkcdm opens; it opens " + org.chunkcdm.io.UserMessages.FORMATS + "\n", log.text());
     }
   }
 
