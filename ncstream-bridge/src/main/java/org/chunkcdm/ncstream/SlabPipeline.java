@@ -69,25 +69,25 @@ final class SlabPipeline {
     int nw = workers(most);
     ChunkedArray one = raw.withSettings(ReadSettings.of(raw.settings().cache(), 1));
     Turns t = new Turns(v, s, slabs);
-    List<FutureTask<Void>> helpers = new ArrayList<>(nw - 1);
+    List<FutureTask<Void>> background = new ArrayList<>(nw - 1);
     try {
       for (int i = 1; i < nw; i++) {
         FutureTask<Void> f = new FutureTask<>(() -> work(t, one, (int) most));
-        helpers.add(f);
+        background.add(f);
         executor.execute(f);
       }
       work(t, one, (int) most);
     } finally {
-      awaitAll(helpers, t);
+      awaitAll(background, t);
     }
     t.rethrow();
     return t.bytes;
   }
 
   /** Every worker has stopped before the caller goes on (or closes the file); an interrupt stops them all. */
-  private static void awaitAll(List<FutureTask<Void>> helpers, Turns t) {
+  private static void awaitAll(List<FutureTask<Void>> background, Turns t) {
     boolean interrupted = false;
-    for (FutureTask<Void> f : helpers) {
+    for (FutureTask<Void> f : background) {
       while (true) {
         try {
           f.get();
