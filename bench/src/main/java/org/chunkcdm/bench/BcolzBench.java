@@ -52,7 +52,13 @@ public final class BcolzBench {
       comp += chunks[c % DISTINCT].length;
     }
     System.out.printf("compression ratio %.2f%n", ROWS * 8.0 / comp);
+    double nativeAlone = decodeAlone(chunks, files);
+    wholeReads(dir, nativeAlone);
+    singleElementReads(dir, chunks);
+  }
 
+  /** Decodes every chunk in memory with native c-blosc and with the pure-Java decoder; the native time. */
+  private static double decodeAlone(byte[][] chunks, int files) throws Exception {
     byte[] out = new byte[CHUNKLEN * 8];
     double nativeAlone = best(3, () -> {
       for (int c = 0; c < files; c++) {
@@ -66,12 +72,15 @@ public final class BcolzBench {
         Blosc.decompress(BloscHeader.parse(ch, 0, ch.length), ch, 0, out, 0, Blosc.Impl.JAVA);
       }
     });
-    double gib = ROWS * 8 / (double) (1L << 30);
     System.out.printf("native c-blosc decode alone, 1 thread, chunks in memory: %.2f s = %.0f MB/s%n", nativeAlone,
         ROWS * 8 / nativeAlone / 1e6);
     System.out.printf("pure-Java decode alone, 1 thread, chunks in memory:      %.2f s = %.0f MB/s%n", javaAlone,
         ROWS * 8 / javaAlone / 1e6);
+    return nativeAlone;
+  }
 
+  /** {@code Variable.read()} of the whole carray with the pure-Java and the automatic decoder. */
+  private static void wholeReads(Path dir, double nativeAlone) throws Exception {
     for (String impl : new String[] {"java", "auto"}) {
       System.setProperty("chunkcdm.blosc", impl);
       double t = best(7, () -> { // the first rounds warm up the JIT (several seconds for the pure-Java decoder)
@@ -89,7 +98,10 @@ public final class BcolzBench {
           ROWS * 8 / t / 1e6, nativeAlone / t);
     }
     System.clearProperty("chunkcdm.blosc");
+  }
 
+  /** Latency of random single-element reads, chunks touched and Blosc blocks decoded per read. */
+  private static void singleElementReads(Path dir, byte[][] chunks) throws Exception {
     try (NetcdfFile nc = NetcdfFiles.open(dir.toString())) {
       Variable v = nc.findVariable("big_float64");
       v.setCaching(false);

@@ -39,34 +39,16 @@ public final class CdmReader {
     int[] cdmShape = SectionReader.cdmShape(shape, extra);
     Section s;
     try {
-      s = section == null ? new Section(cdmShape) : Section.fill(section, cdmShape);
-      if (s.getRank() != cdmShape.length) {
-        throw new InvalidRangeException("section rank " + s.getRank() + " != variable rank " + cdmShape.length);
-      }
-      for (int d = 0; d < cdmShape.length; d++) {
-        Range r = s.getRange(d);
-        if (r.length() > 0 && (r.first() < 0 || r.last() >= cdmShape[d])) {
-          throw new InvalidRangeException("range " + r + " outside dimension " + d + " of length " + cdmShape[d]);
-        }
-      }
+      s = Sections.checkBounds(section == null ? new Section(cdmShape) : Section.fill(section, cdmShape), cdmShape);
     } catch (InvalidRangeException e) {
       throw new IOException("bad section " + section + ": " + e.getMessage(), e);
     }
-    long[] first = new long[rank];
-    long[] count = new long[rank];
-    long[] stride = new long[rank];
-    for (int d = 0; d < rank; d++) {
-      Range r = s.getRange(d);
-      first[d] = r.first();
-      count[d] = r.length();
-      stride[d] = r.stride();
-    }
+    Sections.Box box = Sections.box(s, rank);
     int[] outShape = new int[rank];
-    long n = 1;
     for (int d = 0; d < rank; d++) {
-      outShape[d] = (int) count[d];
-      n *= count[d];
+      outShape[d] = (int) box.count[d];
     }
+    long n = box.size();
     SectionReader.checkHeap(n, dt.itemSize());
     Array arr;
     boolean numbers = (dt.kind() == DType.Kind.INT || dt.kind() == DType.Kind.UINT) && dt.itemSize() >= 2
@@ -74,10 +56,10 @@ public final class CdmReader {
     if (numbers && n <= Integer.MAX_VALUE - 16) {
       // numbers go straight into the primitive array, converted chunk by chunk
       Object values = SectionReader.newTypedArray(dt, (int) n);
-      SectionReader.readInto(a, first, count, stride, values, 0);
+      SectionReader.readInto(a, box.first, box.count, box.stride, values, 0);
       arr = Array.factory(CdmTypes.of(dt), outShape, values);
     } else {
-      arr = Convert.toArray(dt, SectionReader.readBytes(a, first, count, stride), outShape);
+      arr = Convert.toArray(dt, SectionReader.readBytes(a, box.first, box.count, box.stride), outShape);
     }
     if (extra > 0) {
       Range er = s.getRange(rank);

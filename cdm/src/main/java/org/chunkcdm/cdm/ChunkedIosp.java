@@ -7,7 +7,6 @@ import java.nio.ByteOrder;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.SectionReader;
@@ -218,46 +217,7 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
    * later dimensions whole. Concatenated, the pieces' elements are the section's in C order.
    */
   public static List<Section> pieces(Section s, int elemBytes, long maxBytes) throws InvalidRangeException {
-    int rank = s.getRank();
-    List<Section> out = new ArrayList<>();
-    if (rank == 0 || s.computeSize() * elemBytes <= maxBytes) {
-      out.add(s);
-      return out;
-    }
-    // k = outermost dimension whose trailing block (dims after k, whole) fits one piece
-    long trailing = elemBytes;
-    int k = rank - 1;
-    while (k > 0 && trailing * s.getShape(k) <= maxBytes) {
-      trailing *= s.getShape(k);
-      k--;
-    }
-    int run = (int) Math.max(1, Math.min(s.getShape(k), maxBytes / trailing));
-    int[] idx = new int[k]; // positions within the leading ranges
-    while (true) {
-      List<ucar.ma2.Range> ranges = new ArrayList<>(rank);
-      for (int d = 0; d < k; d++) {
-        int e = s.getRange(d).element(idx[d]);
-        ranges.add(new ucar.ma2.Range(e, e));
-      }
-      ucar.ma2.Range rk = s.getRange(k);
-      for (int i = 0; i < rk.length(); i += run) {
-        int n = Math.min(run, rk.length() - i);
-        List<ucar.ma2.Range> r = new ArrayList<>(ranges);
-        r.add(new ucar.ma2.Range(rk.element(i), rk.element(i + n - 1), rk.stride()));
-        for (int d = k + 1; d < rank; d++) {
-          r.add(s.getRange(d));
-        }
-        out.add(new Section(r));
-      }
-      int d = k - 1;
-      while (d >= 0 && ++idx[d] == s.getShape(d)) {
-        idx[d] = 0;
-        d--;
-      }
-      if (d < 0) {
-        return out;
-      }
-    }
+    return Sections.pieces(s, elemBytes, maxBytes);
   }
 
   @Override

@@ -74,6 +74,15 @@ public final class DecodePool {
     return p;
   }
 
+  /**
+   * The decode threads as an {@link java.util.concurrent.Executor}, for work that spreads itself over them and
+   * reads with one thread per task (as the ncstream writer's slab workers do): at most {@link #threads()} tasks
+   * run at once, the others wait for a free thread.
+   */
+  public static java.util.concurrent.Executor executor() {
+    return pool();
+  }
+
   /** A piece of work that may fail with an IOException. */
   public interface Job extends BlockExecutor.Task {}
 

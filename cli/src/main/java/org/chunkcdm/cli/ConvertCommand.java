@@ -65,6 +65,30 @@ final class ConvertCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Path at = Main.existing(in);
     String inPath = org.chunkcdm.io.Locations.isRemote(at) ? at.toString() : ChunkedIosp.stripFileUrl(in);
+    String fmt = checkedFormat();
+    Path target = checkedTarget();
+    PrintWriter stdout = spec.commandLine().getOut();
+    PrintWriter stderr = spec.commandLine().getErr();
+    try (NetcdfFile nc = NetcdfFiles.open(inPath)) {
+      List<Variable> list = selected(nc);
+      List<Variable> written = list != null ? list : NcStreamOut.dataVariables(nc);
+      long total = 0;
+      for (Variable v : written) {
+        total += NcStreamOut.dataBytes(v);
+      }
+      Progress progress = new Progress(total, barWanted(), stderr);
+      long t0 = System.nanoTime();
+      long bytesOut = convert(nc, list, fmt, target, progress);
+      double s = (System.nanoTime() - t0) / 1e9;
+      stdout.printf(Locale.ROOT, "%s -> %s: %s, %d variables, %s of data, %s written in %.2f s (%s/s)%n", in, out, fmt,
+          written.size(), Progress.human(total), Progress.human(bytesOut), s, Progress.human((long) (total / Math.max(s, 1e-9))));
+      stdout.flush();
+    }
+    return 0;
+  }
+
+  /** The output format (ncs, nc3, nc3-64), checked against --deflate. */
+  private String checkedFormat() throws IOException {
     String fmt = format != null ? format.toLowerCase(Locale.ROOT) : fromExtension(out);
     if (!fmt.equals("ncs") && !fmt.equals("nc3") && !fmt.equals("nc3-64")) {
       throw new IOException("unknown format '" + format + "': use ncs, nc3 or nc3-64");
@@ -75,6 +99,11 @@ final class ConvertCommand implements Callable<Integer> {
     if (deflate != null && (deflate < 0 || deflate > 9)) {
       throw new IOException("--deflate " + deflate + ": the level must be 0 to 9");
     }
+    return fmt;
+  }
+
+  /** OUT as an absolute path in an existing directory, not a directory itself, new unless --force. */
+  private Path checkedTarget() throws IOException {
     Path target = out.toAbsolutePath().normalize();
     if (Files.isDirectory(target)) {
       throw new IOException(out + " is a directory");
@@ -86,72 +115,75 @@ final class ConvertCommand implements Callable<Integer> {
     if (dir == null || !Files.isDirectory(dir)) {
       throw new IOException((dir == null ? out.toString() : dir.toString()) + ": no such directory");
     }
-    PrintWriter stdout = spec.commandLine().getOut();
-    PrintWriter stderr = spec.commandLine().getErr();
-    try (NetcdfFile nc = NetcdfFiles.open(inPath)) {
-      List<Variable> list = null;
-      if (vars != null && !vars.isEmpty()) {
-        list = new ArrayList<>();
-        for (String name : vars) {
-          Variable v = nc.findVariable(name);
-          if (v == null) {
-            throw new IOException(Main.noVariable(in, nc, name));
-          }
-          if (v.getParentStructure() != null) {
-            throw new IOException(in + ": '" + name + "' is a structure member; name the structure");
-          }
-          list.add(v);
-        }
-      }
-      List<Variable> written = list != null ? list : NcStreamOut.dataVariables(nc);
-      long total = 0;
-      for (Variable v : written) {
-        total += NcStreamOut.dataBytes(v);
-      }
-      Progress progress = new Progress(total, barWanted(), stderr);
-      long t0 = System.nanoTime();
-      Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".part");
-      try {
-        Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-      } catch (UnsupportedOperationException e) {
-        // not POSIX: the temporary file keeps the platform's default permissions
-      }
-      Thread cleanup = new Thread(() -> deleteQuietly(tmp), "chunkcdm-convert-cleanup");
-      Runtime.getRuntime().addShutdownHook(cleanup);
-      boolean done = false;
-      long bytesOut;
-      try {
-        if (fmt.equals("ncs")) {
-          NcStreamOut.Options o = NcStreamOut.Options.defaults().progress(progress::advance);
-          if (deflate != null) {
-            o = o.deflate(deflate);
-          }
-          try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 20)) {
-            new NcStreamOut(os, o).writeAll(nc, target.getFileName().toString(), list);
-          }
-        } else {
-          Netcdf3Out.write(nc, list, tmp, fmt.equals("nc3-64"), progress::advance);
-        }
-        bytesOut = Files.size(tmp);
-        move(tmp, target, force);
-        done = true;
-      } finally {
-        progress.finish();
-        if (!done) {
-          deleteQuietly(tmp);
-        }
-        try {
-          Runtime.getRuntime().removeShutdownHook(cleanup);
-        } catch (IllegalStateException e) {
-          // shutting down: the hook runs and finds nothing to delete
-        }
-      }
-      double s = (System.nanoTime() - t0) / 1e9;
-      stdout.printf(Locale.ROOT, "%s -> %s: %s, %d variables, %s of data, %s written in %.2f s (%s/s)%n", in, out, fmt,
-          written.size(), Progress.human(total), Progress.human(bytesOut), s, Progress.human((long) (total / Math.max(s, 1e-9))));
-      stdout.flush();
+    return target;
+  }
+
+  /** The variables named with -v, or null for every one. */
+  private List<Variable> selected(NetcdfFile nc) throws IOException {
+    if (vars == null || vars.isEmpty()) {
+      return null;
     }
-    return 0;
+    List<Variable> list = new ArrayList<>();
+    for (String name : vars) {
+      Variable v = nc.findVariable(name);
+      if (v == null) {
+        throw new IOException(Main.noVariable(in, nc, name));
+      }
+      if (v.getParentStructure() != null) {
+        throw new IOException(in + ": '" + name + "' is a structure member; name the structure");
+      }
+      list.add(v);
+    }
+    return list;
+  }
+
+  /**
+   * Writes the output to a temporary file next to {@code target} and renames it when complete; a failure or a
+   * shutdown deletes it. Returns the bytes written.
+   */
+  private long convert(NetcdfFile nc, List<Variable> list, String fmt, Path target, Progress progress)
+      throws IOException {
+    Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".part");
+    try {
+      Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    } catch (UnsupportedOperationException e) {
+      // not POSIX: the temporary file keeps the platform's default permissions
+    }
+    Thread cleanup = new Thread(() -> deleteQuietly(tmp), "chunkcdm-convert-cleanup");
+    Runtime.getRuntime().addShutdownHook(cleanup);
+    boolean done = false;
+    try {
+      write(nc, list, fmt, target, tmp, progress);
+      long bytesOut = Files.size(tmp);
+      move(tmp, target, force);
+      done = true;
+      return bytesOut;
+    } finally {
+      progress.finish();
+      if (!done) {
+        deleteQuietly(tmp);
+      }
+      try {
+        Runtime.getRuntime().removeShutdownHook(cleanup);
+      } catch (IllegalStateException e) {
+        // shutting down: the hook runs and finds nothing to delete
+      }
+    }
+  }
+
+  private void write(NetcdfFile nc, List<Variable> list, String fmt, Path target, Path tmp, Progress progress)
+      throws IOException {
+    if (fmt.equals("ncs")) {
+      NcStreamOut.Options o = NcStreamOut.Options.defaults().progress(progress::advance);
+      if (deflate != null) {
+        o = o.deflate(deflate);
+      }
+      try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 20)) {
+        new NcStreamOut(os, o).writeAll(nc, target.getFileName().toString(), list);
+      }
+    } else {
+      Netcdf3Out.write(nc, list, tmp, fmt.equals("nc3-64"), progress::advance);
+    }
   }
 
   static String fromExtension(Path out) throws IOException {

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.chunkcdm.chunk.Slabs;
 import ucar.ma2.Array;
 import ucar.ma2.ArrayChar;
 import ucar.ma2.DataType;
@@ -64,19 +65,45 @@ public final class Netcdf3Out {
       throws IOException {
     List<Variable> list = vars != null ? vars : variables(nc);
     List<String> problems = new ArrayList<>();
-    Map<Variable, Integer> strlen = new LinkedHashMap<>();
     for (Variable v : list) {
       String p = problem(v);
       if (p != null) {
         problems.add(v.getFullName() + " (" + p + ")");
       }
     }
-    // dimensions: at most one unlimited, outermost for every variable using it
-    Dimension unlimited = null;
     Set<Dimension> dims = new java.util.LinkedHashSet<>();
     for (Variable v : list) {
       dims.addAll(v.getDimensions());
     }
+    Dimension unlimited = unlimited(list, dims, problems);
+    if (!problems.isEmpty()) {
+      throw new IOException("NetCDF-3 cannot hold " + String.join(", ", new java.util.LinkedHashSet<>(problems))
+          + "; leave them out with -v or write ncstream (.ncs)");
+    }
+    Map<Variable, Integer> strlen = new LinkedHashMap<>();
+    for (Variable v : list) {
+      if (v.getDataType() == DataType.STRING) {
+        strlen.put(v, maxUtf8(v));
+      }
+    }
+    checkSizes(list, strlen, offset64);
+    NetcdfFormatWriter.Builder b = NetcdfFormatWriter.builder().setNewFile(true).setFill(false)
+        .setFormat(offset64 ? NetcdfFileFormat.NETCDF3_64BIT_OFFSET : NetcdfFileFormat.NETCDF3)
+        .setLocation(out.toString());
+    define(b, nc, list, dims, unlimited, strlen);
+    try (NetcdfFormatWriter w = b.build()) {
+      for (Variable v : list) {
+        writeVariable(w, v, strlen.get(v), progress);
+      }
+    }
+  }
+
+  /**
+   * The dimension that becomes the file's unlimited one: the first of length 0 (or unlimited) that is the
+   * outermost dimension of every variable using it. Other zero-length dimensions go to {@code problems}.
+   */
+  private static Dimension unlimited(List<Variable> list, Set<Dimension> dims, List<String> problems) {
+    Dimension unlimited = null;
     for (Dimension d : dims) {
       if (d.getLength() == 0 || d.isUnlimited()) {
         boolean outer = true;
@@ -98,15 +125,14 @@ public final class Netcdf3Out {
         }
       }
     }
-    if (!problems.isEmpty()) {
-      throw new IOException("NetCDF-3 cannot hold " + String.join(", ", new java.util.LinkedHashSet<>(problems))
-          + "; leave them out with -v or write ncstream (.ncs)");
-    }
+    return unlimited;
+  }
+
+  /** Classic files stay under 2 GiB; in 64-bit offset files only the last variable may pass 4 GiB. */
+  private static void checkSizes(List<Variable> list, Map<Variable, Integer> strlen, boolean offset64)
+      throws IOException {
     long total = 0;
     for (Variable v : list) {
-      if (v.getDataType() == DataType.STRING) {
-        strlen.put(v, maxUtf8(v));
-      }
       total += size(v, strlen.get(v));
     }
     if (!offset64 && total > Integer.MAX_VALUE - (1 << 20)) {
@@ -121,10 +147,11 @@ public final class Netcdf3Out {
         }
       }
     }
+  }
 
-    NetcdfFormatWriter.Builder b = NetcdfFormatWriter.builder().setNewFile(true).setFill(false)
-        .setFormat(offset64 ? NetcdfFileFormat.NETCDF3_64BIT_OFFSET : NetcdfFileFormat.NETCDF3)
-        .setLocation(out.toString());
+  /** Global attributes, dimensions and variables of the file (strings as char with a {@code _strlen} dimension). */
+  private static void define(NetcdfFormatWriter.Builder b, NetcdfFile nc, List<Variable> list, Set<Dimension> dims,
+      Dimension unlimited, Map<Variable, Integer> strlen) {
     for (Attribute a : nc.getRootGroup().attributes()) {
       b.addAttribute(attribute(a));
     }
@@ -139,7 +166,6 @@ public final class Netcdf3Out {
     for (Dimension d : dims) {
       names.add(d.getShortName());
     }
-    Map<Variable, String> outNames = new LinkedHashMap<>();
     for (Variable v : list) {
       List<Dimension> vd = new ArrayList<>();
       for (Dimension d : v.getDimensions()) {
@@ -165,41 +191,42 @@ public final class Netcdf3Out {
       if (t.isUnsigned()) {
         vb.addAttribute(new Attribute("_Unsigned", "true"));
       }
-      outNames.put(v, v.getShortName());
     }
-    try (NetcdfFormatWriter w = b.build()) {
-      for (Variable v : list) {
-        Integer sl = strlen.get(v);
-        long elem = sl != null ? Math.max(1, sl) : Math.max(1, v.getDataType().getSize());
-        if (v.getSize() == 0) {
-          continue;
-        }
-        Slabs slabs = new Slabs(v.getShape(), elem, SLAB_BYTES, null, null, 1);
-        for (int[][] slab = slabs.next(); slab != null; slab = slabs.next()) {
-          Section s;
-          Array a;
-          try {
-            s = new Section(slab[0], slab[1]);
-            a = v.read(s);
-          } catch (InvalidRangeException e) {
-            throw new IOException(v.getFullName() + ": " + e.getMessage(), e);
-          }
-          long done = s.computeSize() * elem;
-          int[] origin = slab[0];
-          if (sl != null) {
-            a = chars(a, Math.max(1, sl));
-            origin = java.util.Arrays.copyOf(origin, origin.length + 1);
-          }
-          try {
-            w.write(outNames.get(v), origin, a);
-          } catch (InvalidRangeException e) {
-            throw new IOException(v.getFullName() + ": " + e.getMessage(), e);
-          }
-          if (progress != null) {
-            progress.advance(done);
-          }
-        }
+  }
+
+  /** A variable's values in bounded slabs; {@code sl} the string length of a string variable, else null. */
+  private static void writeVariable(NetcdfFormatWriter w, Variable v, Integer sl, NcStreamOut.Progress progress)
+      throws IOException {
+    long elem = sl != null ? Math.max(1, sl) : Math.max(1, v.getDataType().getSize());
+    if (v.getSize() == 0) {
+      return;
+    }
+    Slabs slabs = new Slabs(v.getShape(), elem, SLAB_BYTES);
+    for (int[][] slab = slabs.next(); slab != null; slab = slabs.next()) {
+      Array a = read(v, slab);
+      long done = a.getSize() * elem;
+      int[] origin = slab[0];
+      if (sl != null) {
+        a = chars(a, Math.max(1, sl));
+        origin = java.util.Arrays.copyOf(origin, origin.length + 1);
       }
+      try {
+        w.write(v.getShortName(), origin, a);
+      } catch (InvalidRangeException e) {
+        throw new IOException(v.getFullName() + ": " + e.getMessage(), e);
+      }
+      if (progress != null) {
+        progress.advance(done);
+      }
+    }
+  }
+
+  /** One slab ({origin, count}) of {@code v}. */
+  private static Array read(Variable v, int[][] slab) throws IOException {
+    try {
+      return v.read(new Section(slab[0], slab[1]));
+    } catch (InvalidRangeException e) {
+      throw new IOException(v.getFullName() + ": " + e.getMessage(), e);
     }
   }
 
@@ -253,14 +280,9 @@ public final class Netcdf3Out {
     if (v.getSize() == 0) {
       return 0;
     }
-    Slabs slabs = new Slabs(v.getShape(), 64, SLAB_BYTES, null, null, 1);
+    Slabs slabs = new Slabs(v.getShape(), 64, SLAB_BYTES);
     for (int[][] slab = slabs.next(); slab != null; slab = slabs.next()) {
-      Array a;
-      try {
-        a = v.read(new Section(slab[0], slab[1]));
-      } catch (InvalidRangeException e) {
-        throw new IOException(v.getFullName() + ": " + e.getMessage(), e);
-      }
+      Array a = read(v, slab);
       IndexIterator it = a.getIndexIterator();
       while (it.hasNext()) {
         Object o = it.getObjectNext();

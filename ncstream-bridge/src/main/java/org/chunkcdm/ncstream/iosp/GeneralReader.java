@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.chunkcdm.cdm.ChunkedIosp;
+import org.chunkcdm.cdm.Sections;
 import org.chunkcdm.io.FileHandles;
 import ucar.ma2.Array;
 import ucar.ma2.ArrayStructure;
@@ -162,17 +163,7 @@ final class GeneralReader implements ChunkedIosp.VariableReader {
       section = new Section(fixed);
     }
     try {
-      Section s = section == null ? new Section(shape) : Section.fill(section, shape);
-      if (s.getRank() != shape.length) {
-        throw new InvalidRangeException("rank " + s.getRank() + " != " + shape.length);
-      }
-      for (int d = 0; d < shape.length; d++) {
-        Range r = s.getRange(d);
-        if (r.length() > 0 && (r.first() < 0 || r.last() >= shape[d])) {
-          throw new InvalidRangeException("range " + r + " outside dimension " + d + " of length " + shape[d]);
-        }
-      }
-      return s;
+      return Sections.checkBounds(section == null ? new Section(shape) : Section.fill(section, shape), shape);
     } catch (InvalidRangeException e) {
       throw new IOException(what + ": bad section " + section + ": " + e.getMessage(), e);
     }
@@ -466,72 +457,14 @@ final class GeneralReader implements ChunkedIosp.VariableReader {
   /** Reads a section of a (non-sequence) structure: rows from the messages holding them, later ones first. */
   Array readStructure(Structure v, Section section) throws IOException {
     Section want = fill(section);
-    int[] wshape = want.getShape();
     // rows are packed with every member of the structure as the header defines it, even when netcdf-java asks
     // through a copy with fewer members (Structure.select, how a member variable is read)
-    Structure full = v;
-    if (v.getNetcdfFile() != null) {
-      ucar.nc2.Variable f = v.getNetcdfFile().findVariable(v.getFullNameEscaped());
-      if (f instanceof Structure) {
-        full = (Structure) f;
-      }
-    }
+    Structure full = fullStructure(v);
     StructureMembers members = full.makeStructureMembers();
     ArrayStructureBB.setOffsets(members);
     StructureData[] rows = new StructureData[(int) want.computeSize()];
-    long varSize = new Section(shape).computeSize();
     for (DataMessage m : msgs) {
-      if (m.layout != DataMessage.Layout.STRUCTURE) {
-        throw new IOException(what + ": " + m + " holds " + m.layout + " data, unexpected for a structure");
-      }
-      Section ms = messageSection(m);
-      if (Overlap.of(ms, want) == null) {
-        continue;
-      }
-      byte[] b = files.read(file, m.payloadPos, m.payloadLen);
-      NcStreamProto.StructureData p;
-      try {
-        p = NcStreamProto.StructureData.parseFrom(b);
-      } catch (InvalidProtocolBufferException e) {
-        throw new IOException(what + ": " + m + " holds corrupt structure data: " + e.getMessage(), e);
-      }
-      long rowsIn = p.getNrows() == 0 ? 1 : p.getNrows();
-      if (rowsIn != ms.computeSize()) {
-        if (rowsIn == varSize) {
-          ms = new Section(shape); // netcdf-java 5.5.3's writer sends the whole structure in every message
-        } else {
-          throw new IOException(what + ": " + m + " holds " + rowsIn + " rows, its section " + m.section + " has "
-              + ms.computeSize());
-        }
-      }
-      Overlap o = Overlap.of(ms, want);
-      if (o == null) {
-        continue;
-      }
-      ByteBuffer bb = ByteBuffer.wrap(p.getData().toByteArray()).order(m.order);
-      long need = rowsIn * members.getStructureSize();
-      if (bb.capacity() < need) {
-        throw new IOException(what + ": " + m + " holds " + bb.capacity() + " bytes of rows, " + need + " are needed");
-      }
-      ArrayStructureBB asbb = new ArrayStructureBB(members, ms.getShape(), bb, 0);
-      List<String> ss = p.getSdataList();
-      int sc = 0;
-      for (int c : p.getHeapCountList()) {
-        if (sc + c > ss.size()) {
-          throw new IOException(what + ": " + m + " names more strings than it holds");
-        }
-        if (c == 1) {
-          asbb.addObjectToHeap(ss.get(sc++));
-        } else {
-          String[] a = new String[c];
-          for (int i = 0; i < c; i++) {
-            a[i] = ss.get(sc++);
-          }
-          asbb.addObjectToHeap(a);
-        }
-      }
-      ArrayStructure src = asbb;
-      o.forEach((si, di) -> rows[di] = src.getStructureData(si));
+      structureRows(m, members, want, rows);
     }
     for (int i = 0; i < rows.length; i++) {
       if (rows[i] == null) {
@@ -542,17 +475,56 @@ final class GeneralReader implements ChunkedIosp.VariableReader {
     if (full != v) {
       StructureMembers subset = v.makeStructureMembers();
       if (subset.getMembers().size() != members.getMembers().size()) {
-        for (int i = 0; i < rows.length; i++) {
-          ucar.ma2.StructureDataW w = new ucar.ma2.StructureDataW(subset);
-          for (StructureMembers.Member m : subset.getMembers()) {
-            w.setMemberData(m, rows[i].getArray(m.getName()));
-          }
-          rows[i] = w;
-        }
-        return new ArrayStructureW(subset, wshape, rows);
+        return new ArrayStructureW(subset, want.getShape(), subsetRows(subset, rows));
       }
     }
-    return new ArrayStructureW(members, wshape, rows);
+    return new ArrayStructureW(members, want.getShape(), rows);
+  }
+
+  /** The rows of structure message {@code m} that {@code want} selects, put at their places in {@code rows}. */
+  private void structureRows(DataMessage m, StructureMembers members, Section want, StructureData[] rows)
+      throws IOException {
+    if (m.layout != DataMessage.Layout.STRUCTURE) {
+      throw new IOException(what + ": " + m + " holds " + m.layout + " data, unexpected for a structure");
+    }
+    Section ms = messageSection(m);
+    if (Overlap.of(ms, want) == null) {
+      return;
+    }
+    byte[] b = files.read(file, m.payloadPos, m.payloadLen);
+    NcStreamProto.StructureData p;
+    try {
+      p = NcStreamProto.StructureData.parseFrom(b);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IOException(what + ": " + m + " holds corrupt structure data: " + e.getMessage(), e);
+    }
+    long rowsIn = p.getNrows() == 0 ? 1 : p.getNrows();
+    if (rowsIn != ms.computeSize()) {
+      if (rowsIn == new Section(shape).computeSize()) {
+        ms = new Section(shape); // netcdf-java 5.5.3's writer sends the whole structure in every message
+      } else {
+        throw new IOException(what + ": " + m + " holds " + rowsIn + " rows, its section " + m.section + " has "
+            + ms.computeSize());
+      }
+    }
+    Overlap o = Overlap.of(ms, want);
+    if (o == null) {
+      return;
+    }
+    ArrayStructure src = rowsOf(members, ms.getShape(), p, m, what + ": " + m);
+    o.forEach((si, di) -> rows[di] = src.getStructureData(si));
+  }
+
+  /** Rows with only the members of {@code subset}. */
+  private static StructureData[] subsetRows(StructureMembers subset, StructureData[] rows) {
+    for (int i = 0; i < rows.length; i++) {
+      ucar.ma2.StructureDataW w = new ucar.ma2.StructureDataW(subset);
+      for (StructureMembers.Member m : subset.getMembers()) {
+        w.setMemberData(m, rows[i].getArray(m.getName()));
+      }
+      rows[i] = w;
+    }
+    return rows;
   }
 
   /** The elements two sections share, as pairs of C-order positions in each. */

@@ -99,7 +99,6 @@ final class MessageArray extends BasicChunkedArray implements ChunkedIosp.Variab
     if (dt == null) {
       return null;
     }
-    int item = dt.itemSize();
     int rank = shape.length;
     long[] lshape = new long[rank];
     long[] stride = new long[rank];
@@ -109,41 +108,44 @@ final class MessageArray extends BasicChunkedArray implements ChunkedIosp.Variab
       stride[d] = total;
       total = Math.multiplyExact(total, (long) shape[d]);
     }
-    List<long[]> ranges = new ArrayList<>(); // {start, count, message index}
+    List<long[]> ranges = messageRanges(what, msgs, shape, stride, dt.itemSize());
+    if (ranges == null) {
+      return null;
+    }
+    List<DataMessage> chunkList = new ArrayList<>();
+    long[] s = tiles(ranges, msgs, total, chunkList);
+    ChunkGrid.Flat grid = ChunkGrid.flat(lshape, s, false);
+    long mtime = 0;
+    try {
+      mtime = Files.getLastModifiedTime(file).toMillis();
+    } catch (IOException ignored) {
+      // no caching identity beyond name and size
+    }
+    Object key = Arrays.asList("ncstream", file.toString(), vb.getFullName(), files.size(file), mtime);
+    return new MessageArray(files, file, what, t, dt, grid, chunkList.toArray(new DataMessage[0]), fillBytes(vb, dt), key);
+  }
+
+  /**
+   * {start, count, message index} of every non-empty message in flat C order, sorted by start; null when a message
+   * is not a stride-1 C-contiguous range of the variable or two overlap.
+   */
+  private static List<long[]> messageRanges(String what, List<DataMessage> msgs, int[] shape, long[] stride, int item)
+      throws IOException {
+    List<long[]> ranges = new ArrayList<>();
     for (int i = 0; i < msgs.size(); i++) {
       DataMessage m = msgs.get(i);
-      if (m.layout != DataMessage.Layout.REGULAR || m.vlen || m.section.getRank() != rank) {
+      if (m.layout != DataMessage.Layout.REGULAR || m.vlen || m.section.getRank() != shape.length) {
         return null;
       }
       long n = m.section.computeSize();
       if (n == 0) {
         continue;
       }
-      // contiguous in C order: leading ranges of length 1, one range of any length, then whole dimensions
-      int k = 0;
-      while (k < rank && m.section.getRange(k).length() == 1) {
-        k++;
+      long start = contiguousStart(m.section, shape, stride);
+      if (start < 0) {
+        return null;
       }
-      long start = 0;
-      for (int d = 0; d < rank; d++) {
-        Range r = m.section.getRange(d);
-        if (d > k && (r.first() != 0 || r.length() != shape[d] || r.stride() != 1)) {
-          return null;
-        }
-        if (d == k && r.length() > 1 && r.stride() != 1) {
-          return null;
-        }
-        start += r.first() * stride[d];
-      }
-      long bytes = n * item;
-      if (!m.deflate && m.payloadLen != bytes) {
-        throw new IOException(what + ": " + m + " holds " + m.payloadLen + " bytes, but its section " + m.section + " needs "
-            + bytes);
-      }
-      if (m.deflate && m.uncompressedSize != 0 && m.uncompressedSize != bytes) {
-        throw new IOException(what + ": " + m + " says it inflates to " + m.uncompressedSize + " bytes, but its section "
-            + m.section + " needs " + bytes);
-      }
+      checkPayload(what, m, n * item);
       ranges.add(new long[] {start, n, i});
     }
     ranges.sort(Comparator.comparingLong(r -> r[0]));
@@ -152,8 +154,51 @@ final class MessageArray extends BasicChunkedArray implements ChunkedIosp.Variab
         return null; // overlapping messages: later ones take precedence, the general reader knows how
       }
     }
+    return ranges;
+  }
+
+  /**
+   * The flat C-order start of a section that is contiguous in C order (leading ranges of length 1, one range of
+   * any length, then whole dimensions), else -1.
+   */
+  private static long contiguousStart(Section sec, int[] shape, long[] stride) {
+    int rank = shape.length;
+    int k = 0;
+    while (k < rank && sec.getRange(k).length() == 1) {
+      k++;
+    }
+    long start = 0;
+    for (int d = 0; d < rank; d++) {
+      Range r = sec.getRange(d);
+      if (d > k && (r.first() != 0 || r.length() != shape[d] || r.stride() != 1)) {
+        return -1;
+      }
+      if (d == k && r.length() > 1 && r.stride() != 1) {
+        return -1;
+      }
+      start += r.first() * stride[d];
+    }
+    return start;
+  }
+
+  /** A message's payload (or what it says it inflates to) must be its section's {@code bytes}. */
+  private static void checkPayload(String what, DataMessage m, long bytes) throws IOException {
+    if (!m.deflate && m.payloadLen != bytes) {
+      throw new IOException(what + ": " + m + " holds " + m.payloadLen + " bytes, but its section " + m.section + " needs "
+          + bytes);
+    }
+    if (m.deflate && m.uncompressedSize != 0 && m.uncompressedSize != bytes) {
+      throw new IOException(what + ": " + m + " says it inflates to " + m.uncompressedSize + " bytes, but its section "
+          + m.section + " needs " + bytes);
+    }
+  }
+
+  /**
+   * The flat chunk starts (and {@code total} last) of sorted, non-overlapping message ranges, gaps included;
+   * {@code chunkList} gets each chunk's message (null for a gap).
+   */
+  private static long[] tiles(List<long[]> ranges, List<DataMessage> msgs, long total, List<DataMessage> chunkList) {
     List<Long> starts = new ArrayList<>();
-    List<DataMessage> chunkList = new ArrayList<>();
     long at = 0;
     for (long[] r : ranges) {
       if (r[0] > at) {
@@ -173,15 +218,7 @@ final class MessageArray extends BasicChunkedArray implements ChunkedIosp.Variab
       s[i] = starts.get(i);
     }
     s[starts.size()] = total;
-    ChunkGrid.Flat grid = ChunkGrid.flat(lshape, s, false);
-    long mtime = 0;
-    try {
-      mtime = Files.getLastModifiedTime(file).toMillis();
-    } catch (IOException ignored) {
-      // no caching identity beyond name and size
-    }
-    Object key = Arrays.asList("ncstream", file.toString(), vb.getFullName(), files.size(file), mtime);
-    return new MessageArray(files, file, what, t, dt, grid, chunkList.toArray(new DataMessage[0]), fillBytes(vb, dt), key);
+    return s;
   }
 
   /** The variable's _FillValue, else netCDF's default fill for its type, as stored bytes. */

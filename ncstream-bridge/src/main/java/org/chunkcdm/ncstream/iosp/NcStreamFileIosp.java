@@ -112,70 +112,16 @@ public class NcStreamFileIosp extends ChunkedIosp {
   @Override
   protected void build(Path file, Group.Builder root) throws IOException {
     MessageScanner in = new MessageScanner(files(), file);
-    byte[] magic = new byte[4];
     if (in.size < 4) {
       throw new IOException(file + ": not an ncstream file (" + in.size + " bytes)");
     }
+    byte[] magic = new byte[4];
     in.readFully(magic);
     if (!Arrays.equals(magic, NcStream.MAGIC_START)) {
       throw new IOException(file + ": not an ncstream file (no start marker)");
     }
-    boolean sawHeader = false;
     Map<String, List<DataMessage>> data = new LinkedHashMap<>();
-    int ordinal = 0;
-    while (true) {
-      if (in.atEnd()) {
-        throw new IOException(file + ": the stream ends at byte " + in.size + " without its end marker (truncated?)");
-      }
-      long at = in.position();
-      if (in.size - at < 4) {
-        throw new IOException(file + ": the stream ends at byte " + in.size + " inside a message marker (truncated?)");
-      }
-      in.readFully(magic);
-      if (Arrays.equals(magic, NcStream.MAGIC_END)) {
-        break;
-      } else if (Arrays.equals(magic, NcStream.MAGIC_HEADER)) {
-        byte[] m = in.read(in.readVarint("header length"), "header message");
-        NcStreamProto.Header h;
-        try {
-          h = NcStreamProto.Header.parseFrom(m);
-        } catch (InvalidProtocolBufferException e) {
-          throw new IOException(file + ": header message at byte " + at + " is corrupt: " + e.getMessage(), e);
-        }
-        try {
-          HeaderDecoder.readGroup(h.getRoot(), root);
-        } catch (RuntimeException e) { // netcdf-java's builders given hostile names, sizes, immediate data
-          throw new IOException(file + ": header message at byte " + at + " does not describe a valid dataset: " + e.getMessage(), e);
-        }
-        sawHeader = true;
-      } else if (Arrays.equals(magic, NcStream.MAGIC_DATA)) {
-        DataMessage dm = readDataMessage(in, file, at, ordinal++, data);
-        if (!sawHeader) {
-          throw new IOException(file + ": data message at byte " + at + " comes before any header message");
-        }
-        dataMessages = ordinal;
-        assert dm != null;
-      } else if (Arrays.equals(magic, NcStream.MAGIC_ERR)) {
-        byte[] m = in.read(in.readVarint("error length"), "error message");
-        String text;
-        try {
-          text = NcStreamProto.Error.parseFrom(m).getMessage();
-        } catch (InvalidProtocolBufferException e) {
-          text = "(unreadable error message)";
-        }
-        throw new IOException(file + ": the stream holds an error message at byte " + at
-            + " (its writer failed; the data after it is missing): " + text);
-      } else if (Arrays.equals(magic, NcStream.MAGIC_DATA2)) {
-        if (!sawHeader) {
-          throw new IOException(file + ": data message at byte " + at + " comes before any header message");
-        }
-        readDataCol(in, file, at, ordinal++, data);
-        dataMessages = ordinal;
-      } else {
-        throw new IOException(file + ": unknown message marker " + hex(magic) + " at byte " + at + " (corrupt file?)");
-      }
-    }
-    if (!sawHeader) {
+    if (!scan(in, file, root, data)) {
       throw new IOException(file + ": the stream has no header message");
     }
     checkReferences(file, root, new ArrayList<>());
@@ -193,6 +139,79 @@ public class NcStreamFileIosp extends ChunkedIosp {
     }
     // variables without data messages read as fill values (or their immediate data from the header)
     attachEmpty(file, root, "");
+  }
+
+  /**
+   * Reads the messages after the start marker up to the end marker: headers into {@code root}, data messages
+   * (indexed, not read) into {@code data} by variable name. Whether there was a header message.
+   */
+  private boolean scan(MessageScanner in, Path file, Group.Builder root, Map<String, List<DataMessage>> data)
+      throws IOException {
+    byte[] magic = new byte[4];
+    boolean sawHeader = false;
+    int ordinal = 0;
+    while (true) {
+      if (in.atEnd()) {
+        throw new IOException(file + ": the stream ends at byte " + in.size + " without its end marker (truncated?)");
+      }
+      long at = in.position();
+      if (in.size - at < 4) {
+        throw new IOException(file + ": the stream ends at byte " + in.size + " inside a message marker (truncated?)");
+      }
+      in.readFully(magic);
+      if (Arrays.equals(magic, NcStream.MAGIC_END)) {
+        return sawHeader;
+      } else if (Arrays.equals(magic, NcStream.MAGIC_HEADER)) {
+        readHeader(in, file, at, root);
+        sawHeader = true;
+      } else if (Arrays.equals(magic, NcStream.MAGIC_DATA)) {
+        DataMessage dm = readDataMessage(in, file, at, ordinal++, data);
+        if (!sawHeader) {
+          throw new IOException(file + ": data message at byte " + at + " comes before any header message");
+        }
+        dataMessages = ordinal;
+        assert dm != null;
+      } else if (Arrays.equals(magic, NcStream.MAGIC_ERR)) {
+        throw errorMessage(in, file, at);
+      } else if (Arrays.equals(magic, NcStream.MAGIC_DATA2)) {
+        if (!sawHeader) {
+          throw new IOException(file + ": data message at byte " + at + " comes before any header message");
+        }
+        readDataCol(in, file, at, ordinal++, data);
+        dataMessages = ordinal;
+      } else {
+        throw new IOException(file + ": unknown message marker " + hex(magic) + " at byte " + at + " (corrupt file?)");
+      }
+    }
+  }
+
+  /** The header message at byte {@code at} into {@code root}. */
+  private static void readHeader(MessageScanner in, Path file, long at, Group.Builder root) throws IOException {
+    byte[] m = in.read(in.readVarint("header length"), "header message");
+    NcStreamProto.Header h;
+    try {
+      h = NcStreamProto.Header.parseFrom(m);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IOException(file + ": header message at byte " + at + " is corrupt: " + e.getMessage(), e);
+    }
+    try {
+      HeaderDecoder.readGroup(h.getRoot(), root);
+    } catch (RuntimeException e) { // netcdf-java's builders given hostile names, sizes, immediate data
+      throw new IOException(file + ": header message at byte " + at + " does not describe a valid dataset: " + e.getMessage(), e);
+    }
+  }
+
+  /** The failure an error message at byte {@code at} reports. */
+  private static IOException errorMessage(MessageScanner in, Path file, long at) throws IOException {
+    byte[] m = in.read(in.readVarint("error length"), "error message");
+    String text;
+    try {
+      text = NcStreamProto.Error.parseFrom(m).getMessage();
+    } catch (InvalidProtocolBufferException e) {
+      text = "(unreadable error message)";
+    }
+    return new IOException(file + ": the stream holds an error message at byte " + at
+        + " (its writer failed; the data after it is missing): " + text);
   }
 
   private void attachEmpty(Path file, Group.Builder g, String prefix) throws IOException {

@@ -1,7 +1,6 @@
-package org.chunkcdm.ncstream;
+package org.chunkcdm.chunk;
 
 import java.util.Arrays;
-import org.chunkcdm.chunk.ChunkGrid;
 
 /**
  * Cuts an N-d selection of {@code shape} (CDM index space of the selection) into slabs of at most
@@ -10,9 +9,11 @@ import org.chunkcdm.chunk.ChunkGrid;
  * (with all trailing dimensions) fits the bound. When the selection is a whole variable with a known chunk
  * layout, slab boundaries along the ranged dimension fall on chunk boundaries: whole regular chunks per slab,
  * or even pieces of one chunk when one chunk's extent is over the bound (never across a chunk boundary), or
- * flat chunk starts that lie on a row boundary. A selection within the bound is one slab.
+ * flat chunk starts that lie on a row boundary. A selection within the bound is one slab (none when it is
+ * empty). Without a chunk layout the slabs are plain C-order runs of the selection: concatenated, their elements
+ * are the selection's in C order.
  */
-final class Slabs {
+public final class Slabs {
   private final int[] shape;
   private final int k; // ranged dimension; -1 = one slab of everything
   private final int rows; // rows per slab along k (upper bound)
@@ -24,6 +25,11 @@ final class Slabs {
   private int pos; // current index along k
   private boolean done;
 
+  /** Plain C-order slabs of at most {@code maxBytes} of a selection of {@code shape} (no chunk alignment). */
+  public Slabs(int[] shape, long elemBytes, long maxBytes) {
+    this(shape, elemBytes, maxBytes, null, null, 1);
+  }
+
   /**
    * @param shape selection shape (all entries &gt; 0 unless the selection is empty)
    * @param elemBytes bytes of one CDM element
@@ -32,7 +38,7 @@ final class Slabs {
    * @param flat flat chunk layout of the whole variable (C order), or null
    * @param extra CDM elements per logical element of {@code flat} (1 when no extra dimension)
    */
-  Slabs(int[] shape, long elemBytes, long maxBytes, int[] chunkShape, ChunkGrid.Flat flat, int extra) {
+  public Slabs(int[] shape, long elemBytes, long maxBytes, int[] chunkShape, ChunkGrid.Flat flat, int extra) {
     this.shape = shape.clone();
     this.flat = flat != null && !flat.fortranOrder() ? flat : null;
     this.extra = Math.max(1, extra);
@@ -84,12 +90,12 @@ final class Slabs {
   }
 
   /** Whether the selection is one slab. */
-  boolean single() {
+  public boolean single() {
     return k < 0;
   }
 
   /** The next slab as {origin, shape} in selection space, or null at the end. */
-  int[][] next() {
+  public int[][] next() {
     if (done) {
       return null;
     }
