@@ -35,14 +35,14 @@ class FileHandlesMmapTest {
 
   @BeforeEach
   void smallWindows() {
-    restoreMapSettings = FileHandles.mapSettings();
+    restoreMapSettings = FileMaps.mapSettings();
     IoProbes.setMmap(true);
-    FileHandles.setMapLimits(4096, 0, 1); // every read mapped, windows of one page
+    FileMaps.setMapLimits(4096, 0, 1); // every read mapped, windows of one page
   }
 
   @AfterEach
   void restore() {
-    FileHandles.checkSizeBeforeMappedRead(true);
+    FileMaps.checkSizeBeforeMappedRead(true);
     restoreMapSettings.run();
   }
 
@@ -99,25 +99,25 @@ class FileHandlesMmapTest {
       assertEquals(0, h.mappedCount());
     }
     IoProbes.setMmap(true);
-    FileHandles.setMapLimits(4096, 3 * 4096 + 1, 1); // the file is below the smallest mapped size
+    FileMaps.setMapLimits(4096, 3 * 4096 + 1, 1); // the file is below the smallest mapped size
     try (FileHandles h = new FileHandles(p)) {
       assertArrayEquals(want, h.read(p, 0, want.length));
       assertEquals(0, h.mappedCount());
     }
-    FileHandles.setMapLimits(4096, 0, 4097); // reads below the smallest mapped read go through the channel
+    FileMaps.setMapLimits(4096, 0, 4097); // reads below the smallest mapped read go through the channel
     try (FileHandles h = new FileHandles(p)) {
       assertArrayEquals(Arrays.copyOfRange(want, 10, 4106), h.read(p, 10, 4096));
       assertEquals(0, h.mappedCount());
       assertArrayEquals(Arrays.copyOfRange(want, 10, 4107 + 10), h.read(p, 10, 4107));
       assertEquals(1, h.mappedCount());
     }
-    assertThrows(IllegalArgumentException.class, () -> FileHandles.setMapLimits(100, 0, 1));
+    assertThrows(IllegalArgumentException.class, () -> FileMaps.setMapLimits(100, 0, 1));
   }
 
   /** The default mode maps a file only once it is read again (a first pass goes through the channel). */
   @Test
   void rereadModeMapsOnTheSecondPass() throws IOException {
-    FileHandles.setMapMode(FileHandles.MapMode.REREAD);
+    FileMaps.setMapMode(FileHandles.MapMode.REREAD);
     int size = 5 * 4096 + 9;
     Path p = randomFile("g.bin", size, 8);
     byte[] want = Files.readAllBytes(p);
@@ -188,7 +188,7 @@ class FileHandlesMmapTest {
           first.getMessage());
       assertEquals(0, h.mappedCount(), "the stale mapping is dropped");
       // the truncation between that check and the copy (a race): the copy faults
-      FileHandles.checkSizeBeforeMappedRead(false);
+      FileMaps.checkSizeBeforeMappedRead(false);
       try (RandomAccessFile raf = new RandomAccessFile(p.toFile(), "rw")) {
         raf.setLength(size); // whole again (zeros past 16 KiB), mapped whole, truncated again
       }

@@ -41,9 +41,9 @@ class NativeReadsTest {
 
   @BeforeEach
   void smallFilesToo() {
-    restore = FileHandles.mapSettings();
-    FileHandles.setMapMode(FileHandles.MapMode.OFF);
-    FileHandles.setMapLimits(1 << 20, 4096, 1024);
+    restore = FileMaps.mapSettings();
+    FileMaps.setMapMode(FileHandles.MapMode.OFF);
+    FileMaps.setMapLimits(1 << 20, 4096, 1024);
   }
 
   @AfterEach
