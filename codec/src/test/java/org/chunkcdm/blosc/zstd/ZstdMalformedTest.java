@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.chunkcdm.blosc.zstd.ZstdTestData.Sample;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -25,26 +26,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * nothing else: no runtime exception, no error, no hang.
  */
 class ZstdMalformedTest {
-  /** A frame, the bytes it decodes to and its dictionary (may be null). */
-  static final class Sample {
-    final String name;
-    final byte[] frame;
-    final byte[] data;
-    final byte[] dict;
-
-    Sample(String name, byte[] data, byte[] frame, byte[] dict) {
-      this.name = name;
-      this.data = data;
-      this.frame = frame;
-      this.dict = dict;
-    }
-
-    @Override
-    public String toString() {
-      return name + " (" + frame.length + " bytes)";
-    }
-  }
-
   static Stream<Sample> samples() {
     List<Sample> s = new ArrayList<>();
     byte[] text = ZstdTestData.make("text", 20_000, 1);
