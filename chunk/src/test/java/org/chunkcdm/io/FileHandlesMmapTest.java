@@ -10,13 +10,9 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import org.chunkcdm.chunk.Concurrently;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -139,28 +135,16 @@ class FileHandlesMmapTest {
     int size = 64 * 4096 + 77;
     Path p = randomFile("c.bin", size, 4);
     byte[] want = Files.readAllBytes(p);
-    ExecutorService ex = Executors.newFixedThreadPool(8);
     try (FileHandles h = new FileHandles(p)) {
-      List<Future<?>> fs = new ArrayList<>();
-      for (int t = 0; t < 8; t++) {
-        long seed = t;
-        fs.add(ex.submit(() -> {
-          Random r = new Random(seed);
-          for (int i = 0; i < 400; i++) {
-            int pos = r.nextInt(size);
-            int len = r.nextInt(Math.min(3 * 4096, size - pos) + 1);
-            byte[] got = h.read(p, pos, len);
-            assertArrayEquals(Arrays.copyOfRange(want, pos, pos + len), got, "read of " + len + " at " + pos);
-          }
-          return null;
-        }));
-      }
-      for (Future<?> f : fs) {
-        f.get();
-      }
+      Concurrently.run(8, (thread, r) -> {
+        for (int i = 0; i < 400; i++) {
+          int pos = r.nextInt(size);
+          int len = r.nextInt(Math.min(3 * 4096, size - pos) + 1);
+          byte[] got = h.read(p, pos, len);
+          assertArrayEquals(Arrays.copyOfRange(want, pos, pos + len), got, "read of " + len + " at " + pos);
+        }
+      });
       assertEquals(1, h.mappedCount());
-    } finally {
-      ex.shutdownNow();
     }
   }
 

@@ -19,7 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import org.chunkcdm.chunk.Concurrently;
 import org.chunkcdm.testkit.NativeAccess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -335,40 +335,23 @@ class NativeReadsTest {
     Path f = tmp.resolve("data.bin");
     Files.write(f, data);
     long before = openDescriptors();
-    AtomicBoolean stop = new AtomicBoolean();
-    ExecutorService ex = Executors.newFixedThreadPool(9);
     try (FileHandles h = new FileHandles(tmp)) {
-      List<Future<?>> fs = new ArrayList<>();
-      for (int t = 0; t < 8; t++) {
-        long seed = t;
-        fs.add(ex.submit(() -> {
-          Random r = new Random(seed);
-          for (int i = 0; i < 400; i++) {
-            int len = 1024 + r.nextInt(300_000);
-            int pos = r.nextInt(data.length - len);
-            byte[] dst = new byte[len];
-            h.readFully(f, pos, dst, 0, len);
-            if (!Arrays.equals(dst, 0, len, data, pos, pos + len)) {
-              throw new AssertionError("thread " + seed + " read " + i + ": " + len + " bytes at " + pos);
-            }
+      Concurrently.run(8, (thread, r) -> {
+        for (int i = 0; i < 400; i++) {
+          int len = 1024 + r.nextInt(300_000);
+          int pos = r.nextInt(data.length - len);
+          byte[] dst = new byte[len];
+          h.readFully(f, pos, dst, 0, len);
+          if (!Arrays.equals(dst, 0, len, data, pos, pos + len)) {
+            throw new AssertionError("thread " + thread + " read " + i + ": " + len + " bytes at " + pos);
           }
-          return null;
-        }));
-      }
-      Future<?> closer = ex.submit(() -> {
-        while (!stop.get()) {
+        }
+      }, done -> {
+        while (!done.getAsBoolean()) {
           h.close(); // released meanwhile, as TDS does: the reads reopen
           Thread.sleep(1);
         }
-        return null;
       });
-      for (Future<?> x : fs) {
-        x.get(120, TimeUnit.SECONDS);
-      }
-      stop.set(true);
-      closer.get(10, TimeUnit.SECONDS);
-    } finally {
-      ex.shutdownNow();
     }
     assertEquals(before, openDescriptors(), "every descriptor closed once its reads were done");
   }
