@@ -98,24 +98,24 @@ class ZstdRoundTripTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void decodesToTheInput(Sample c) throws IOException {
-    ZstdDictionary dict = c.dict == null ? null : new ZstdDictionary(c.dict);
+    ZstdDictionary dict = c.dict() == null ? null : new ZstdDictionary(c.dict());
     // into the middle of a larger array: nothing outside [op, op + n) may change
-    byte[] out = new byte[c.data.length + 100];
+    byte[] out = new byte[c.data().length + 100];
     Arrays.fill(out, (byte) 0x5A);
-    int n = new ZstdDecoder().decompress(c.frame, 0, c.frame.length, out, 37, c.data.length, dict);
-    assertEquals(c.data.length, n);
-    assertArrayEquals(c.data, Arrays.copyOfRange(out, 37, 37 + n), c.name);
+    int n = new ZstdDecoder().decompress(c.frame(), 0, c.frame().length, out, 37, c.data().length, dict);
+    assertEquals(c.data().length, n);
+    assertArrayEquals(c.data(), Arrays.copyOfRange(out, 37, 37 + n), c.name());
     for (int i = 0; i < out.length; i++) {
       if (i < 37 || i >= 37 + n) {
         assertEquals((byte) 0x5A, out[i], "byte " + i + " outside the output was written");
       }
     }
     // the same frame at an offset inside a larger input array
-    byte[] shifted = new byte[c.frame.length + 11];
-    System.arraycopy(c.frame, 0, shifted, 5, c.frame.length);
-    byte[] out2 = new byte[c.data.length];
-    new ZstdDecoder().decompress(shifted, 5, c.frame.length, out2, 0, out2.length, dict);
-    assertArrayEquals(c.data, out2, c.name + " at input offset 5");
+    byte[] shifted = new byte[c.frame().length + 11];
+    System.arraycopy(c.frame(), 0, shifted, 5, c.frame().length);
+    byte[] out2 = new byte[c.data().length];
+    new ZstdDecoder().decompress(shifted, 5, c.frame().length, out2, 0, out2.length, dict);
+    assertArrayEquals(c.data(), out2, c.name() + " at input offset 5");
   }
 
   /** Every format feature the reference encoder can produce shows up in the corpus (so the round trips test it). */
@@ -123,7 +123,7 @@ class ZstdRoundTripTest {
   void theCorpusUsesEveryFeature() {
     Set<String> seen = new TreeSet<>();
     for (Sample c : corpus()) {
-      seen.addAll(ZstdTestData.features(c.frame));
+      seen.addAll(ZstdTestData.features(c.frame()));
     }
     List<String> expected = List.of("frame:skippable", "frame:single-segment", "frame:window-descriptor",
         "frame:dictionary-id-bytes-0", "frame:dictionary-id-bytes-1", "frame:dictionary-id-bytes-2",
@@ -152,12 +152,12 @@ class ZstdRoundTripTest {
   void aDictionaryIsSharedByThreads() throws Exception {
     List<Sample> withDict = new ArrayList<>();
     for (Sample c : corpus()) {
-      if (c.dict != null && c.name.contains("dictionary trained") && !c.name.contains(" id ")) {
+      if (c.dict() != null && c.name().contains("dictionary trained") && !c.name().contains(" id ")) {
         withDict.add(c);
       }
     }
     assertTrue(withDict.size() > 20);
-    ZstdDictionary dict = new ZstdDictionary(withDict.get(0).dict);
+    ZstdDictionary dict = new ZstdDictionary(withDict.get(0).dict());
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {
       List<Future<?>> fs = new ArrayList<>();
@@ -168,9 +168,9 @@ class ZstdRoundTripTest {
           for (int round = 0; round < 5; round++) {
             for (int i = 0; i < withDict.size(); i++) {
               Sample c = withDict.get((i + shift * 7) % withDict.size());
-              byte[] out = new byte[c.data.length];
-              d.decompress(c.frame, 0, c.frame.length, out, 0, out.length, dict);
-              assertArrayEquals(c.data, out, c.name);
+              byte[] out = new byte[c.data().length];
+              d.decompress(c.frame(), 0, c.frame().length, out, 0, out.length, dict);
+              assertArrayEquals(c.data(), out, c.name());
             }
           }
           return null;

@@ -21,19 +21,7 @@ final class ZstdTestData {
   private ZstdTestData() {}
 
   /** A frame (or several), the bytes it decodes to and the dictionary it needs (null: none). */
-  static final class Sample {
-    final String name;
-    final byte[] data;
-    final byte[] frame;
-    final byte[] dict;
-
-    Sample(String name, byte[] data, byte[] frame, byte[] dict) {
-      this.name = name;
-      this.data = data;
-      this.frame = frame;
-      this.dict = dict;
-    }
-
+  record Sample(String name, byte[] data, byte[] frame, byte[] dict) {
     @Override
     public String toString() {
       return name + " (" + data.length + " -> " + frame.length + " bytes)";
