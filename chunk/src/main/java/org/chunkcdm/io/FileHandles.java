@@ -35,7 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * then). Reads use absolute indexes only: any number of threads share one mapping. A read past the size the file
  * had when it was mapped goes through the channel (which reports a short file), and so does one past the file's
  * current size (checked before every copy); a copy that faults anyway (truncated in between, a device error)
- * gives an IOException naming the file and the range (see {@link FileMaps#read}), never an {@link InternalError}.
+ * gives an IOException naming the file and the range, never an {@link InternalError}.
  * {@code -Dchunkcdm.mmap=false} turns the mapping off, {@code =true} maps from the first read, {@code auto} (the
  * default) as above; files of at least 64 MiB, reads of at least 64 KiB.
  *

@@ -114,14 +114,11 @@ class NativeReadsTest {
     Path f = tmp.resolve("data.bin");
     Files.write(f, data);
     FileHandles.setNativeReads(false);
-    long before = NativeReads.BYTES.sum();
-    try (FileHandles h = new FileHandles(tmp)) {
+    throughTheChannelOnly(h -> {
       byte[] dst = new byte[data.length];
       h.readFully(f, 0, dst, 0, dst.length);
       assertArrayEquals(data, dst);
-      assertEquals(0, h.nativeCount());
-    }
-    assertEquals(0, NativeReads.BYTES.sum() - before);
+    });
   }
 
   @Test
@@ -131,14 +128,25 @@ class NativeReadsTest {
     Path small = tmp.resolve("small.bin");
     Files.write(f, data);
     Files.write(small, Arrays.copyOf(data, 4000)); // below minFileBytes (4096 here)
-    long before = NativeReads.BYTES.sum();
-    try (FileHandles h = new FileHandles(tmp)) {
+    throughTheChannelOnly(h -> {
       byte[] dst = new byte[1023]; // below minReadBytes (1024 here)
       h.readFully(f, 5, dst, 0, dst.length);
       assertArrayEquals(Arrays.copyOfRange(data, 5, 5 + 1023), dst);
       byte[] d2 = new byte[4000];
       h.readFully(small, 0, d2, 0, d2.length);
       assertArrayEquals(Arrays.copyOf(data, 4000), d2);
+    });
+  }
+
+  private interface Reads {
+    void run(FileHandles h) throws IOException;
+  }
+
+  /** Runs {@code reads} on handles of the temporary directory and checks that none went through NativeReads. */
+  private void throughTheChannelOnly(Reads reads) throws IOException {
+    long before = NativeReads.BYTES.sum();
+    try (FileHandles h = new FileHandles(tmp)) {
+      reads.run(h);
       assertEquals(0, h.nativeCount());
     }
     assertEquals(0, NativeReads.BYTES.sum() - before);
