@@ -86,8 +86,7 @@ class NativeReadsTest {
   @Test
   void everyRangeAgainstTheFile() throws IOException {
     byte[] data = random(9 * 1024 * 1024 + 777, 1); // the first read, of all of it, takes three calls of 4 MiB
-    Path f = tmp.resolve("data.bin");
-    Files.write(f, data);
+    Path f = dataFile(data);
     Random r = new Random(2);
     long before = NativeReads.BYTES.sum();
     long wanted = 0;
@@ -111,8 +110,7 @@ class NativeReadsTest {
   @Test
   void offTheyGoThroughTheChannel() throws IOException {
     byte[] data = random(300_000, 3);
-    Path f = tmp.resolve("data.bin");
-    Files.write(f, data);
+    Path f = dataFile(data);
     FileHandles.setNativeReads(false);
     throughTheChannelOnly(h -> {
       byte[] dst = new byte[data.length];
@@ -138,6 +136,13 @@ class NativeReadsTest {
     });
   }
 
+  /** Writes {@code data} to {@code data.bin} in the temporary directory. */
+  private Path dataFile(byte[] data) throws IOException {
+    Path f = tmp.resolve("data.bin");
+    Files.write(f, data);
+    return f;
+  }
+
   private interface Reads {
     void run(FileHandles h) throws IOException;
   }
@@ -155,8 +160,7 @@ class NativeReadsTest {
   @Test
   void aShortOrTruncatedFileIsTheChannelsEofNamingTheFile() throws IOException {
     byte[] data = random(200_000, 5);
-    Path f = tmp.resolve("data.bin");
-    Files.write(f, data);
+    Path f = dataFile(data);
     try (FileHandles h = new FileHandles(tmp)) {
       byte[] dst = new byte[100_000];
       h.readFully(f, 0, dst, 0, dst.length);
@@ -175,8 +179,7 @@ class NativeReadsTest {
   @Test
   void aRangeOutsideTheArrayIsRefusedBeforeAnyCall() throws IOException {
     byte[] data = random(200_000, 6);
-    Path f = tmp.resolve("data.bin");
-    Files.write(f, data);
+    Path f = dataFile(data);
     try (FileHandles h = new FileHandles(tmp)) {
       byte[] dst = new byte[100_000];
       assertThrows(IndexOutOfBoundsException.class, () -> h.readFully(f, 0, dst, 1, dst.length));
@@ -340,8 +343,7 @@ class NativeReadsTest {
   @Test
   void manyThreadsWithClosesInBetween() throws Exception {
     byte[] data = random(2 * 1024 * 1024, 10);
-    Path f = tmp.resolve("data.bin");
-    Files.write(f, data);
+    Path f = dataFile(data);
     long before = openDescriptors();
     try (FileHandles h = new FileHandles(tmp)) {
       Concurrently.run(8, (thread, r) -> {
