@@ -267,18 +267,8 @@ public final class ChunkCache {
    * stays valid for good (it is never reused for another part).
    */
   public byte[] getPart(Object arrayKey, long index, long offset) {
-    if (arrayKey == null || maxPartBytes == 0) {
-      return null;
-    }
-    Key k = new Key(arrayKey, index, offset);
-    synchronized (this) {
-      Part p = parts.get(k);
-      if (p == null) {
-        return null;
-      }
-      p.recyclable = false;
-      return p.data;
-    }
+    Part p = part(arrayKey, index, offset, false);
+    return p == null ? null : p.data;
   }
 
   /** Whether the part is cached (no effect on its recency). */
@@ -288,17 +278,27 @@ public final class ChunkCache {
 
   /** The cached part, pinned until {@link #unpin}; null when not cached. */
   public Pinned pinPart(Object arrayKey, long index, long offset) {
+    Part p = part(arrayKey, index, offset, true);
+    return p == null ? null : new Pinned(p);
+  }
+
+  /**
+   * The cached part, or null (also where parts are not cached); under the lock it is pinned ({@code pin}) or kept
+   * from being reused for another part (its array is handed out for good).
+   */
+  private Part part(Object arrayKey, long index, long offset, boolean pin) {
     if (arrayKey == null || maxPartBytes == 0) {
       return null;
     }
     Key k = new Key(arrayKey, index, offset);
     synchronized (this) {
       Part p = parts.get(k);
-      if (p == null) {
-        return null;
+      if (p != null && pin) {
+        p.pins++;
+      } else if (p != null) {
+        p.recyclable = false;
       }
-      p.pins++;
-      return new Pinned(p);
+      return p;
     }
   }
 

@@ -33,6 +33,16 @@ public final class ReadSettings {
     return cache == null && decodeThreads == 0 ? DEFAULTS : new ReadSettings(cache, decodeThreads);
   }
 
+  /** These settings with another cache (null: the shared one). */
+  public ReadSettings withCache(ChunkCache c) {
+    return of(c, decodeThreads);
+  }
+
+  /** These settings with another number of decode threads (see {@link #of}). */
+  public ReadSettings withDecodeThreads(int n) {
+    return of(cache, n);
+  }
+
   /** The cache (never null: the shared one when none was set). */
   public ChunkCache cache() {
     return cache != null ? cache : ChunkCache.shared();

@@ -4,7 +4,6 @@ import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -14,8 +13,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReferenceArray;
-import org.chunkcdm.blosc.internal.Settings;
 
 /**
  * Positional, thread-safe reads of the files of one dataset. Channels open lazily and stay open until
@@ -38,7 +35,7 @@ import org.chunkcdm.blosc.internal.Settings;
  * then). Reads use absolute indexes only: any number of threads share one mapping. A read past the size the file
  * had when it was mapped goes through the channel (which reports a short file), and so does one past the file's
  * current size (checked before every copy); a copy that faults anyway (truncated in between, a device error)
- * gives an IOException naming the file and the range (see {@link #mappedRead}), never an {@link InternalError}.
+ * gives an IOException naming the file and the range, never an {@link InternalError}.
  * {@code -Dchunkcdm.mmap=false} turns the mapping off, {@code =true} maps from the first read, {@code auto} (the
  * default) as above; files of at least 64 MiB, reads of at least 64 KiB.
  *
@@ -59,7 +56,7 @@ public final class FileHandles implements Closeable {
   private volatile Path realRoot; // resolved on first need: a one-file dataset never needs it
   private final ConcurrentHashMap<Path, FileChannel> open = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Path, Closeable> owners = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<Path, Mapping> maps = new ConcurrentHashMap<>();
+  private final FileMaps maps = new FileMaps(this);
   private final ConcurrentHashMap<Path, NativeReads.Fd> fds = new ConcurrentHashMap<>();
   /** The remote side, or null for local files. */
   private final RemoteFiles remote;
@@ -77,46 +74,9 @@ public final class FileHandles implements Closeable {
     ALWAYS
   }
 
-  private static volatile MapMode mapMode =
-      MapMode.values()[java.util.List.of("false", "auto", "true").indexOf(
-          Settings.MMAP.choice())];
-  private static volatile long mapWindow = 1L << 30;
-  private static volatile long mapMinFile = 64L << 20;
-  private static volatile long mapMinRead = 64L << 10;
-
   /** The mapping mode reads use now. */
   public static MapMode mapMode() {
-    return mapMode;
-  }
-
-  /** Sets when later reads use mappings (tests). */
-  static void setMapMode(MapMode m) {
-    mapMode = java.util.Objects.requireNonNull(m);
-  }
-
-  /**
-   * Sets the mapping's window size (4096 .. 2^31-1 bytes), the smallest file mapped and the smallest read served
-   * from a mapping, for mappings made from now on (tests: small windows so that chunks cross their boundaries).
-   */
-  static void setMapLimits(long windowBytes, long minFileBytes, long minReadBytes) {
-    if (windowBytes < 4096 || windowBytes > Integer.MAX_VALUE || minFileBytes < 0 || minReadBytes < 1) {
-      throw new IllegalArgumentException("window " + windowBytes + ", min file " + minFileBytes + ", min read " + minReadBytes);
-    }
-    mapWindow = windowBytes;
-    mapMinFile = minFileBytes;
-    mapMinRead = minReadBytes;
-  }
-
-  /** The current map mode and limits; {@code run()} on the result sets them back (tests). */
-  static Runnable mapSettings() {
-    MapMode m = mapMode;
-    long w = mapWindow;
-    long f = mapMinFile;
-    long r = mapMinRead;
-    return () -> {
-      setMapMode(m);
-      setMapLimits(w, f, r);
-    };
+    return FileMaps.mode();
   }
 
   /** Handles for files inside {@code root} (a directory, or a single file that is the whole dataset). */
@@ -233,7 +193,7 @@ public final class FileHandles implements Closeable {
     }
   }
 
-  private FileChannel channel(Path p) throws IOException {
+  FileChannel channel(Path p) throws IOException {
     FileChannel ch = open.get(p);
     if (ch != null && ch.isOpen()) {
       return ch;
@@ -330,18 +290,16 @@ public final class FileHandles implements Closeable {
       remote.readFully(p, pos, dst, off, len);
       return;
     }
-    if (len >= mapMinRead && mapMode != MapMode.OFF) {
-      boolean done;
-      try {
-        done = mappedRead(p, pos, dst, off, len);
-      } catch (InternalError e) { // a fault that came out of the copy block's range (see mappedRead)
-        throw mappedFault(p, pos, len, null, e);
-      }
-      if (done) {
-        return;
-      }
+    boolean mapped;
+    try {
+      mapped = maps.read(p, pos, dst, off, len);
+    } catch (InternalError e) { // a fault that came out of the copy block's range (see FileMaps.read)
+      throw maps.fault(p, pos, len, e);
     }
-    if (len >= mapMinRead && nativeReads && NativeReads.on()) {
+    if (mapped) {
+      return;
+    }
+    if (FileMaps.largeRead(len) && nativeReads && NativeReads.on()) {
       int n = nativeRead(p, pos, dst, off, len);
       if (n == len) {
         return;
@@ -401,18 +359,15 @@ public final class FileHandles implements Closeable {
     NativeReads.Fd f = fds.get(p);
     if (f == null) {
       // the same size limit as the mapping: its lookup for this read (unless mappings are off) has the answer
-      Mapping mp = maps.get(p);
-      long size;
-      if (mp != null) {
-        size = mp == Mapping.NONE ? -1 : mp.size;
-      } else {
+      long size = maps.mappedSize(p);
+      if (size == Long.MIN_VALUE) {
         try {
           size = channel(p).size(); // after the channel's checks of the path
         } catch (ClosedChannelException e) {
           return 0;
         }
       }
-      f = size < Math.max(1, mapMinFile) ? null : NativeReads.open(p, realRoot());
+      f = FileMaps.largeFile(size) ? NativeReads.open(p, realRoot()) : null;
       if (f != null && !fdCleaner) {
         synchronized (fds) {
           if (!fdCleaner) { // handles dropped without close(): their descriptors are closed when they are collected
@@ -514,185 +469,10 @@ public final class FileHandles implements Closeable {
     }
   }
 
-  /**
-   * A file's read-only mapping in windows of {@code window} bytes, each mapped on first use; {@code size} is the
-   * file's size when the mapping was made (nothing past it is ever read from the mapping). {@code NONE}: a file
-   * not mapped (smaller than the limit), read through its channel.
-   */
-  private static final class Mapping {
-    static final Mapping NONE = new Mapping(null, -1, 1);
-    final FileChannel ch;
-    final long size;
-    final long window;
-    final AtomicReferenceArray<MappedByteBuffer> windows;
-    /** Bytes read through the channel while not {@link #active} (mode REREAD). */
-    final java.util.concurrent.atomic.LongAdder channelBytes = new java.util.concurrent.atomic.LongAdder();
-    volatile boolean active;
-
-    Mapping(FileChannel ch, long size, long window) {
-      this.ch = ch;
-      this.size = size;
-      this.window = window;
-      this.windows = new AtomicReferenceArray<>(size <= 0 ? 0 : (int) ((size - 1) / window + 1));
-    }
-
-    MappedByteBuffer window(int w) throws IOException {
-      MappedByteBuffer b = windows.get(w);
-      if (b == null) {
-        long at = w * window;
-        b = ch.map(FileChannel.MapMode.READ_ONLY, at, Math.min(window, size - at));
-        if (!windows.compareAndSet(w, null, b)) {
-          b = windows.get(w); // another thread mapped it first; this one's mapping goes to the GC
-        }
-      }
-      return b;
-    }
-  }
-
-  /** The mapping of p ({@link Mapping#NONE} for a file below the size limit), made on first use. */
-  private Mapping mapping(Path p) throws IOException {
-    Mapping m = maps.get(p);
-    if (m == null) {
-      FileChannel ch = channel(p);
-      long size = ch.size();
-      m = size < Math.max(1, mapMinFile) ? Mapping.NONE : new Mapping(ch, size, mapWindow);
-      Mapping had = maps.putIfAbsent(p, m);
-      m = had != null ? had : m;
-    }
-    return m;
-  }
-
-  /**
-   * Copies {@code len} bytes at {@code pos} out of p's mapping; false when the channel must read them instead
-   * (a file not mapped, a range past the size the file had when it was mapped, a mapping that failed or whose
-   * channel was closed by {@link #close()} meanwhile).
-   *
-   * <p>A page of the mapping that the file no longer holds (the file was truncated after it was mapped; or an I/O
-   * error of the device behind it) makes the copy fault. HotSpot (Java 17) then finishes the copy with garbage and
-   * only flags the thread: the {@link InternalError} ("a fault occurred in ... unsafe memory access operation") is
-   * thrown at the thread's next call into the VM runtime (or safepoint), wherever that is. {@link Faults#faulted()}
-   * makes that call here, right after the copy, so the error comes out in this method's copy block and becomes an
-   * IOException naming the file and the range ({@link #readFully} catches one that leaves the method anyway, as
-   * it did through a recompiled method's return); nothing is left pending for a later, unrelated operation of the
-   * thread. The size check before the copy keeps the common case (a file truncated before the read) from faulting.
-   */
-  private boolean mappedRead(Path p, long pos, byte[] dst, int off, int len) throws IOException {
-    Mapping m;
-    try {
-      m = mapping(p);
-    } catch (ClosedChannelException e) {
-      return false; // released meanwhile: the channel path reopens
-    }
-    if (m == Mapping.NONE || pos > m.size - len) {
-      return false;
-    }
-    if (!m.active) {
-      if (mapMode == MapMode.REREAD) {
-        m.channelBytes.add(len);
-        if (m.channelBytes.sum() <= m.size) {
-          return false; // read once so far: the channel is the cheaper way
-        }
-      }
-      m.active = true;
-    }
-    if (checkSize) {
-      long now;
-      try {
-        now = m.ch.size();
-      } catch (ClosedChannelException e) {
-        maps.remove(p, m); // its channel was closed: the next read maps the reopened one
-        return false;
-      }
-      if (pos > now - len) { // shrank since it was mapped: the channel reports it (no fault)
-        maps.remove(p, m); // a later read maps the file at its new size
-        return false;
-      }
-    }
-    if (off < 0 || off > dst.length - len) {
-      throw new IndexOutOfBoundsException("read of " + len + " bytes into an array of " + dst.length + " at " + off);
-    }
-    try {
-      long at = pos;
-      int done = 0;
-      while (done < len) {
-        int w = (int) (at / m.window);
-        MappedByteBuffer b;
-        try {
-          b = m.window(w);
-        } catch (ClosedChannelException e) {
-          maps.remove(p, m); // its channel was closed: the next read maps the reopened one
-          return false;
-        } catch (IOException e) {
-          if (m.ch.size() < m.size) {
-            maps.remove(p, m); // the file shrank: the channel reports it, a later read maps the file at its new size
-          } else { // mmap failed (address space, limits): this file is read through its channel from now on
-            maps.replace(p, m, Mapping.NONE);
-          }
-          return false;
-        }
-        int in = (int) (at - w * m.window);
-        int n = Math.min(len - done, b.capacity() - in);
-        b.get(in, dst, off + done, n); // absolute: no shared position
-        done += n;
-        at += n;
-      }
-      if (Faults.faulted()) {
-        throw new InternalError("a fault occurred in an unsafe memory access operation");
-      }
-    } catch (InternalError e) {
-      throw mappedFault(p, pos, len, m, e);
-    }
-    return true;
-  }
-
-  /** Bounds of a mapped read checked against the file's current size first (off only in tests of the fault path). */
-  private static volatile boolean checkSize = true;
-
-  /** Tests only: off, a mapped read of a file truncated after it was mapped faults in the copy (the race this check narrows). */
-  static void checkSizeBeforeMappedRead(boolean on) {
-    checkSize = on;
-  }
-
-  private IOException mappedFault(Path p, long pos, int len, Mapping m, InternalError e) {
-    String now;
-    try {
-      now = String.valueOf(m != null ? m.ch.size() : size(p));
-    } catch (IOException | RuntimeException e2) {
-      now = "unknown";
-    }
-    return new IOException(p + ": memory-mapped read of " + len + " bytes at offset " + pos + " failed: the file is now "
-        + now + " bytes" + (m != null ? " (was " + m.size + " when mapped)" : "")
-        + "; truncated or replaced while open, or the device failed", e);
-  }
-
-  /** Makes a pending unsafe-access fault of this thread come out as an InternalError here (see {@link #mappedRead}). */
-  static final class Faults {
-    private static volatile int one = 1;
-    static Object sink;
-
-    private Faults() {}
-
-    /**
-     * An array allocation whose dimensions the compiler cannot know: always a call into the VM runtime (interpreter,
-     * C1 and C2 alike), on whose return the VM throws an unsafe-access error flagged on this thread.
-     */
-    static boolean faulted() {
-      try {
-        sink = new byte[one][one];
-        return false;
-      } catch (InternalError e) {
-        return true;
-      }
-    }
-  }
 
   /** Number of files currently mapped (tests). */
   public int mappedCount() {
-    int n = 0;
-    for (Mapping m : maps.values()) {
-      n += m != Mapping.NONE && m.active ? 1 : 0;
-    }
-    return n;
+    return maps.count();
   }
 
   /** Closes every open channel; later reads reopen them (and check their directories again). */
@@ -703,7 +483,7 @@ public final class FileHandles implements Closeable {
       return;
     }
     insideDirs.clear();
-    maps.clear(); // the mappings are unmapped once the GC has reclaimed them (no unmap call in Java 17)
+    maps.clear();
     for (Path p : fds.keySet()) {
       NativeReads.Fd f = fds.remove(p);
       if (f != null) {

@@ -171,35 +171,22 @@ public final class Attributes {
       allInt &= e.isIntegralNumber() && e.bigIntegerValue().bitLength() < 64;
       allSmallInt &= e.isIntegralNumber() && e.bigIntegerValue().bitLength() < 32;
     }
-    int len = v.size();
     if (allText) {
-      String[] s = new String[len];
-      for (int i = 0; i < len; i++) {
-        s[i] = v.get(i).textValue();
-      }
-      put(n, s);
+      put(n, elements(v).map(JsonNode::textValue).toArray(String[]::new));
     } else if (allSmallInt) {
-      int[] a = new int[len];
-      for (int i = 0; i < len; i++) {
-        a[i] = v.get(i).intValue();
-      }
-      put(n, a);
+      put(n, elements(v).mapToInt(JsonNode::intValue).toArray());
     } else if (allInt) {
-      long[] a = new long[len];
-      for (int i = 0; i < len; i++) {
-        a[i] = v.get(i).longValue();
-      }
-      put(n, a);
+      put(n, elements(v).mapToLong(JsonNode::longValue).toArray());
     } else if (allNum) {
-      double[] a = new double[len];
-      for (int i = 0; i < len; i++) {
-        a[i] = v.get(i).doubleValue();
-      }
-      put(n, a);
+      put(n, elements(v).mapToDouble(JsonNode::doubleValue).toArray());
     } else {
       return false;
     }
     return true;
+  }
+
+  private static java.util.stream.Stream<JsonNode> elements(JsonNode array) {
+    return java.util.stream.StreamSupport.stream(array.spliterator(), false);
   }
 
   /** JSON text of a value (non-finite floats as NaN/Infinity tokens, like the files write them). */

@@ -10,17 +10,12 @@ import org.chunkcdm.chunk.ReadSettings;
  * decodes with (0 = {@code -Dchunkcdm.decode.threads}, 1 = decode on the calling thread only).
  */
 public final class OpenOptions {
-  private static final OpenOptions DEFAULTS = new OpenOptions(null, 0);
+  private static final OpenOptions DEFAULTS = new OpenOptions(ReadSettings.defaults());
 
-  private final ChunkCache cache;
-  private final int decodeThreads;
+  private final ReadSettings settings;
 
-  private OpenOptions(ChunkCache cache, int decodeThreads) {
-    if (decodeThreads < 0) {
-      throw new IllegalArgumentException("decodeThreads must be >= 0: " + decodeThreads);
-    }
-    this.cache = cache;
-    this.decodeThreads = decodeThreads;
+  private OpenOptions(ReadSettings settings) {
+    this.settings = settings;
   }
 
   public static OpenOptions defaults() {
@@ -28,20 +23,20 @@ public final class OpenOptions {
   }
 
   public OpenOptions withCache(ChunkCache c) {
-    return new OpenOptions(c, decodeThreads);
+    return new OpenOptions(settings.withCache(c));
   }
 
   public OpenOptions withDecodeThreads(int n) {
-    return new OpenOptions(cache, n);
+    return new OpenOptions(settings.withDecodeThreads(n));
   }
 
   /** The cache to use (never null: the shared one when none was set). */
   public ChunkCache cache() {
-    return cache != null ? cache : ChunkCache.shared();
+    return settings.cache();
   }
 
   public int decodeThreads() {
-    return decodeThreads;
+    return settings.decodeThreads();
   }
 
   /**
@@ -49,6 +44,6 @@ public final class OpenOptions {
    * of an opened array then use this cache and thread budget without the caller passing anything.
    */
   public ReadSettings readSettings() {
-    return ReadSettings.of(cache, decodeThreads);
+    return settings;
   }
 }

@@ -61,12 +61,8 @@ public class BloscPiecesTest {
     return out;
   }
 
-  static java.util.stream.Stream<Fixtures.Dataset> standaloneChunks() {
-    return BloscFixtureTest.standaloneChunks();
-  }
-
   @ParameterizedTest
-  @MethodSource("standaloneChunks")
+  @MethodSource("org.chunkcdm.blosc.BloscFixtureTest#standaloneChunks")
   void fixtureChunksInPiecesEqualTheWholeDecode(Fixtures.Dataset d) throws Exception {
     byte[] chunk = Files.readAllBytes(d.file());
     BloscHeader h = BloscHeader.parse(chunk, 0, chunk.length);

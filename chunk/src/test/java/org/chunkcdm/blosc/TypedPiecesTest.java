@@ -217,12 +217,8 @@ public class TypedPiecesTest {
     assertEquals(data.length / 8, asBytes.get());
   }
 
-  static java.util.stream.Stream<Fixtures.Dataset> standaloneChunks() {
-    return BloscFixtureTest.standaloneChunks();
-  }
-
   @ParameterizedTest
-  @MethodSource("standaloneChunks")
+  @MethodSource("org.chunkcdm.blosc.BloscFixtureTest#standaloneChunks")
   void fixtureChunksInTypedPiecesEqualTheManifest(Fixtures.Dataset d) throws Exception {
     byte[] chunk = Files.readAllBytes(d.file());
     BloscHeader h = BloscHeader.parse(chunk, 0, chunk.length);

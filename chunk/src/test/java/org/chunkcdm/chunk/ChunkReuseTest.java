@@ -234,39 +234,25 @@ class ChunkReuseTest {
     for (int i = 0; i < 3; i++) {
       arrays.add(new Arr(values(16384 * 24, 10 + i), 16384, 8192));
     }
-    ExecutorService ex = Executors.newFixedThreadPool(4);
     AtomicLong maxSeen = new AtomicLong();
-    try {
-      List<Future<?>> fs = new ArrayList<>();
-      for (int th = 0; th < 4; th++) {
-        int seed = th;
-        fs.add(ex.submit(() -> {
-          Random r = new Random(seed);
-          for (int i = 0; i < 400; i++) {
-            Arr a = arrays.get(r.nextInt(arrays.size()));
-            int kind = r.nextInt(4);
-            int n = kind == 0 ? 1 : kind == 1 ? 1024 : kind == 2 ? 40000 : 7;
-            int at = r.nextInt(a.values.length - n);
-            if (kind == 3) { // a short scan
-              at = Math.min(at, a.values.length - 1000);
-              for (int s = 0; s < 50; s++, at = Math.min(at + 1000, a.values.length - 1000)) {
-                check(a, rs, at, 1000);
-              }
-            } else {
-              check(a, rs, at, n);
-            }
-            maxSeen.accumulateAndGet(cache.bytes(), Math::max);
-            assertTrue(cache.partBytes() <= cache.maxBytes() / 8);
+    Concurrently.run(4, (thread, r) -> {
+      for (int i = 0; i < 400; i++) {
+        Arr a = arrays.get(r.nextInt(arrays.size()));
+        int kind = r.nextInt(4);
+        int n = kind == 0 ? 1 : kind == 1 ? 1024 : kind == 2 ? 40000 : 7;
+        int at = r.nextInt(a.values.length - n);
+        if (kind == 3) { // a short scan
+          at = Math.min(at, a.values.length - 1000);
+          for (int s = 0; s < 50; s++, at = Math.min(at + 1000, a.values.length - 1000)) {
+            check(a, rs, at, 1000);
           }
-          return null;
-        }));
+        } else {
+          check(a, rs, at, n);
+        }
+        maxSeen.accumulateAndGet(cache.bytes(), Math::max);
+        assertTrue(cache.partBytes() <= cache.maxBytes() / 8);
       }
-      for (Future<?> f : fs) {
-        f.get();
-      }
-    } finally {
-      ex.shutdown();
-    }
+    });
     assertTrue(maxSeen.get() <= cache.maxBytes(), "cache held " + maxSeen.get());
     assertTrue(cache.chunkDecodes() > 0 && cache.partDecodes() > 0);
   }

@@ -11,10 +11,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import org.chunkcdm.chunk.BloscChunkData;
 import org.junit.jupiter.api.Test;
@@ -156,38 +152,24 @@ class ColdReadBuffersTest {
     arrays.add(new PooledArr(new ChunkReuseTest.Arr(ChunkReuseTest.values(chunkLen * 24, 22), chunkLen, 16384)));
     ChunkCache cache = new ChunkCache(4L << 20); // parts: 512 KiB = four 128 KiB blocks: evicted all the time
     long fetchReused = ChunkProbes.fetchBuffersReused();
-    ExecutorService ex = Executors.newFixedThreadPool(8);
-    try {
-      List<Future<?>> fs = new ArrayList<>();
-      for (int th = 0; th < 8; th++) {
-        int seed = th;
-        fs.add(ex.submit(() -> {
-          Random r = new Random(seed);
-          ReadSettings rs = ReadSettings.of(cache, seed % 2 == 0 ? 0 : 1);
-          for (int i = 0; i < 300; i++) {
-            PooledArr a = arrays.get(r.nextInt(arrays.size()));
-            int kind = r.nextInt(5);
-            int n = kind <= 1 ? 1 : kind == 2 ? 700 : kind == 3 ? 3 * chunkLen : 9000;
-            int at = r.nextInt(a.base.values.length - n);
-            double[] got = ChunkReuseTest.read1(a, rs, at, n);
-            for (int j = 0; j < n; j++) {
-              if (got[j] != a.base.values[at + j]) {
-                throw new AssertionError("element " + (at + j) + ": " + got[j] + " != " + a.base.values[at + j]);
-              }
-            }
-            if (cache.bytes() > cache.maxBytes()) {
-              throw new AssertionError("cache holds " + cache.bytes() + " bytes, over its bound");
-            }
+    Concurrently.run(8, (thread, r) -> {
+      ReadSettings rs = ReadSettings.of(cache, thread % 2 == 0 ? 0 : 1);
+      for (int i = 0; i < 300; i++) {
+        PooledArr a = arrays.get(r.nextInt(arrays.size()));
+        int kind = r.nextInt(5);
+        int n = kind <= 1 ? 1 : kind == 2 ? 700 : kind == 3 ? 3 * chunkLen : 9000;
+        int at = r.nextInt(a.base.values.length - n);
+        double[] got = ChunkReuseTest.read1(a, rs, at, n);
+        for (int j = 0; j < n; j++) {
+          if (got[j] != a.base.values[at + j]) {
+            throw new AssertionError("element " + (at + j) + ": " + got[j] + " != " + a.base.values[at + j]);
           }
-          return null;
-        }));
+        }
+        if (cache.bytes() > cache.maxBytes()) {
+          throw new AssertionError("cache holds " + cache.bytes() + " bytes, over its bound");
+        }
       }
-      for (Future<?> f : fs) {
-        f.get();
-      }
-    } finally {
-      ex.shutdown();
-    }
+    });
     assertTrue(ChunkProbes.fetchBuffersReused() > fetchReused, "fetch buffers were reused");
     assertTrue(cache.partBuffersReused() > 0, "part arrays were reused");
     assertTrue(cache.partDecodes() > 0);

@@ -10,13 +10,9 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import org.chunkcdm.chunk.Concurrently;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,14 +31,14 @@ class FileHandlesMmapTest {
 
   @BeforeEach
   void smallWindows() {
-    restoreMapSettings = FileHandles.mapSettings();
+    restoreMapSettings = FileMaps.mapSettings();
     IoProbes.setMmap(true);
-    FileHandles.setMapLimits(4096, 0, 1); // every read mapped, windows of one page
+    FileMaps.setMapLimits(4096, 0, 1); // every read mapped, windows of one page
   }
 
   @AfterEach
   void restore() {
-    FileHandles.checkSizeBeforeMappedRead(true);
+    FileMaps.checkSizeBeforeMappedRead(true);
     restoreMapSettings.run();
   }
 
@@ -99,25 +95,25 @@ class FileHandlesMmapTest {
       assertEquals(0, h.mappedCount());
     }
     IoProbes.setMmap(true);
-    FileHandles.setMapLimits(4096, 3 * 4096 + 1, 1); // the file is below the smallest mapped size
+    FileMaps.setMapLimits(4096, 3 * 4096 + 1, 1); // the file is below the smallest mapped size
     try (FileHandles h = new FileHandles(p)) {
       assertArrayEquals(want, h.read(p, 0, want.length));
       assertEquals(0, h.mappedCount());
     }
-    FileHandles.setMapLimits(4096, 0, 4097); // reads below the smallest mapped read go through the channel
+    FileMaps.setMapLimits(4096, 0, 4097); // reads below the smallest mapped read go through the channel
     try (FileHandles h = new FileHandles(p)) {
       assertArrayEquals(Arrays.copyOfRange(want, 10, 4106), h.read(p, 10, 4096));
       assertEquals(0, h.mappedCount());
       assertArrayEquals(Arrays.copyOfRange(want, 10, 4107 + 10), h.read(p, 10, 4107));
       assertEquals(1, h.mappedCount());
     }
-    assertThrows(IllegalArgumentException.class, () -> FileHandles.setMapLimits(100, 0, 1));
+    assertThrows(IllegalArgumentException.class, () -> FileMaps.setMapLimits(100, 0, 1));
   }
 
   /** The default mode maps a file only once it is read again (a first pass goes through the channel). */
   @Test
   void rereadModeMapsOnTheSecondPass() throws IOException {
-    FileHandles.setMapMode(FileHandles.MapMode.REREAD);
+    FileMaps.setMapMode(FileHandles.MapMode.REREAD);
     int size = 5 * 4096 + 9;
     Path p = randomFile("g.bin", size, 8);
     byte[] want = Files.readAllBytes(p);
@@ -139,28 +135,16 @@ class FileHandlesMmapTest {
     int size = 64 * 4096 + 77;
     Path p = randomFile("c.bin", size, 4);
     byte[] want = Files.readAllBytes(p);
-    ExecutorService ex = Executors.newFixedThreadPool(8);
     try (FileHandles h = new FileHandles(p)) {
-      List<Future<?>> fs = new ArrayList<>();
-      for (int t = 0; t < 8; t++) {
-        long seed = t;
-        fs.add(ex.submit(() -> {
-          Random r = new Random(seed);
-          for (int i = 0; i < 400; i++) {
-            int pos = r.nextInt(size);
-            int len = r.nextInt(Math.min(3 * 4096, size - pos) + 1);
-            byte[] got = h.read(p, pos, len);
-            assertArrayEquals(Arrays.copyOfRange(want, pos, pos + len), got, "read of " + len + " at " + pos);
-          }
-          return null;
-        }));
-      }
-      for (Future<?> f : fs) {
-        f.get();
-      }
+      Concurrently.run(8, (thread, r) -> {
+        for (int i = 0; i < 400; i++) {
+          int pos = r.nextInt(size);
+          int len = r.nextInt(Math.min(3 * 4096, size - pos) + 1);
+          byte[] got = h.read(p, pos, len);
+          assertArrayEquals(Arrays.copyOfRange(want, pos, pos + len), got, "read of " + len + " at " + pos);
+        }
+      });
       assertEquals(1, h.mappedCount());
-    } finally {
-      ex.shutdownNow();
     }
   }
 
@@ -188,7 +172,7 @@ class FileHandlesMmapTest {
           first.getMessage());
       assertEquals(0, h.mappedCount(), "the stale mapping is dropped");
       // the truncation between that check and the copy (a race): the copy faults
-      FileHandles.checkSizeBeforeMappedRead(false);
+      FileMaps.checkSizeBeforeMappedRead(false);
       try (RandomAccessFile raf = new RandomAccessFile(p.toFile(), "rw")) {
         raf.setLength(size); // whole again (zeros past 16 KiB), mapped whole, truncated again
       }

@@ -8,21 +8,21 @@ public final class IoProbes {
   private IoProbes() {}
 
   public static void setMapMode(FileHandles.MapMode m) {
-    FileHandles.setMapMode(m);
+    FileMaps.setMapMode(m);
   }
 
   /** {@code setMapMode(on ? ALWAYS : OFF)}. */
   public static void setMmap(boolean on) {
-    FileHandles.setMapMode(on ? FileHandles.MapMode.ALWAYS : FileHandles.MapMode.OFF);
+    FileMaps.setMapMode(on ? FileHandles.MapMode.ALWAYS : FileHandles.MapMode.OFF);
   }
 
   public static void setMapLimits(long windowBytes, long minFileBytes, long minReadBytes) {
-    FileHandles.setMapLimits(windowBytes, minFileBytes, minReadBytes);
+    FileMaps.setMapLimits(windowBytes, minFileBytes, minReadBytes);
   }
 
   /** The current map mode and limits; {@code run()} on the result sets them back. */
   public static Runnable mapSettings() {
-    return FileHandles.mapSettings();
+    return FileMaps.mapSettings();
   }
 
   public static void setNativeReads(boolean on) {
@@ -30,6 +30,6 @@ public final class IoProbes {
   }
 
   public static void checkSizeBeforeMappedRead(boolean on) {
-    FileHandles.checkSizeBeforeMappedRead(on);
+    FileMaps.checkSizeBeforeMappedRead(on);
   }
 }

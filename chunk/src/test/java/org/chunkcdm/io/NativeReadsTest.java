@@ -19,7 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import org.chunkcdm.chunk.Concurrently;
 import org.chunkcdm.testkit.NativeAccess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,9 +41,9 @@ class NativeReadsTest {
 
   @BeforeEach
   void smallFilesToo() {
-    restore = FileHandles.mapSettings();
-    FileHandles.setMapMode(FileHandles.MapMode.OFF);
-    FileHandles.setMapLimits(1 << 20, 4096, 1024);
+    restore = FileMaps.mapSettings();
+    FileMaps.setMapMode(FileHandles.MapMode.OFF);
+    FileMaps.setMapLimits(1 << 20, 4096, 1024);
   }
 
   @AfterEach
@@ -86,8 +86,7 @@ class NativeReadsTest {
   @Test
   void everyRangeAgainstTheFile() throws IOException {
     byte[] data = random(9 * 1024 * 1024 + 777, 1); // the first read, of all of it, takes three calls of 4 MiB
-    Path f = tmp.resolve("data.bin");
-    Files.write(f, data);
+    Path f = dataFile(data);
     Random r = new Random(2);
     long before = NativeReads.BYTES.sum();
     long wanted = 0;
@@ -111,17 +110,13 @@ class NativeReadsTest {
   @Test
   void offTheyGoThroughTheChannel() throws IOException {
     byte[] data = random(300_000, 3);
-    Path f = tmp.resolve("data.bin");
-    Files.write(f, data);
+    Path f = dataFile(data);
     FileHandles.setNativeReads(false);
-    long before = NativeReads.BYTES.sum();
-    try (FileHandles h = new FileHandles(tmp)) {
+    throughTheChannelOnly(h -> {
       byte[] dst = new byte[data.length];
       h.readFully(f, 0, dst, 0, dst.length);
       assertArrayEquals(data, dst);
-      assertEquals(0, h.nativeCount());
-    }
-    assertEquals(0, NativeReads.BYTES.sum() - before);
+    });
   }
 
   @Test
@@ -131,14 +126,32 @@ class NativeReadsTest {
     Path small = tmp.resolve("small.bin");
     Files.write(f, data);
     Files.write(small, Arrays.copyOf(data, 4000)); // below minFileBytes (4096 here)
-    long before = NativeReads.BYTES.sum();
-    try (FileHandles h = new FileHandles(tmp)) {
+    throughTheChannelOnly(h -> {
       byte[] dst = new byte[1023]; // below minReadBytes (1024 here)
       h.readFully(f, 5, dst, 0, dst.length);
       assertArrayEquals(Arrays.copyOfRange(data, 5, 5 + 1023), dst);
       byte[] d2 = new byte[4000];
       h.readFully(small, 0, d2, 0, d2.length);
       assertArrayEquals(Arrays.copyOf(data, 4000), d2);
+    });
+  }
+
+  /** Writes {@code data} to {@code data.bin} in the temporary directory. */
+  private Path dataFile(byte[] data) throws IOException {
+    Path f = tmp.resolve("data.bin");
+    Files.write(f, data);
+    return f;
+  }
+
+  private interface Reads {
+    void run(FileHandles h) throws IOException;
+  }
+
+  /** Runs {@code reads} on handles of the temporary directory and checks that none went through NativeReads. */
+  private void throughTheChannelOnly(Reads reads) throws IOException {
+    long before = NativeReads.BYTES.sum();
+    try (FileHandles h = new FileHandles(tmp)) {
+      reads.run(h);
       assertEquals(0, h.nativeCount());
     }
     assertEquals(0, NativeReads.BYTES.sum() - before);
@@ -147,8 +160,7 @@ class NativeReadsTest {
   @Test
   void aShortOrTruncatedFileIsTheChannelsEofNamingTheFile() throws IOException {
     byte[] data = random(200_000, 5);
-    Path f = tmp.resolve("data.bin");
-    Files.write(f, data);
+    Path f = dataFile(data);
     try (FileHandles h = new FileHandles(tmp)) {
       byte[] dst = new byte[100_000];
       h.readFully(f, 0, dst, 0, dst.length);
@@ -167,8 +179,7 @@ class NativeReadsTest {
   @Test
   void aRangeOutsideTheArrayIsRefusedBeforeAnyCall() throws IOException {
     byte[] data = random(200_000, 6);
-    Path f = tmp.resolve("data.bin");
-    Files.write(f, data);
+    Path f = dataFile(data);
     try (FileHandles h = new FileHandles(tmp)) {
       byte[] dst = new byte[100_000];
       assertThrows(IndexOutOfBoundsException.class, () -> h.readFully(f, 0, dst, 1, dst.length));
@@ -332,43 +343,25 @@ class NativeReadsTest {
   @Test
   void manyThreadsWithClosesInBetween() throws Exception {
     byte[] data = random(2 * 1024 * 1024, 10);
-    Path f = tmp.resolve("data.bin");
-    Files.write(f, data);
+    Path f = dataFile(data);
     long before = openDescriptors();
-    AtomicBoolean stop = new AtomicBoolean();
-    ExecutorService ex = Executors.newFixedThreadPool(9);
     try (FileHandles h = new FileHandles(tmp)) {
-      List<Future<?>> fs = new ArrayList<>();
-      for (int t = 0; t < 8; t++) {
-        long seed = t;
-        fs.add(ex.submit(() -> {
-          Random r = new Random(seed);
-          for (int i = 0; i < 400; i++) {
-            int len = 1024 + r.nextInt(300_000);
-            int pos = r.nextInt(data.length - len);
-            byte[] dst = new byte[len];
-            h.readFully(f, pos, dst, 0, len);
-            if (!Arrays.equals(dst, 0, len, data, pos, pos + len)) {
-              throw new AssertionError("thread " + seed + " read " + i + ": " + len + " bytes at " + pos);
-            }
+      Concurrently.run(8, (thread, r) -> {
+        for (int i = 0; i < 400; i++) {
+          int len = 1024 + r.nextInt(300_000);
+          int pos = r.nextInt(data.length - len);
+          byte[] dst = new byte[len];
+          h.readFully(f, pos, dst, 0, len);
+          if (!Arrays.equals(dst, 0, len, data, pos, pos + len)) {
+            throw new AssertionError("thread " + thread + " read " + i + ": " + len + " bytes at " + pos);
           }
-          return null;
-        }));
-      }
-      Future<?> closer = ex.submit(() -> {
-        while (!stop.get()) {
+        }
+      }, done -> {
+        while (!done.getAsBoolean()) {
           h.close(); // released meanwhile, as TDS does: the reads reopen
           Thread.sleep(1);
         }
-        return null;
       });
-      for (Future<?> x : fs) {
-        x.get(120, TimeUnit.SECONDS);
-      }
-      stop.set(true);
-      closer.get(10, TimeUnit.SECONDS);
-    } finally {
-      ex.shutdownNow();
     }
     assertEquals(before, openDescriptors(), "every descriptor closed once its reads were done");
   }

@@ -68,21 +68,7 @@ final class Codecs {
    */
   static void checkSnappy(byte[] in, int ip, int inLen, int outLen) throws CodecException {
     final int end = ip + inLen;
-    int p = ip;
-    long v = 0;
-    for (int i = 0; ; i++) {
-      if (i >= 5 || p >= end) {
-        throw new CodecException("snappy stream: bad length preamble");
-      }
-      int b = in[p++] & 0xff;
-      v |= (long) (b & 0x7f) << (7 * i);
-      if (b < 0x80) {
-        break;
-      }
-    }
-    if (v != outLen) {
-      throw new CodecException("snappy stream says it holds " + v + " bytes, the block has " + outLen);
-    }
+    int p = snappyPreamble(in, ip, end, outLen);
     long produced = 0;
     while (p < end) {
       int tag = in[p++] & 0xff;
@@ -146,5 +132,25 @@ final class Codecs {
     if (produced != outLen) {
       throw new CodecException("snappy stream decodes to " + produced + " bytes, the block has " + outLen);
     }
+  }
+
+  /** Checks a Snappy stream's length preamble (a varint of at most 5 bytes) against the block size; returns its end. */
+  private static int snappyPreamble(byte[] in, int ip, int end, int outLen) throws CodecException {
+    int p = ip;
+    long v = 0;
+    for (int i = 0; ; i++) {
+      if (i >= 5 || p >= end) {
+        throw new CodecException("snappy stream: bad length preamble");
+      }
+      int b = in[p++] & 0xff;
+      v |= (long) (b & 0x7f) << (7 * i);
+      if (b < 0x80) {
+        break;
+      }
+    }
+    if (v != outLen) {
+      throw new CodecException("snappy stream says it holds " + v + " bytes, the block has " + outLen);
+    }
+    return p;
   }
 }

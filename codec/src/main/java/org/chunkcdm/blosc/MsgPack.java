@@ -90,33 +90,27 @@ final class MsgPack {
   }
 
   int arrayHeader() throws CodecException {
-    int t = u8();
-    if ((t & 0xf0) == 0x90) {
-      return t & 0x0f;
-    }
-    if (t == 0xdc) {
-      return (int) be(2);
-    }
-    if (t == 0xdd) {
-      return checkCount(be(4));
-    }
-    p--;
-    throw bad(String.format("an array expected, found format 0x%02X", t));
+    return countHeader(0x90, 0xdc, "an array");
   }
 
   int mapHeader() throws CodecException {
+    return countHeader(0x80, 0xde, "a map");
+  }
+
+  /** The entry count of an array or map header: fix format {@code fix}, 16-bit {@code c16}, 32-bit {@code c16 + 1}. */
+  private int countHeader(int fix, int c16, String what) throws CodecException {
     int t = u8();
-    if ((t & 0xf0) == 0x80) {
+    if ((t & 0xf0) == fix) {
       return t & 0x0f;
     }
-    if (t == 0xde) {
+    if (t == c16) {
       return (int) be(2);
     }
-    if (t == 0xdf) {
+    if (t == c16 + 1) {
       return checkCount(be(4));
     }
     p--;
-    throw bad(String.format("a map expected, found format 0x%02X", t));
+    throw bad(String.format("%s expected, found format 0x%02X", what, t));
   }
 
   private int checkCount(long n) throws CodecException {
@@ -129,20 +123,7 @@ final class MsgPack {
   /** The payload of a str (raw bytes). */
   byte[] strBytes() throws CodecException {
     int t = u8();
-    long n;
-    if ((t & 0xe0) == 0xa0) {
-      n = t & 0x1f;
-    } else if (t == 0xd9) {
-      n = be(1);
-    } else if (t == 0xda) {
-      n = be(2);
-    } else if (t == 0xdb) {
-      n = be(4);
-    } else {
-      p--;
-      throw bad(String.format("a string expected, found format 0x%02X", t));
-    }
-    return payload(n);
+    return payload((t & 0xe0) == 0xa0 ? t & 0x1f : length(t, 0xd9, "a string"));
   }
 
   String string() throws CodecException {
@@ -150,19 +131,22 @@ final class MsgPack {
   }
 
   byte[] bin() throws CodecException {
-    int t = u8();
-    long n;
-    if (t == 0xc4) {
-      n = be(1);
-    } else if (t == 0xc5) {
-      n = be(2);
-    } else if (t == 0xc6) {
-      n = be(4);
-    } else {
-      p--;
-      throw bad(String.format("bin expected, found format 0x%02X", t));
+    return payload(length(u8(), 0xc4, "bin"));
+  }
+
+  /** The length after format {@code t}: of 1, 2 or 4 bytes for {@code f8}, {@code f8 + 1}, {@code f8 + 2}. */
+  private long length(int t, int f8, String what) throws CodecException {
+    if (t == f8) {
+      return be(1);
     }
-    return payload(n);
+    if (t == f8 + 1) {
+      return be(2);
+    }
+    if (t == f8 + 2) {
+      return be(4);
+    }
+    p--;
+    throw bad(String.format("%s expected, found format 0x%02X", what, t));
   }
 
   /** The payload of a fixext of {@code len} bytes (1, 2, 4, 8 or 16). */

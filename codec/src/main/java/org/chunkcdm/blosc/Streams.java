@@ -62,11 +62,7 @@ public final class Streams {
    * at {@code dst[dp..]}. The {@code len % typesize} trailing bytes are copied as they are.
    */
   public static void unshuffle(int typesize, byte[] src, int sp, byte[] dst, int dp, int len) {
-    Objects.checkFromIndexSize(sp, len, src.length);
-    Objects.checkFromIndexSize(dp, len, dst.length);
-    if (typesize < 1) {
-      throw new IllegalArgumentException("typesize " + typesize);
-    }
+    checkArgs(typesize, src, sp, dst, dp, len);
     Filters.unshuffle(typesize, src, sp, dst, dp, len);
   }
 
@@ -76,11 +72,15 @@ public final class Streams {
    * {@code 8 * typesize} are copied as they are.
    */
   public static void bitUnshuffle(int typesize, byte[] src, int sp, byte[] dst, int dp, int len) {
+    checkArgs(typesize, src, sp, dst, dp, len);
+    Filters.bitunshuffle(typesize, src, sp, dst, dp, len);
+  }
+
+  private static void checkArgs(int typesize, byte[] src, int sp, byte[] dst, int dp, int len) {
     Objects.checkFromIndexSize(sp, len, src.length);
     Objects.checkFromIndexSize(dp, len, dst.length);
     if (typesize < 1) {
       throw new IllegalArgumentException("typesize " + typesize);
     }
-    Filters.bitunshuffle(typesize, src, sp, dst, dp, len);
   }
 }

@@ -3,7 +3,6 @@ package org.chunkcdm.blosc;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -16,23 +15,7 @@ import org.junit.jupiter.api.Test;
 class BitUnshuffleTest {
   /** Bit k of byte j of item i is bit i % 8 of byte (8 * j + k) * (n8 / 8) + i / 8; the tail is copied. */
   static byte[] definition(int ts, byte[] src, int sp, int len) {
-    int items = len / ts;
-    int n8 = items - items % 8;
-    int rowBytes = n8 / 8;
-    byte[] out = new byte[len];
-    for (int i = 0; i < n8; i++) {
-      for (int j = 0; j < ts; j++) {
-        int v = 0;
-        for (int k = 0; k < 8; k++) {
-          int row = 8 * j + k;
-          int bit = (src[sp + row * rowBytes + i / 8] >>> (i % 8)) & 1;
-          v |= bit << k;
-        }
-        out[i * ts + j] = (byte) v;
-      }
-    }
-    System.arraycopy(src, sp + n8 * ts, out, n8 * ts, len - n8 * ts);
-    return out;
+    return KernelData.bitShuffle(ts, src, sp, len, false);
   }
 
   @Test
@@ -45,21 +28,14 @@ class BitUnshuffleTest {
       for (int n : items) {
         for (int extra : new int[] {0, ts > 1 ? ts - 1 : 0, 3}) {
           int len = n * ts + extra;
-          int sp = rnd.nextInt(9);
-          int dp = rnd.nextInt(9);
-          byte[] src = new byte[sp + len + 3];
-          rnd.nextBytes(src);
-          byte[] want = definition(ts, src, sp, len);
-          byte[] scalar = new byte[dp + len + 5];
-          rnd.nextBytes(scalar);
-          byte[] wide = scalar.clone();
-          byte[] guard = scalar.clone();
-          Filters.bitunshuffleScalar(ts, src, sp, scalar, dp, len);
-          Filters.bitunshuffle(ts, src, sp, wide, dp, len);
+          KernelData k = new KernelData(rnd, len, 9, 3, 5);
+          byte[] want = definition(ts, k.src, k.sp, len);
+          byte[] wide = k.got.clone();
+          Filters.bitunshuffleScalar(ts, k.src, k.sp, k.got, k.dp, len);
+          Filters.bitunshuffle(ts, k.src, k.sp, wide, k.dp, len);
           String what = "ts " + ts + " len " + len;
-          assertArrayEquals(want, Arrays.copyOfRange(scalar, dp, dp + len), "scalar path, " + what);
-          assertArrayEquals(scalar, wide, "wide path (incl. bytes around the block), " + what);
-          assertArrayEquals(Arrays.copyOf(guard, dp), Arrays.copyOf(wide, dp), what);
+          k.assertWritten(want, "scalar path, " + what);
+          assertArrayEquals(k.got, wide, "wide path (incl. bytes around the block), " + what);
         }
       }
     }
@@ -78,16 +54,10 @@ class BitUnshuffleTest {
     Random rnd = new Random(29);
     for (int n8 : new int[] {512, 520, 1024, 1088, 1536 + 8, 4096, 4096 + 448, 16384, 16384 + 504, 32768 + 40}) {
       int len = 8 * n8;
-      int sp = rnd.nextInt(9);
-      int dp = rnd.nextInt(9);
-      byte[] src = new byte[sp + len + 3];
-      rnd.nextBytes(src);
-      byte[] scalar = new byte[dp + len + 5];
-      rnd.nextBytes(scalar);
-      byte[] got = scalar.clone();
-      Filters.bitunshuffleScalar(8, src, sp, scalar, dp, len);
-      Filters.bitunshuffle8Units(src, sp, got, dp, n8);
-      assertArrayEquals(scalar, got, "items " + n8);
+      KernelData k = new KernelData(rnd, len, 9, 3, 5);
+      Filters.bitunshuffleScalar(8, k.src, k.sp, k.want, k.dp, len);
+      Filters.bitunshuffle8Units(k.src, k.sp, k.got, k.dp, n8);
+      assertArrayEquals(k.want, k.got, "items " + n8);
     }
   }
 
@@ -137,23 +107,17 @@ class BitUnshuffleTest {
   void permutedAndLaneSwapRowKernelsAgreeWithTheRegisterPath() {
     Random rnd = new Random(23);
     for (int rowBytes : new int[] {0, 8, 63, 64, 65, 71, 128, 191, 200, 512 + 8, 1000, 4096, 4096 + 24, 16384 + 56}) {
-      int sp = rnd.nextInt(13);
-      int dp = rnd.nextInt(13);
-      byte[] src = new byte[sp + 8 * rowBytes + 5];
-      rnd.nextBytes(src);
-      byte[] want = new byte[dp + 8 * rowBytes + 7];
-      rnd.nextBytes(want);
-      byte[] permuted = want.clone();
-      byte[] swaps = want.clone();
-      Filters.bitRows(src, sp, rowBytes, want, dp, 0);
-      int done = VectorUnshuffle.bitRowsPermuted(src, sp, rowBytes, permuted, dp);
+      KernelData k = new KernelData(rnd, 8 * rowBytes, 13, 5, 7);
+      byte[] swaps = k.want.clone();
+      Filters.bitRows(k.src, k.sp, rowBytes, k.want, k.dp, 0);
+      int done = VectorUnshuffle.bitRowsPermuted(k.src, k.sp, rowBytes, k.got, k.dp);
       assertEquals(rowBytes & ~63, done, "row bytes " + rowBytes);
-      Filters.bitRows(src, sp, rowBytes, permuted, dp, done);
-      assertArrayEquals(want, permuted, "byte-permute kernel, row bytes " + rowBytes);
-      done = VectorUnshuffle.bitRows(src, sp, rowBytes, swaps, dp, false);
+      Filters.bitRows(k.src, k.sp, rowBytes, k.got, k.dp, done);
+      assertArrayEquals(k.want, k.got, "byte-permute kernel, row bytes " + rowBytes);
+      done = VectorUnshuffle.bitRows(k.src, k.sp, rowBytes, swaps, k.dp, false);
       assertEquals(rowBytes & ~63, done, "row bytes " + rowBytes);
-      Filters.bitRows(src, sp, rowBytes, swaps, dp, done);
-      assertArrayEquals(want, swaps, "lane-swap kernel, row bytes " + rowBytes);
+      Filters.bitRows(k.src, k.sp, rowBytes, swaps, k.dp, done);
+      assertArrayEquals(k.want, swaps, "lane-swap kernel, row bytes " + rowBytes);
     }
   }
 

@@ -19,47 +19,42 @@ import org.junit.jupiter.api.Test;
 class BloscLZTest {
   /** The plain definition: returns the decoded bytes, or null where the stream is invalid. */
   static byte[] reference(byte[] in, int ip, int inLen, int outLen) {
-    int end = ip + inLen;
+    Lz4ReferenceTest.Input r = new Lz4ReferenceTest.Input(in, ip, ip + inLen);
+    int end = r.end;
     byte[] out = new byte[outLen];
     int op = 0;
     if (inLen <= 0) {
       return null;
     }
-    int ctrl = in[ip++] & 31;
+    int ctrl = in[r.ip++] & 31;
     while (true) {
       if (ctrl < 32) {
         int run = ctrl + 1;
-        if (run > end - ip || run > outLen - op) {
+        if (run > end - r.ip || run > outLen - op) {
           return null;
         }
         for (int i = 0; i < run; i++) {
-          out[op++] = in[ip++];
+          out[op++] = in[r.ip++];
         }
       } else {
-        int len = (ctrl >> 5) - 1;
-        int ofs = (ctrl & 31) << 8;
-        if (len == 6) {
-          int code;
-          do {
-            if (ip >= end) {
-              return null;
-            }
-            code = in[ip++] & 0xff;
-            len += code;
-          } while (code == 255);
-        }
-        if (ip >= end) {
+        long ext = r.length((ctrl >> 5) - 1, 6);
+        if (ext < 0) {
           return null;
         }
-        int code = in[ip++] & 0xff;
+        int len = (int) ext;
+        int ofs = (ctrl & 31) << 8;
+        if (r.ip >= end) {
+          return null;
+        }
+        int code = in[r.ip++] & 0xff;
         len += 3;
         int dist;
         if (code == 255 && ofs == (31 << 8)) {
-          if (end - ip < 2) {
+          if (end - r.ip < 2) {
             return null;
           }
-          dist = ((in[ip] & 0xff) << 8 | (in[ip + 1] & 0xff)) + 8192;
-          ip += 2;
+          dist = ((in[r.ip] & 0xff) << 8 | (in[r.ip + 1] & 0xff)) + 8192;
+          r.ip += 2;
         } else {
           dist = ofs + code + 1;
         }
@@ -70,10 +65,10 @@ class BloscLZTest {
           out[op] = out[op - dist];
         }
       }
-      if (ip >= end) {
+      if (r.ip >= end) {
         break;
       }
-      ctrl = in[ip++] & 0xff;
+      ctrl = in[r.ip++] & 0xff;
     }
     return op == outLen ? out : null;
   }

@@ -18,52 +18,68 @@ import org.junit.jupiter.api.Test;
  * written outside the output range.
  */
 class Lz4ReferenceTest {
+  /** A read position in a stream, for the reference decoders. */
+  static final class Input {
+    final byte[] in;
+    final int end;
+    int ip;
+
+    Input(byte[] in, int ip, int end) {
+      this.in = in;
+      this.ip = ip;
+      this.end = end;
+    }
+
+    /**
+     * {@code v}, plus the length extension that follows when {@code v == max} (bytes added up while they are 255, as
+     * LZ4 and BloscLZ write long lengths); -1 when the input ends first.
+     */
+    long length(long v, long max) {
+      if (v != max) {
+        return v;
+      }
+      int b;
+      do {
+        if (ip >= end) {
+          return -1;
+        }
+        b = in[ip++] & 0xff;
+        v += b;
+      } while (b == 255);
+      return v;
+    }
+  }
+
   /** Byte-at-a-time decoder of the LZ4 block format with the same acceptance as {@link Lz4#decode}; null = refused. */
   static byte[] reference(byte[] in, int ip, int inLen, int outLen, byte[] dict) {
-    int end = ip + inLen;
+    Input r = new Input(in, ip, ip + inLen);
+    int end = r.end;
     byte[] out = new byte[outLen];
     int op = 0;
     int dictLen = dict == null ? 0 : dict.length;
     while (true) {
-      if (ip >= end) {
+      if (r.ip >= end) {
         return null;
       }
-      int token = in[ip++] & 0xff;
-      long lit = token >>> 4;
-      if (lit == 15) {
-        int b;
-        do {
-          if (ip >= end) {
-            return null;
-          }
-          b = in[ip++] & 0xff;
-          lit += b;
-        } while (b == 255);
-      }
-      if (lit > end - ip || lit > outLen - op) {
+      int token = in[r.ip++] & 0xff;
+      long lit = r.length(token >>> 4, 15);
+      if (lit < 0 || lit > end - r.ip || lit > outLen - op) {
         return null;
       }
       for (int i = 0; i < lit; i++) {
-        out[op++] = in[ip++];
+        out[op++] = in[r.ip++];
       }
-      if (ip == end) {
+      if (r.ip == end) {
         return op == outLen ? out : null;
       }
-      if (end - ip < 2) {
+      if (end - r.ip < 2) {
         return null;
       }
-      int offset = (in[ip] & 0xff) | (in[ip + 1] & 0xff) << 8;
-      ip += 2;
-      long len = token & 15;
-      if (len == 15) {
-        int b;
-        do {
-          if (ip >= end) {
-            return null;
-          }
-          b = in[ip++] & 0xff;
-          len += b;
-        } while (b == 255);
+      int offset = (in[r.ip] & 0xff) | (in[r.ip + 1] & 0xff) << 8;
+      r.ip += 2;
+      long len = r.length(token & 15, 15);
+      if (len < 0) {
+        return null;
       }
       len += 4;
       if (offset == 0 || len > outLen - op || offset > op + dictLen) {

@@ -22,41 +22,17 @@ class RawStreamTest {
   static final int ZLIB = 3 << 5;
 
   static byte[] shuffle(int ts, byte[] b, int off, int len) {
-    int n = len / ts;
-    byte[] out = new byte[len];
-    for (int i = 0; i < n; i++) {
-      for (int j = 0; j < ts; j++) {
-        out[j * n + i] = b[off + i * ts + j];
-      }
-    }
-    System.arraycopy(b, off + n * ts, out, n * ts, len - n * ts);
-    return out;
+    return KernelData.byteShuffle(ts, b, off, len, true);
   }
 
   /** Blosc's bit shuffle of whole groups of 8 items (the rest as it is): row 8j+k holds bit k of byte j. */
   static byte[] bitshuffle(int ts, byte[] b, int off, int len) {
-    int items = len / ts;
-    int n8 = items - items % 8;
-    int rowBytes = n8 / 8;
-    byte[] out = new byte[len];
-    for (int i = 0; i < n8; i++) {
-      for (int j = 0; j < ts; j++) {
-        int v = b[off + i * ts + j] & 0xff;
-        for (int k = 0; k < 8; k++) {
-          if ((v >>> k & 1) != 0) {
-            out[(8 * j + k) * rowBytes + i / 8] |= (byte) (1 << (i % 8));
-          }
-        }
-      }
-    }
-    System.arraycopy(b, off + n8 * ts, out, n8 * ts, len - n8 * ts);
-    return out;
+    return KernelData.bitShuffle(ts, b, off, len, true);
   }
 
   static byte[] zlib(byte[] b, int off, int len) {
     return ZlibReference.deflate(b, off, len, 6, Deflater.DEFAULT_STRATEGY);
   }
-
 
   static void le32(ByteArrayOutputStream o, int v) {
     o.write(v);
@@ -180,12 +156,9 @@ class RawStreamTest {
     for (int ts = 2; ts <= 16; ts++) {
       for (int n : new int[] {1, 7, 8, 9, 63, 64, 65, 127, 129, 1000, 4099, 32_768 + 5}) {
         byte[] contiguous = new byte[ts * n];
-        byte[][] pa = new byte[ts][];
         int[] po = new int[ts];
+        byte[][] pa = KernelData.randomPlanes(r, ts, n, po, 13, 3);
         for (int j = 0; j < ts; j++) {
-          po[j] = r.nextInt(13);
-          pa[j] = new byte[po[j] + n + r.nextInt(3)];
-          r.nextBytes(pa[j]);
           System.arraycopy(pa[j], po[j], contiguous, j * n, n);
         }
         byte[] want = UnshuffleTest.definition(ts, contiguous, 0, ts * n);

@@ -16,15 +16,7 @@ import org.junit.jupiter.api.Test;
  */
 class UnshuffleTest {
   static byte[] definition(int ts, byte[] src, int sp, int len) {
-    int n = len / ts;
-    byte[] out = new byte[len];
-    for (int i = 0; i < n; i++) {
-      for (int j = 0; j < ts; j++) {
-        out[i * ts + j] = src[sp + j * n + i];
-      }
-    }
-    System.arraycopy(src, sp + n * ts, out, n * ts, len - n * ts);
-    return out;
+    return KernelData.byteShuffle(ts, src, sp, len, false);
   }
 
   @Test
@@ -50,32 +42,22 @@ class UnshuffleTest {
         4096, 4097, 4103, 65536, 65541, 262144 + 12};
     for (int ts : new int[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 24, 32}) {
       for (int len : lens) {
-        int sp = rnd.nextInt(9);
-        int dp = rnd.nextInt(9);
-        byte[] src = new byte[sp + len + 3];
-        rnd.nextBytes(src);
-        byte[] want = definition(ts, src, sp, len);
-        byte[] dst = new byte[dp + len + 5];
-        rnd.nextBytes(dst);
-        byte[] guard = dst.clone();
-        Filters.unshuffle(ts, src, sp, dst, dp, len);
-        assertArrayEquals(want, java.util.Arrays.copyOfRange(dst, dp, dp + len), "ts " + ts + " len " + len);
-        // nothing outside [dp, dp+len) is written
-        assertArrayEquals(java.util.Arrays.copyOf(guard, dp), java.util.Arrays.copyOf(dst, dp));
-        assertArrayEquals(java.util.Arrays.copyOfRange(guard, dp + len, guard.length),
-            java.util.Arrays.copyOfRange(dst, dp + len, dst.length));
+        KernelData k = new KernelData(rnd, len, 9, 3, 5);
+        byte[] want = definition(ts, k.src, k.sp, len);
+        Filters.unshuffle(ts, k.src, k.sp, k.got, k.dp, len);
+        k.assertWritten(want, "ts " + ts + " len " + len); // and nothing outside [dp, dp+len) is written
         int n = len / ts;
         if (ts == 2 || ts == 4 || ts % 8 == 0) { // the register paths (ts 16, 24, 32: 8x8 byte transposes)
-          byte[] swar = new byte[dp + len];
-          int done = Filters.unshuffleSwar(ts, src, sp, swar, dp, n);
+          byte[] swar = new byte[k.dp + len];
+          int done = Filters.unshuffleSwar(ts, k.src, k.sp, swar, k.dp, n);
           assertEquals(n - n % 8, done);
-          assertArrayEquals(java.util.Arrays.copyOf(want, done * ts), java.util.Arrays.copyOfRange(swar, dp, dp + done * ts),
+          assertArrayEquals(java.util.Arrays.copyOf(want, done * ts), java.util.Arrays.copyOfRange(swar, k.dp, k.dp + done * ts),
               "64-bit path, ts " + ts + " len " + len);
           if (Filters.VECTOR && VectorUnshuffle.handles(ts)) {
-            byte[] vec = new byte[dp + len];
-            int vd = VectorUnshuffle.unshuffle(ts, src, sp, vec, dp, n);
+            byte[] vec = new byte[k.dp + len];
+            int vd = VectorUnshuffle.unshuffle(ts, k.src, k.sp, vec, k.dp, n);
             assertTrue(vd <= n && n - vd < 64, "vector path left " + (n - vd) + " of " + n + " items");
-            assertArrayEquals(java.util.Arrays.copyOf(want, vd * ts), java.util.Arrays.copyOfRange(vec, dp, dp + vd * ts),
+            assertArrayEquals(java.util.Arrays.copyOf(want, vd * ts), java.util.Arrays.copyOfRange(vec, k.dp, k.dp + vd * ts),
                 "vector path, ts " + ts + " len " + len);
           }
         }
@@ -93,34 +75,19 @@ class UnshuffleTest {
   void bothTypesize8VectorKernelsAgreeWithTheDefinition() {
     Random rnd = new Random(41);
     for (int n : new int[] {0, 8, 63, 64, 65, 127, 128, 200, 1000, 4096, 4096 + 57, 16384 + 8}) {
-      byte[][] pa = new byte[8][];
       int[] po = new int[8];
-      for (int j = 0; j < 8; j++) {
-        po[j] = rnd.nextInt(11);
-        pa[j] = new byte[po[j] + n + rnd.nextInt(5)];
-        rnd.nextBytes(pa[j]);
-      }
-      int dp = rnd.nextInt(7);
-      byte[] want = new byte[dp + 8 * n + 6];
-      rnd.nextBytes(want);
-      byte[] permuted = want.clone();
-      byte[] widened = want.clone();
-      int vp = VectorUnshuffle.unshuffle8Permuted(pa, po, permuted, dp, n);
-      int vw = VectorUnshuffle.unshuffle8(pa, po, widened, dp, n);
+      byte[][] pa = KernelData.randomPlanes(rnd, 8, n, po, 11, 5);
+      KernelData k = new KernelData(rnd, 8 * n, 7, 6);
+      byte[] widened = k.want.clone();
+      int vp = VectorUnshuffle.unshuffle8Permuted(pa, po, k.got, k.dp, n);
+      int vw = VectorUnshuffle.unshuffle8(pa, po, widened, k.dp, n);
       assertEquals(n & ~63, vp, "byte-permute kernel items, n " + n);
       assertTrue(vw <= n && n - vw < 8, "widening kernel left " + (n - vw) + " of " + n);
-      for (int i = 0; i < vp; i++) {
-        for (int j = 0; j < 8; j++) {
-          want[dp + 8 * i + j] = pa[j][po[j] + i];
-        }
-      }
-      assertArrayEquals(want, permuted, "byte-permute kernel (incl. bytes around), n " + n);
-      for (int i = vp; i < vw; i++) { // the widening kernel also did items past the last 64
-        for (int j = 0; j < 8; j++) {
-          want[dp + 8 * i + j] = pa[j][po[j] + i];
-        }
-      }
-      assertArrayEquals(want, widened, "widening kernel (incl. bytes around), n " + n);
+      KernelData.unshufflePlanes(pa, po, 0, vp, k.want, k.dp);
+      assertArrayEquals(k.want, k.got, "byte-permute kernel (incl. bytes around), n " + n);
+      // the widening kernel also did items past the last 64
+      KernelData.unshufflePlanes(pa, po, vp, vw, k.want, k.dp);
+      assertArrayEquals(k.want, widened, "widening kernel (incl. bytes around), n " + n);
     }
   }
 }

@@ -32,22 +32,16 @@ class WordTransposeTest {
           continue;
         }
         int len = n8 * ts;
-        int sp = rnd.nextInt(13);
-        int dp = rnd.nextInt(13);
-        byte[] src = new byte[sp + len + 5];
-        rnd.nextBytes(src);
-        byte[] want = new byte[dp + len + 9];
-        rnd.nextBytes(want);
-        byte[] got = want.clone();
-        Filters.bitunshuffleScalar(ts, src, sp, want, dp, len);
+        KernelData k = new KernelData(rnd, len, 13, 5, 9);
+        Filters.bitunshuffleScalar(ts, k.src, k.sp, k.want, k.dp, len);
         String what = "ts " + ts + " items " + n8;
         if (!WordTranspose.handles(ts)) {
           continue;
         }
-        int done = WordTranspose.bitunshuffle(ts, src, sp, got, dp, n8);
+        int done = WordTranspose.bitunshuffle(ts, k.src, k.sp, k.got, k.dp, n8);
         assertEquals(n8 / 64 * 64, done, what);
-        Filters.bitunshuffleRowTail(ts, src, sp, got, dp, n8, done / 8);
-        assertArrayEquals(want, got, what);
+        Filters.bitunshuffleRowTail(ts, k.src, k.sp, k.got, k.dp, n8, done / 8);
+        assertArrayEquals(k.want, k.got, what);
       }
     }
   }
@@ -64,16 +58,10 @@ class WordTransposeTest {
       for (int items : new int[] {63, 64, 65, 129, 1000, 4099, 20001}) {
         for (int extra : new int[] {0, ts - 1}) {
           int len = items * ts + extra;
-          int sp = rnd.nextInt(9);
-          int dp = rnd.nextInt(9);
-          byte[] src = new byte[sp + len + 3];
-          rnd.nextBytes(src);
-          byte[] want = new byte[dp + len + 4];
-          rnd.nextBytes(want);
-          byte[] got = want.clone();
-          Filters.bitunshuffleScalar(ts, src, sp, want, dp, len);
-          Filters.bitunshuffle(ts, src, sp, got, dp, len);
-          assertArrayEquals(want, got, "ts " + ts + " len " + len);
+          KernelData k = new KernelData(rnd, len, 9, 3, 4);
+          Filters.bitunshuffleScalar(ts, k.src, k.sp, k.want, k.dp, len);
+          Filters.bitunshuffle(ts, k.src, k.sp, k.got, k.dp, len);
+          assertArrayEquals(k.want, k.got, "ts " + ts + " len " + len);
         }
       }
     }
@@ -93,16 +81,13 @@ class WordTransposeTest {
       }
       for (int n : new int[] {0, 7, 8, 9, 63, 64, 65, 200, 2047, 2048, 2049, 4103, 16384 + 5, 65536 + 24}) {
         int[] po = new int[ts];
-        byte[][] pa = randomPlanes(rnd, ts, n, po, 11, 5);
-        int dp = rnd.nextInt(7);
-        byte[] want = new byte[dp + ts * n + 6];
-        rnd.nextBytes(want);
-        byte[] got = want.clone();
-        int done = WordTranspose.unshuffle(ts, pa, po, got, dp, n);
+        byte[][] pa = KernelData.randomPlanes(rnd, ts, n, po, 11, 5);
+        KernelData k = new KernelData(rnd, ts * n, 7, 6);
+        int done = WordTranspose.unshuffle(ts, pa, po, k.got, k.dp, n);
         String what = "ts " + ts + " n " + n;
         assertEquals(ts >= 2 && WordTranspose.handles(ts) ? n - n % 8 : 0, done, what);
-        definition(pa, po, done, want, dp);
-        assertArrayEquals(want, got, what);
+        KernelData.unshufflePlanes(pa, po, 0, done, k.want, k.dp);
+        assertArrayEquals(k.want, k.got, what);
       }
     }
   }
@@ -116,16 +101,10 @@ class WordTransposeTest {
     Random rnd = new Random(73);
     for (int ts = 1; ts <= 17; ts++) {
       for (int len : new int[] {5, 64 * ts + 3, 1000 * ts + ts - 1, 4099 * ts + 1, 20001 * ts + 2}) {
-        int sp = rnd.nextInt(9);
-        int dp = rnd.nextInt(9);
-        byte[] src = new byte[sp + len + 3];
-        rnd.nextBytes(src);
-        byte[] want = new byte[dp + len + 4];
-        rnd.nextBytes(want);
-        byte[] got = want.clone();
-        System.arraycopy(UnshuffleTest.definition(ts, src, sp, len), 0, want, dp, len);
-        Filters.unshuffle(ts, src, sp, got, dp, len);
-        assertArrayEquals(want, got, "ts " + ts + " len " + len);
+        KernelData k = new KernelData(rnd, len, 9, 3, 4);
+        System.arraycopy(UnshuffleTest.definition(ts, k.src, k.sp, len), 0, k.want, k.dp, len);
+        Filters.unshuffle(ts, k.src, k.sp, k.got, k.dp, len);
+        assertArrayEquals(k.want, k.got, "ts " + ts + " len " + len);
       }
     }
   }
@@ -142,38 +121,11 @@ class WordTransposeTest {
     for (int ts = 2; ts <= 17; ts++) {
       for (int n : new int[] {1, 7, 8, 63, 64, 65, 127, 2049, 4096 + 7, 65536 + 9}) {
         int[] po = new int[ts];
-        byte[][] pa = randomPlanes(rnd, ts, n, po, 17, 0);
-        int dp = rnd.nextInt(9);
-        byte[] want = new byte[dp + ts * n + 3];
-        rnd.nextBytes(want);
-        byte[] got = want.clone();
-        definition(pa, po, n, want, dp);
-        Filters.unshufflePlanes(ts, pa, po, got, dp, n);
-        assertArrayEquals(want, got, "ts " + ts + " n " + n);
-      }
-    }
-  }
-
-  /**
-   * {@code ts} random planes of {@code n} bytes, plane j at a random offset {@code po[j] < offBound} in an array of its
-   * own with {@code 0 .. slackBound-1} bytes after it (none, ending exactly at the plane's end, when slackBound is 0).
-   */
-  private static byte[][] randomPlanes(Random rnd, int ts, int n, int[] po, int offBound, int slackBound) {
-    byte[][] pa = new byte[ts][];
-    for (int j = 0; j < ts; j++) {
-      po[j] = rnd.nextInt(offBound);
-      pa[j] = new byte[po[j] + n + (slackBound > 0 ? rnd.nextInt(slackBound) : 0)];
-      rnd.nextBytes(pa[j]);
-    }
-    return pa;
-  }
-
-  /** The byte unshuffle's definition: item i's byte j is plane j's byte i, for the first {@code n} items. */
-  private static void definition(byte[][] pa, int[] po, int n, byte[] dst, int dp) {
-    int ts = pa.length;
-    for (int i = 0; i < n; i++) {
-      for (int j = 0; j < ts; j++) {
-        dst[dp + i * ts + j] = pa[j][po[j] + i];
+        byte[][] pa = KernelData.randomPlanes(rnd, ts, n, po, 17, 0);
+        KernelData k = new KernelData(rnd, ts * n, 9, 3);
+        KernelData.unshufflePlanes(pa, po, 0, n, k.want, k.dp);
+        Filters.unshufflePlanes(ts, pa, po, k.got, k.dp, n);
+        assertArrayEquals(k.want, k.got, "ts " + ts + " n " + n);
       }
     }
   }
@@ -217,19 +169,13 @@ class WordTransposeTest {
       for (int n8 : new int[] {64, 128, 192, 2048, 64 * 37}) {
         for (int blocks = 1; blocks <= 9; blocks += rnd.nextInt(3) + 1) {
           int bs = n8 * ts;
-          int sp = rnd.nextInt(13);
-          int dp = rnd.nextInt(13);
-          byte[] src = new byte[sp + blocks * bs + 5];
-          rnd.nextBytes(src);
-          byte[] want = new byte[dp + blocks * bs + 9];
-          rnd.nextBytes(want);
-          byte[] got = want.clone();
+          KernelData k = new KernelData(rnd, blocks * bs, 13, 5, 9);
           for (int b = 0; b < blocks; b++) {
-            Filters.bitunshuffleScalar(ts, src, sp + b * bs, want, dp + b * bs, bs);
+            Filters.bitunshuffleScalar(ts, k.src, k.sp + b * bs, k.want, k.dp + b * bs, bs);
           }
           String what = "ts " + ts + " items " + n8 + " blocks " + blocks;
-          assertEquals(n8, WordTranspose.bitunshuffleBlocks(ts, src, sp, blocks, got, dp, n8), what);
-          assertArrayEquals(want, got, what);
+          assertEquals(n8, WordTranspose.bitunshuffleBlocks(ts, k.src, k.sp, blocks, k.got, k.dp, n8), what);
+          assertArrayEquals(k.want, k.got, what);
         }
       }
     }

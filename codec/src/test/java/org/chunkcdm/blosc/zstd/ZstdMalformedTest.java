@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.chunkcdm.blosc.zstd.ZstdTestData.Sample;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -25,26 +26,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * nothing else: no runtime exception, no error, no hang.
  */
 class ZstdMalformedTest {
-  /** A frame, the bytes it decodes to and its dictionary (may be null). */
-  static final class Sample {
-    final String name;
-    final byte[] frame;
-    final byte[] data;
-    final byte[] dict;
-
-    Sample(String name, byte[] data, byte[] frame, byte[] dict) {
-      this.name = name;
-      this.data = data;
-      this.frame = frame;
-      this.dict = dict;
-    }
-
-    @Override
-    public String toString() {
-      return name + " (" + frame.length + " bytes)";
-    }
-  }
-
   static Stream<Sample> samples() {
     List<Sample> s = new ArrayList<>();
     byte[] text = ZstdTestData.make("text", 20_000, 1);
@@ -88,7 +69,7 @@ class ZstdMalformedTest {
   }
 
   private static ZstdDictionary dict(Sample s) throws IOException {
-    return s.dict == null ? null : new ZstdDictionary(s.dict);
+    return s.dict() == null ? null : new ZstdDictionary(s.dict());
   }
 
   @ParameterizedTest(name = "{0}")
@@ -96,28 +77,28 @@ class ZstdMalformedTest {
   void everyTruncationIsAnIOException(Sample s) throws IOException {
     ZstdDictionary d = dict(s);
     assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
-      for (int len = 0; len < s.frame.length; len++) {
-        assertTrue(decode(Arrays.copyOf(s.frame, len), s.data.length, d, null, s + " cut at " + len) != null,
+      for (int len = 0; len < s.frame().length; len++) {
+        assertTrue(decode(Arrays.copyOf(s.frame(), len), s.data().length, d, null, s + " cut at " + len) != null,
             s + " cut to " + len + " bytes decoded without error");
       }
     });
-    assertEquals(null, decode(s.frame, s.data.length, d, s.data, s.name), "the whole frame decodes");
+    assertEquals(null, decode(s.frame(), s.data().length, d, s.data(), s.name()), "the whole frame decodes");
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("samples")
   void bitFlipsDecodeOrFailWithAnIOException(Sample s) throws IOException {
     ZstdDictionary d = dict(s);
-    boolean checked = s.name.contains("checksum");
-    Random r = new Random(s.name.hashCode());
-    int positions = Math.min(8 * s.frame.length, 3000);
+    boolean checked = s.name().contains("checksum");
+    Random r = new Random(s.name().hashCode());
+    int positions = Math.min(8 * s.frame().length, 3000);
     assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
       for (int i = 0; i < positions; i++) {
-        int bit = positions == 8 * s.frame.length ? i : r.nextInt(8 * s.frame.length);
-        byte[] f = s.frame.clone();
+        int bit = positions == 8 * s.frame().length ? i : r.nextInt(8 * s.frame().length);
+        byte[] f = s.frame().clone();
         f[bit >>> 3] ^= 1 << (bit & 7);
         // with a checksum, a flip that still decodes must give the original bytes
-        decode(f, s.data.length, d, checked ? s.data : null, s + " bit " + bit);
+        decode(f, s.data().length, d, checked ? s.data() : null, s + " bit " + bit);
       }
     });
   }
@@ -126,10 +107,10 @@ class ZstdMalformedTest {
   @MethodSource("samples")
   void randomDamageIsAnIOExceptionOrDecodes(Sample s) throws IOException {
     ZstdDictionary d = dict(s);
-    Random r = new Random(~s.name.hashCode());
+    Random r = new Random(~s.name().hashCode());
     assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
       for (int i = 0; i < 1500; i++) {
-        byte[] f = s.frame.clone();
+        byte[] f = s.frame().clone();
         int n = 1 + r.nextInt(8);
         for (int j = 0; j < n; j++) {
           int at = r.nextInt(f.length);
@@ -151,7 +132,7 @@ class ZstdMalformedTest {
             }
           }
         }
-        decode(f, s.data.length, d, null, s + " damage " + i);
+        decode(f, s.data().length, d, null, s + " damage " + i);
       }
     });
   }
@@ -160,10 +141,10 @@ class ZstdMalformedTest {
   @MethodSource("samples")
   void theExpectedSizeMustMatch(Sample s) throws IOException {
     ZstdDictionary d = dict(s);
-    int n = s.data.length;
+    int n = s.data().length;
     for (int outLen : new int[] {0, 1, n - 1000, n - 1, n + 1, n + 1000, 2 * n + 5}) {
       if (outLen >= 0 && outLen != n) {
-        IOException e = decode(s.frame, outLen, d, null, s + " into " + outLen);
+        IOException e = decode(s.frame(), outLen, d, null, s + " into " + outLen);
         assertTrue(e != null, s + ": decoded into " + outLen + " bytes instead of " + n);
       }
     }

@@ -14,40 +14,21 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
+import org.chunkcdm.blosc.zstd.ZstdTestData.Sample;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Frames made by the reference zstd (zstd-jni) decode, with our decoder, to their input. */
 class ZstdRoundTripTest {
-  /** One input, its frame(s) and the dictionary they need. */
-  static final class Case {
-    final String name;
-    final byte[] input;
-    final byte[] frame;
-    final byte[] dict; // null: none
-
-    Case(String name, byte[] input, byte[] frame, byte[] dict) {
-      this.name = name;
-      this.input = input;
-      this.frame = frame;
-      this.dict = dict;
-    }
-
-    @Override
-    public String toString() {
-      return name + " (" + input.length + " -> " + frame.length + " bytes)";
-    }
-  }
-
-  private static List<Case> corpus;
+  private static List<Sample> corpus;
 
   /** The whole corpus, made once: every kind of data at several sizes and levels, with and without dictionaries. */
-  static synchronized List<Case> corpus() {
+  static synchronized List<Sample> corpus() {
     if (corpus != null) {
       return corpus;
     }
-    List<Case> cases = new ArrayList<>();
+    List<Sample> cases = new ArrayList<>();
     int[] sizes = {0, 1, 5, 31, 200, 1000, 4000, 20000, 100_000, 300_000};
     int[] levels = {1, 3, 9, 19, 22};
     long seed = 1;
@@ -60,7 +41,7 @@ class ZstdRoundTripTest {
           byte[] in = ZstdTestData.make(kind, size, seed++);
           boolean checksum = (seed & 1) == 0;
           boolean contentSize = (seed % 3) != 0;
-          cases.add(new Case(kind + " " + size + " level " + level + (checksum ? " checksum" : "")
+          cases.add(new Sample(kind + " " + size + " level " + level + (checksum ? " checksum" : "")
               + (contentSize ? "" : " no-size"), in, ZstdTestData.compress(in, level, checksum, contentSize, null), null));
         }
       }
@@ -68,13 +49,13 @@ class ZstdRoundTripTest {
     // large inputs: several blocks, long windows
     for (String kind : new String[] {"int32-planes", "float64-planes", "text", "runs", "random"}) {
       byte[] in = ZstdTestData.make(kind, 4 << 20, seed++);
-      cases.add(new Case(kind + " 4MiB level 3", in, ZstdTestData.compress(in, 3, true, true, null), null));
+      cases.add(new Sample(kind + " 4MiB level 3", in, ZstdTestData.compress(in, 3, true, true, null), null));
     }
     byte[] big = ZstdTestData.make("int32-planes", 4 << 20, seed++);
-    cases.add(new Case("int32-planes 4MiB level 19 window 2^27", big, ZstdTestData.compress(big, 19, false, true, null, 27),
+    cases.add(new Sample("int32-planes 4MiB level 19 window 2^27", big, ZstdTestData.compress(big, 19, false, true, null, 27),
         null));
     byte[] bigText = ZstdTestData.make("text", 1 << 20, seed++);
-    cases.add(new Case("text 1MiB level 22", bigText, ZstdTestData.compress(bigText, 22, true, false, null), null));
+    cases.add(new Sample("text 1MiB level 22", bigText, ZstdTestData.compress(bigText, 22, true, false, null), null));
     // dictionaries: trained (formatted) with 4-, 2- and 1-byte IDs, and raw content
     byte[] trained = ZstdTestData.trainedDictionary();
     byte[][] dicts = {trained, ZstdTestData.withId(trained, 40_000), ZstdTestData.withId(trained, 200),
@@ -89,7 +70,7 @@ class ZstdRoundTripTest {
             }
             byte[] in = ZstdTestData.make(kind, size, seed++);
             boolean checksum = (seed & 1) == 0;
-            cases.add(new Case(kind + " " + size + " level " + level + " dictionary " + dictNames[d], in,
+            cases.add(new Sample(kind + " " + size + " level " + level + " dictionary " + dictNames[d], in,
                 ZstdTestData.compress(in, level, checksum, (seed % 3) != 0, dicts[d]), dicts[d]));
           }
         }
@@ -99,50 +80,50 @@ class ZstdRoundTripTest {
     byte[] a = ZstdTestData.make("text", 3000, seed++);
     byte[] b = ZstdTestData.make("runs", 70_000, seed++);
     byte[] c = ZstdTestData.make("int32-planes", 10_000, seed++);
-    cases.add(new Case("3 frames and 2 skippable frames", ZstdTestData.concat(a, b, c), ZstdTestData.concat(
+    cases.add(new Sample("3 frames and 2 skippable frames", ZstdTestData.concat(a, b, c), ZstdTestData.concat(
         ZstdTestData.compress(a, 3, true, true, null), ZstdTestData.skippable(0, 17),
         ZstdTestData.compress(b, 1, false, false, null), ZstdTestData.skippable(15, 0),
         ZstdTestData.compress(c, 9, true, true, null)), null));
-    cases.add(new Case("3 frames with a dictionary", ZstdTestData.concat(a, c, a), ZstdTestData.concat(
+    cases.add(new Sample("3 frames with a dictionary", ZstdTestData.concat(a, c, a), ZstdTestData.concat(
         ZstdTestData.compress(a, 3, true, true, trained), ZstdTestData.compress(c, 9, false, true, trained),
         ZstdTestData.skippable(3, 5), ZstdTestData.compress(a, 19, true, false, trained)), trained));
     corpus = cases;
     return cases;
   }
 
-  static Stream<Case> cases() {
+  static Stream<Sample> cases() {
     return corpus().stream();
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
-  void decodesToTheInput(Case c) throws IOException {
-    ZstdDictionary dict = c.dict == null ? null : new ZstdDictionary(c.dict);
+  void decodesToTheInput(Sample c) throws IOException {
+    ZstdDictionary dict = c.dict() == null ? null : new ZstdDictionary(c.dict());
     // into the middle of a larger array: nothing outside [op, op + n) may change
-    byte[] out = new byte[c.input.length + 100];
+    byte[] out = new byte[c.data().length + 100];
     Arrays.fill(out, (byte) 0x5A);
-    int n = new ZstdDecoder().decompress(c.frame, 0, c.frame.length, out, 37, c.input.length, dict);
-    assertEquals(c.input.length, n);
-    assertArrayEquals(c.input, Arrays.copyOfRange(out, 37, 37 + n), c.name);
+    int n = new ZstdDecoder().decompress(c.frame(), 0, c.frame().length, out, 37, c.data().length, dict);
+    assertEquals(c.data().length, n);
+    assertArrayEquals(c.data(), Arrays.copyOfRange(out, 37, 37 + n), c.name());
     for (int i = 0; i < out.length; i++) {
       if (i < 37 || i >= 37 + n) {
         assertEquals((byte) 0x5A, out[i], "byte " + i + " outside the output was written");
       }
     }
     // the same frame at an offset inside a larger input array
-    byte[] shifted = new byte[c.frame.length + 11];
-    System.arraycopy(c.frame, 0, shifted, 5, c.frame.length);
-    byte[] out2 = new byte[c.input.length];
-    new ZstdDecoder().decompress(shifted, 5, c.frame.length, out2, 0, out2.length, dict);
-    assertArrayEquals(c.input, out2, c.name + " at input offset 5");
+    byte[] shifted = new byte[c.frame().length + 11];
+    System.arraycopy(c.frame(), 0, shifted, 5, c.frame().length);
+    byte[] out2 = new byte[c.data().length];
+    new ZstdDecoder().decompress(shifted, 5, c.frame().length, out2, 0, out2.length, dict);
+    assertArrayEquals(c.data(), out2, c.name() + " at input offset 5");
   }
 
   /** Every format feature the reference encoder can produce shows up in the corpus (so the round trips test it). */
   @Test
   void theCorpusUsesEveryFeature() {
     Set<String> seen = new TreeSet<>();
-    for (Case c : corpus()) {
-      seen.addAll(ZstdTestData.features(c.frame));
+    for (Sample c : corpus()) {
+      seen.addAll(ZstdTestData.features(c.frame()));
     }
     List<String> expected = List.of("frame:skippable", "frame:single-segment", "frame:window-descriptor",
         "frame:dictionary-id-bytes-0", "frame:dictionary-id-bytes-1", "frame:dictionary-id-bytes-2",
@@ -169,14 +150,14 @@ class ZstdRoundTripTest {
   /** One dictionary object, decoders on several threads at once. */
   @Test
   void aDictionaryIsSharedByThreads() throws Exception {
-    List<Case> withDict = new ArrayList<>();
-    for (Case c : corpus()) {
-      if (c.dict != null && c.name.contains("dictionary trained") && !c.name.contains(" id ")) {
+    List<Sample> withDict = new ArrayList<>();
+    for (Sample c : corpus()) {
+      if (c.dict() != null && c.name().contains("dictionary trained") && !c.name().contains(" id ")) {
         withDict.add(c);
       }
     }
     assertTrue(withDict.size() > 20);
-    ZstdDictionary dict = new ZstdDictionary(withDict.get(0).dict);
+    ZstdDictionary dict = new ZstdDictionary(withDict.get(0).dict());
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {
       List<Future<?>> fs = new ArrayList<>();
@@ -186,10 +167,10 @@ class ZstdRoundTripTest {
           ZstdDecoder d = new ZstdDecoder();
           for (int round = 0; round < 5; round++) {
             for (int i = 0; i < withDict.size(); i++) {
-              Case c = withDict.get((i + shift * 7) % withDict.size());
-              byte[] out = new byte[c.input.length];
-              d.decompress(c.frame, 0, c.frame.length, out, 0, out.length, dict);
-              assertArrayEquals(c.input, out, c.name);
+              Sample c = withDict.get((i + shift * 7) % withDict.size());
+              byte[] out = new byte[c.data().length];
+              d.decompress(c.frame(), 0, c.frame().length, out, 0, out.length, dict);
+              assertArrayEquals(c.data(), out, c.name());
             }
           }
           return null;

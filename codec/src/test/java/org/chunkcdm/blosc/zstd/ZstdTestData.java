@@ -20,6 +20,14 @@ import java.util.TreeSet;
 final class ZstdTestData {
   private ZstdTestData() {}
 
+  /** A frame (or several), the bytes it decodes to and the dictionary it needs (null: none). */
+  record Sample(String name, byte[] data, byte[] frame, byte[] dict) {
+    @Override
+    public String toString() {
+      return name + " (" + data.length + " -> " + frame.length + " bytes)";
+    }
+  }
+
   static final String[] KINDS = {"random", "text", "runs", "int32-planes", "float64-planes", "sparse", "few-symbols",
       "tokens", "records", "short-copies"};
 
