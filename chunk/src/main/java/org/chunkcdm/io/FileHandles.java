@@ -539,7 +539,7 @@ public final class FileHandles implements Closeable {
    * first objects the dataset read (its metadata), asked of the server now. 0 when unknown.
    */
   public long lastModified() {
-    return remote != null ? remote.lastModified() : org.chunkcdm.open.BasicDataset.lastModified(root);
+    return remote != null ? remote.lastModified() : newestModification(root);
   }
 
   /** A byte range of a dataset file a read will need: {@code len} -1 means the whole file. */
@@ -568,5 +568,23 @@ public final class FileHandles implements Closeable {
       checkInside(r.file());
     }
     return remote.staging.plan(ranges);
+  }
+
+  /** The newest modification time of any file under {@code root} (0 when none can be read, or for objects). */
+  public static long newestModification(Path root) {
+    if (root == null || Locations.isRemote(root)) {
+      return 0; // objects: lastModified() of the dataset's handles asks the server about the ones it read
+    }
+    try (java.util.stream.Stream<Path> s = Files.walk(root)) {
+      return s.mapToLong(p -> {
+        try {
+          return Files.getLastModifiedTime(p).toMillis();
+        } catch (IOException e) {
+          return 0;
+        }
+      }).max().orElse(0);
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
   }
 }

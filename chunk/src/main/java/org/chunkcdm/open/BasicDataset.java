@@ -2,14 +2,12 @@ package org.chunkcdm.open;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /** The {@link ChunkedDataset} the format openers return. */
 public final class BasicDataset implements ChunkedDataset {
@@ -69,20 +67,7 @@ public final class BasicDataset implements ChunkedDataset {
 
   /** The newest modification time of any file under {@code root} (0 when none can be read). */
   public static long lastModified(Path root) {
-    if (root == null || org.chunkcdm.io.Locations.isRemote(root)) {
-      return 0; // objects: FileHandles.lastModified() asks the server about the ones the dataset read
-    }
-    try (Stream<Path> s = Files.walk(root)) {
-      return s.mapToLong(p -> {
-        try {
-          return Files.getLastModifiedTime(p).toMillis();
-        } catch (IOException e) {
-          return 0;
-        }
-      }).max().orElse(0);
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
+    return org.chunkcdm.io.FileHandles.newestModification(root);
   }
 
   /**
