@@ -321,9 +321,12 @@ public final class FileHandles implements Closeable {
           at += n;
         }
         return;
+      } catch (java.nio.channels.ClosedByInterruptException e) {
+        throw e;
       } catch (ClosedChannelException e) {
-        // released by another thread between lookup and read: reopen once
-        if (attempt > 0) {
+        // released by another thread between lookup and read (a server's cache releasing the dataset): reopen, a
+        // few times, since a busy machine can take longer over one read than a release cycle
+        if (attempt >= 4) {
           throw e;
         }
       } catch (EOFException | FormatException e) {
