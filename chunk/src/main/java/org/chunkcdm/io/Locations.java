@@ -49,6 +49,15 @@ public final class Locations {
   }
 
   /**
+   * Whether the children of directory {@code p} can be listed: local directories and S3 prefixes can, paths on a
+   * plain HTTP server cannot (a format then finds its objects only by their well-known names).
+   */
+  public static boolean canList(Path p) {
+    return !isRemote(p) || !(p.getFileSystem() instanceof RemoteFileSystem)
+        || ((RemoteFileSystem) p.getFileSystem()).root().kind() != RemoteLocation.Kind.HTTP;
+  }
+
+  /**
    * Whether {@code p} may be a dataset directory whose entry files a format should probe: a local directory; a
    * remote path that is no object (over HTTP nothing can be listed, so every such path may be one; on S3 the
    * first look at it lists its children, so the probes that follow cost no requests).

@@ -472,10 +472,11 @@ final class Frame {
         long pos = headerLen + e;
         int cb = (int) contiguousChunkBytes(pos, e);
         data = BloscChunkData.of(mem, (int) pos, cb);
-      } else if (!sparse && files.isRemote() && storedRange((int) k) != null) {
-        // one ranged GET of the stored bytes up to the next chunk (not the 16-byte header first, then the rest)
+      } else if (!sparse && ext == null && files.isRemote() && storedRange((int) k) != null) {
+        // one ranged GET of the stored bytes up to the next chunk (not the 16-byte header first, then the rest);
+        // a frame inside a larger object (a zip member) starts at base
         long[] range = storedRange((int) k);
-        byte[] b = files.read(file, range[0], range[1] - range[0]);
+        byte[] b = files.read(file, base + range[0], range[1] - range[0]);
         long cb = le32(b, 12) & 0xffffffffL;
         if (cb < 16 || cb > b.length) {
           throw new FormatException("chunk of " + cb + " bytes at offset " + range[0] + " runs past the next chunk at "
@@ -541,7 +542,7 @@ final class Frame {
    */
   private long[] storedRange(int k) throws IOException {
     long e = index[k];
-    if (e < 0 || sparse || mem != null || e > cbytes - 16 || chunksize <= 0) {
+    if (e < 0 || sparse || mem != null || ext != null || e > cbytes - 16 || chunksize <= 0) {
       return null;
     }
     long pos = headerLen + e;
@@ -552,7 +553,7 @@ final class Frame {
 
   /** Remote: where the chunks a read needs are stored, so they come with few coalesced requests. */
   org.chunkcdm.io.FileHandles.Prefetch prefetch(long[] chunks) throws IOException {
-    if (files == null || !files.isRemote()) {
+    if (files == null || ext != null || !files.isRemote()) {
       return org.chunkcdm.io.FileHandles.Prefetch.NONE;
     }
     java.util.List<org.chunkcdm.io.FileHandles.Range> r = new java.util.ArrayList<>();
@@ -569,7 +570,7 @@ final class Frame {
       } else {
         long[] range = storedRange(k);
         if (range != null) {
-          r.add(new org.chunkcdm.io.FileHandles.Range(file, range[0], range[1] - range[0]));
+          r.add(new org.chunkcdm.io.FileHandles.Range(file, base + range[0], range[1] - range[0]));
         }
       }
     }

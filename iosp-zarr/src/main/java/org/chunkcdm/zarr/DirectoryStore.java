@@ -11,7 +11,7 @@ import java.util.Collections;
 import java.util.List;
 import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.io.FormatException;
-import org.chunkcdm.open.BasicDataset;
+import org.chunkcdm.io.Locations;
 
 /**
  * A directory store: key {@code a/b/0.1} is the file {@code <root>/a/b/0.1}. Bytes are read through
@@ -36,9 +36,12 @@ final class DirectoryStore extends Store {
     return files;
   }
 
-  /** True while reading a chunk may leave its file open for the next read of it. */
+  /**
+   * True while reading a chunk may leave its file open for the next read of it (local files: an object is read
+   * whole by one GET instead).
+   */
   boolean keepOpen() {
-    return files.openCount() < KEEP_OPEN;
+    return !files.isRemote() && files.openCount() < KEEP_OPEN;
   }
 
   @Override
@@ -119,6 +122,9 @@ final class DirectoryStore extends Store {
     if (!prefix.isEmpty()) {
       files.checkInside(dir);
     }
+    if (!Locations.canList(dir)) {
+      return null; // a plain HTTP server: only metadata documents name the children
+    }
     List<String> out = new ArrayList<>();
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
       for (Path p : ds) {
@@ -135,7 +141,7 @@ final class DirectoryStore extends Store {
 
   @Override
   long lastModified() {
-    return BasicDataset.lastModified(root);
+    return files.lastModified();
   }
 
   @Override
