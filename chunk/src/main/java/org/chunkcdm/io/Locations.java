@@ -49,6 +49,22 @@ public final class Locations {
   }
 
   /**
+   * Whether {@code p} is a regular file, or an object of its store: unlike {@link Files#isRegularFile}, a remote
+   * path is not also asked whether it is a directory (at most one request, none when a listing or an earlier
+   * look answers).
+   */
+  public static boolean isObject(Path p) {
+    if (!isRemote(p) || !(p.getFileSystem() instanceof RemoteFileSystem)) {
+      return Files.isRegularFile(p);
+    }
+    try {
+      return ((RemoteFileSystem) p.getFileSystem()).stat(((RemotePath) p.toAbsolutePath()).key()) != null;
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
    * Whether the children of directory {@code p} can be listed: local directories and S3 prefixes can, paths on a
    * plain HTTP server cannot (a format then finds its objects only by their well-known names).
    */

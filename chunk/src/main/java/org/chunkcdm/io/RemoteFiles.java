@@ -114,6 +114,22 @@ final class RemoteFiles {
     }
   }
 
+  /** Exactly len bytes at pos: from a staged range, cached bytes, or one ranged GET of exactly them. */
+  void readExact(Path p, long pos, byte[] dst, int off, int len) throws IOException {
+    touched.add(p);
+    if (staging.read(p, pos, dst, off, len) || fs.readCached(key(p), pos, dst, off, len, etag(p))) {
+      return;
+    }
+    try {
+      ObjectInfo got = fs.readExact(key(p), pos, dst, off, len, etag(p));
+      checkVersion(p, pin(p, got), got);
+    } catch (NoSuchFileException e) {
+      throw missing(p);
+    } catch (ObjectChangedException e) {
+      throw changedHere(p, e);
+    }
+  }
+
   /**
    * A short read through the aligned block holding it: fetched once (one GET of at most {@link #BLOCK} bytes),
    * then kept, so the many short runs of a strided section cost a request per block, not per run. False when

@@ -84,7 +84,7 @@ final class Blosc2Stores {
       Path p = path.toAbsolutePath().normalize();
       if (!Files.isRegularFile(p)) { // a directory, or (over HTTP) a path known only by its embed.b2e
         Path e = p.resolve(Container.EMBED);
-        return Locations.mayBeDirectory(p) && Files.isRegularFile(e) && directoryMarker(head(e), p) ? Kind.DIRECTORY : null;
+        return Locations.mayBeDirectory(p) && Locations.isObject(e) && directoryMarker(head(e), p) ? Kind.DIRECTORY : null;
       }
       byte[] h = head(p);
       if (Container.startsWithMagic(h)) {

@@ -476,7 +476,8 @@ final class Frame {
         // one ranged GET of the stored bytes up to the next chunk (not the 16-byte header first, then the rest);
         // a frame inside a larger object (a zip member) starts at base
         long[] range = storedRange((int) k);
-        byte[] b = files.read(file, base + range[0], range[1] - range[0]);
+        byte[] b = new byte[(int) (range[1] - range[0])];
+        files.readExact(file, base + range[0], b, 0, b.length);
         long cb = le32(b, 12) & 0xffffffffL;
         if (cb < 16 || cb > b.length) {
           throw new FormatException("chunk of " + cb + " bytes at offset " + range[0] + " runs past the next chunk at "

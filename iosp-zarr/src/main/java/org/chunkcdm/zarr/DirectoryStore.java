@@ -81,9 +81,16 @@ final class DirectoryStore extends Store {
     }
   }
 
+  /** The names of Zarr metadata documents (a store asks for several that are not there). */
+  private static final java.util.Set<String> METADATA = java.util.Set.of("zarr.json", ".zarray", ".zgroup", ".zattrs",
+      ".zmetadata");
+
   @Override
   byte[] get(String key, long maxBytes) throws IOException {
     Path p = path(key);
+    if (files.isRemote() && METADATA.contains(p.getFileName().toString()) && !Locations.isObject(p)) {
+      return null; // on S3 the listing of the directory answers without a request for each absent document
+    }
     try {
       // read and closed at once: a store has many small metadata files, which must not all stay open
       return files.readOnce(p, Long.MAX_VALUE, maxBytes);
@@ -112,7 +119,7 @@ final class DirectoryStore extends Store {
           + size + " bytes)");
     }
     byte[] b = new byte[len];
-    files.readFully(p, offset, b, 0, len);
+    files.readExact(p, offset, b, 0, len);
     return b;
   }
 

@@ -32,7 +32,7 @@ final class Zarr {
   static Path entryOfDirectory(Path dir) {
     for (String n : ENTRY_NAMES) {
       Path e = dir.resolve(n);
-      if (Files.isRegularFile(e)) {
+      if (Locations.isObject(e)) {
         return e;
       }
     }
@@ -42,7 +42,7 @@ final class Zarr {
   /** True when {@code p} is a root metadata file of a store directory. */
   static boolean isEntryFile(Path p) {
     Path f = p.getFileName();
-    return f != null && ENTRY_NAMES.contains(f.toString()) && Files.isRegularFile(p) && p.getParent() != null;
+    return f != null && ENTRY_NAMES.contains(f.toString()) && Locations.isObject(p) && p.getParent() != null;
   }
 
   /**

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.chunkcdm.chunk.SectionReader;
 import org.chunkcdm.io.Locations;
+import org.chunkcdm.io.remote.RemoteStores;
 import org.chunkcdm.open.ChunkedDataset;
 import org.chunkcdm.open.ChunkedVariable;
 import org.chunkcdm.open.Datasets;
@@ -102,7 +103,9 @@ class RequestCountTest {
       ChunkedVariable v = d.variables().get(0);
       long chunk = ((org.chunkcdm.chunk.ChunkGrid.Flat) v.array().grid()).chunkItems();
       px.proxy.take();
-      SectionReader.readBytes(v.array(), new long[] {chunk * 3 + 5}, new long[] {1}, new long[] {1});
+      // a chunk in the middle of the object: not among the bytes the open fetched (its first and last 64 KiB)
+      long mid = v.array().grid().shape()[0] / chunk / 2;
+      SectionReader.readBytes(v.array(), new long[] {chunk * mid + 5}, new long[] {1}, new long[] {1});
       assertEquals(1, px.proxy.log.size(), px.proxy.log.toString());
       String[] range = px.proxy.log.get(0).replaceAll(".*bytes=", "").split("-");
       long bytes = Long.parseLong(range[1]) - Long.parseLong(range[0]) + 1;
@@ -115,12 +118,134 @@ class RequestCountTest {
   }
 
   @Test
+  void pythonBlosc2StoresOpenWithoutReadingChunks() throws IOException {
+    for (String[] c : List.of(new String[] {"dictstore/v_dict_mixed.b2d", "s3"}, new String[] {"dictstore/v_dict_zip.b2z", "s3"},
+        new String[] {"dictstore/v_dict_zip.b2z", "http"}, new String[] {"treestore/v_tree_zip.b2z", "http"},
+        new String[] {"treestore/v_tree_dir.b2d", "s3"}, new String[] {"embedstore/v_embed.b2e", "http"})) {
+      String key = "blosc2-stores/" + c[0];
+      S3Fixtures.key(Fixtures.testdata().resolve(key));
+      RemoteStores.reset();
+      String loc = c[1].equals("s3") ? px.s3(key) : px.http(key);
+      px.proxy.take();
+      try (ChunkedDataset d = Datasets.open(Locations.path(loc), noCache())) {
+        assertEquals(Fixtures.manifest("blosc2-stores").dataset(c[0]).variables().size(), d.variables().size(), loc);
+      }
+      List<String> log = List.copyOf(px.proxy.log);
+      if (!c[0].endsWith(".b2d")) { // one object: its first 64 KiB (and its central directory), whatever its chunks
+        assertTrue(log.size() <= 2, loc + ": " + log);
+        continue;
+      }
+      // a directory: its listings and one GET per stored value (header, index and trailer), never one per chunk
+      Path local = Fixtures.testdata().resolve(key);
+      long files;
+      long dirs;
+      try (java.util.stream.Stream<Path> w = java.nio.file.Files.walk(local)) {
+        files = w.filter(java.nio.file.Files::isRegularFile).count();
+      }
+      try (java.util.stream.Stream<Path> w = java.nio.file.Files.walk(local)) {
+        dirs = w.filter(java.nio.file.Files::isDirectory).count();
+      }
+      List<String> gets = log.stream().filter(x -> !x.contains("list-type")).map(x -> x.replaceAll(" bytes=.*", ""))
+          .collect(java.util.stream.Collectors.toList());
+      assertEquals(gets.size(), new java.util.HashSet<>(gets).size(), loc + ": no object read twice: " + log);
+      // (a subdirectory is looked at once too: an inline CTable is a directory holding _meta.b2f)
+      assertTrue(gets.size() <= files + dirs, loc + ": " + gets.size() + " GETs for " + files + " objects: " + log);
+      assertTrue(log.size() - gets.size() <= 2 * dirs, loc + ": listings: " + log);
+    }
+  }
+
+  @Test
   void directoryDatasetsOpenWithAtMostFourRequests() throws IOException {
     for (String[] c : List.of(new String[] {"bcolz", "carray/random_uint8_incompressible"},
         new String[] {"blosc2", "sframe/sf_zstd_clevel1_split_i4.b2frame"})) {
       String key = c[0] + "/" + c[1];
       int s3 = open(px.s3(key), c[0], c[1]);
       assertTrue(s3 <= 4, key + " over S3: " + s3 + " requests: " + last);
+    }
+  }
+
+  // ------------------------------------------------------------------ Zarr and python-blosc2 stores
+
+  /** Opens {@code location} (counting the open's requests), then checks its first variable against {@code expected}. */
+  private int openZarr(String location, byte[] expected) throws IOException {
+    px.proxy.take();
+    try (ChunkedDataset d = Datasets.open(Locations.path(location), noCache())) {
+      last = List.copyOf(px.proxy.log);
+      int opened = px.proxy.take();
+      assertArrayEquals(expected, readAll(d.variables().get(0)), location);
+      return opened;
+    }
+  }
+
+  /** The requests without their byte ranges. */
+  private static List<String> targets() {
+    return px.proxy.log.stream().map(x -> x.replaceAll(" bytes=.*", "")).collect(java.util.stream.Collectors.toList());
+  }
+
+  @Test
+  void zarrArrayOpensWithTheSameRequestsWhateverItsNumberOfChunks() throws IOException {
+    for (int v = 2; v <= 3; v++) {
+      int[] s3 = new int[2];
+      int[] http = new int[2];
+      int[] chunks = {3, 300};
+      for (int i = 0; i < 2; i++) {
+        int n = chunks[i];
+        String key = v == 2 ? GeneratedZarr.v2("count_v2_" + n + ".zarr", n) : GeneratedZarr.v3("count_v3_" + n + ".zarr", n);
+        byte[] all = GeneratedZarr.values(0, n * GeneratedZarr.CHUNK);
+        RemoteStores.reset();
+        s3[i] = openZarr(px.s3(key), all);
+        http[i] = openZarr(px.http(key), all);
+      }
+      for (int i = 0; i < 2; i++) {
+        // S3: the store's listing (100 names), the array's metadata document and .zattrs, and zarr.json's absence
+        // when the chunk keys fill the listing; HTTP: the directory, each entry name tried in turn, .zattrs
+        assertTrue(s3[i] <= 4, "v" + v + ", " + chunks[i] + " chunks, over S3: " + s3[i] + " requests");
+        assertTrue(http[i] <= 6, "v" + v + ", " + chunks[i] + " chunks, over HTTP: " + http[i] + " requests");
+      }
+      assertEquals(http[0], http[1], "v" + v + " over HTTP: the same requests for 3 and 300 chunks");
+    }
+  }
+
+  @Test
+  void aZarrSectionReadFetchesOnlyItsChunkObjects() throws IOException {
+    String v2 = GeneratedZarr.v2("section_v2.zarr", 300);
+    String v3 = GeneratedZarr.v3("section_v3.zarr", 300);
+    for (String[] c : List.of(new String[] {v2, v2 + "/150", v2 + "/151"}, new String[] {v3, v3 + "/c/150", v3 + "/c/151"})) {
+      for (String loc : new String[] {px.s3(c[0]), px.http(c[0])}) {
+        try (ChunkedDataset d = Datasets.open(Locations.path(loc), noCache())) {
+          px.proxy.take();
+          long first = 150L * GeneratedZarr.CHUNK + 200;
+          byte[] got = SectionReader.readBytes(d.variables().get(0).array(), new long[] {first}, new long[] {100}, new long[] {1});
+          assertArrayEquals(GeneratedZarr.values(first, 100), got, loc);
+          List<String> t = targets();
+          t.sort(null);
+          assertEquals(List.of("GET /fixtures/" + c[1], "GET /fixtures/" + c[2]), t, loc + ": the two chunk objects");
+        }
+      }
+    }
+  }
+
+  @Test
+  void aShardedZarrReadFetchesTheIndexThenOnlyItsInnerChunks() throws IOException {
+    String key = GeneratedZarr.sharded("section_sharded.zarr", 256); // one shard of 256 KiB and its 4 KiB index
+    long shardSize = 256L * 4 * GeneratedZarr.CHUNK + 16 * 256;
+    for (String loc : new String[] {px.s3(key), px.http(key)}) {
+      try (ChunkedDataset d = Datasets.open(Locations.path(loc), noCache())) {
+        px.proxy.take();
+        long first = 100L * GeneratedZarr.CHUNK + 7; // inner chunk 100 only
+        byte[] got = SectionReader.readBytes(d.variables().get(0).array(), new long[] {first}, new long[] {50}, new long[] {1});
+        assertArrayEquals(GeneratedZarr.values(first, 50), got, loc);
+        long inner = 100L * 4 * GeneratedZarr.CHUNK;
+        String innerRange = "bytes=" + inner + "-" + (inner + 4 * GeneratedZarr.CHUNK - 1);
+        assertTrue(px.proxy.log.stream().anyMatch(x -> x.endsWith(innerRange)), loc + ": the inner chunk's range: " + px.proxy.log);
+        String index = "bytes=" + (shardSize - 16 * 256) + "-" + (shardSize - 1);
+        assertTrue(px.proxy.log.stream().anyMatch(x -> x.endsWith(index)), loc + ": the shard index: " + px.proxy.log);
+        // the shard's size comes from the first look at it (its first 64 KiB), then exactly the index and the chunk
+        assertTrue(px.proxy.log.size() <= 3, loc + ": " + px.proxy.log);
+        for (String x : px.proxy.log) {
+          assertTrue(x.contains("/c/0 "), "only the shard: " + x);
+        }
+      }
     }
   }
 }
