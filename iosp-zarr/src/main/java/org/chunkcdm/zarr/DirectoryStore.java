@@ -37,7 +37,7 @@ final class DirectoryStore extends Store {
   }
 
   /**
-   * True while reading a chunk may leave its file open for the next read of it (local files: an object is read
+   * True while reading a chunk may leave its file open for the next read of it (local files only: an object is read
    * whole by one GET instead).
    */
   boolean keepOpen() {

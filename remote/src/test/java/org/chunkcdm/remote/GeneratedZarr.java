@@ -48,14 +48,38 @@ final class GeneratedZarr {
     return key;
   }
 
-  /** A Zarr v3 array store of {@code chunks} chunk objects ({@code c/0}, {@code c/1}, ...); returns its key. */
-  static String v3(String name, int chunks) {
-    String key = "gen/" + name;
-    put(key + "/zarr.json", "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [" + (long) chunks * CHUNK
+  /** The zarr.json of a v3 array of {@code chunks} raw chunks. */
+  private static String v3Array(int chunks) {
+    return "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [" + (long) chunks * CHUNK
         + "], \"data_type\": \"int32\", \"chunk_grid\": {\"name\": \"regular\", \"configuration\": {\"chunk_shape\": ["
         + CHUNK + "]}}, \"chunk_key_encoding\": {\"name\": \"default\", \"configuration\": {\"separator\": \"/\"}}, "
         + "\"fill_value\": 0, \"codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}], "
-        + "\"attributes\": {\"units\": \"m\"}}");
+        + "\"attributes\": {\"units\": \"m\"}}";
+  }
+
+  /**
+   * A Zarr v3 group store holding the array {@code obs/temp} of {@code chunks} chunks, its metadata consolidated
+   * into the root zarr.json (as zarr-python's consolidate_metadata writes it) or not. Returns the store's key.
+   */
+  static String v3Group(String name, int chunks, boolean consolidated) {
+    String key = "gen/" + name;
+    String group = "{\"zarr_format\": 3, \"node_type\": \"group\", \"attributes\": {}}";
+    String root = !consolidated ? group : "{\"zarr_format\": 3, \"node_type\": \"group\", \"attributes\": {}, "
+        + "\"consolidated_metadata\": {\"kind\": \"inline\", \"must_understand\": false, \"metadata\": {\"obs\": "
+        + group + ", \"obs/temp\": " + v3Array(chunks) + "}}}";
+    put(key + "/zarr.json", root);
+    put(key + "/obs/zarr.json", group);
+    put(key + "/obs/temp/zarr.json", v3Array(chunks));
+    for (int c = 0; c < chunks; c++) {
+      put(key + "/obs/temp/c/" + c, values((long) c * CHUNK, CHUNK));
+    }
+    return key;
+  }
+
+  /** A Zarr v3 array store of {@code chunks} chunk objects ({@code c/0}, {@code c/1}, ...); returns its key. */
+  static String v3(String name, int chunks) {
+    String key = "gen/" + name;
+    put(key + "/zarr.json", v3Array(chunks));
     for (int c = 0; c < chunks; c++) {
       put(key + "/c/" + c, values((long) c * CHUNK, CHUNK));
     }

@@ -207,6 +207,23 @@ class RequestCountTest {
   }
 
   @Test
+  void overPlainHttpAZarrGroupOpensFromItsConsolidatedMetadataElseSaysListingIsNeeded() throws IOException {
+    byte[] all = GeneratedZarr.values(0, 5 * GeneratedZarr.CHUNK);
+    String consolidated = GeneratedZarr.v3Group("group_consolidated.zarr", 5, true);
+    String plain = GeneratedZarr.v3Group("group_plain.zarr", 5, false);
+    // consolidated: the root zarr.json names every node, nothing else is asked for before the chunks
+    int http = openZarr(px.http(consolidated), all);
+    assertTrue(http <= 2, "the store and its zarr.json: " + last);
+    assertEquals(List.of("GET /fixtures/" + consolidated, "GET /fixtures/" + consolidated + "/zarr.json"),
+        last.stream().map(x -> x.replaceAll(" bytes=.*", "")).collect(java.util.stream.Collectors.toList()));
+    openZarr(px.s3(plain), all); // S3 lists the groups
+    String url = px.http(plain);
+    IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+        () -> Datasets.open(Locations.path(url), noCache()).close());
+    assertTrue(e.getMessage().contains(url) && e.getMessage().contains("listing"), e.getMessage());
+  }
+
+  @Test
   void aZarrSectionReadFetchesOnlyItsChunkObjects() throws IOException {
     String v2 = GeneratedZarr.v2("section_v2.zarr", 300);
     String v3 = GeneratedZarr.v3("section_v3.zarr", 300);
