@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * Faults between client and server: each gives an IOException naming the URL within the request timeout (never
  * wrong values), and once the fault is gone the next read succeeds. Throttling, server errors, slow and cut
  * answers and dropped connections come from {@link FaultProxy}; deleted and replaced objects and a stopped
- * server from the S3 server itself.
+ * server from the S3 server itself. A deleted Zarr chunk object is the exception the format makes: it reads as the
+ * array's fill value.
  */
 class FaultsTest {
   private static Proxied px;
