@@ -270,6 +270,21 @@ class RequestCountTest {
         for (String x : px.proxy.log) {
           assertTrue(x.contains("/c/0 "), "only the shard: " + x);
         }
+        // inner chunks 120 to 123 (index known now): fetched ahead, exactly their bytes
+        px.proxy.take();
+        long from = 120L * GeneratedZarr.CHUNK;
+        got = SectionReader.readBytes(d.variables().get(0).array(), new long[] {from}, new long[] {4 * GeneratedZarr.CHUNK},
+            new long[] {1});
+        assertArrayEquals(GeneratedZarr.values(from, 4 * GeneratedZarr.CHUNK), got, loc);
+        long bytes = 0;
+        for (String x : px.proxy.log) {
+          String[] r = x.replaceAll(".*bytes=", "").split("-");
+          long a = Long.parseLong(r[0]);
+          long b = Long.parseLong(r[1]);
+          assertTrue(a >= 4 * from && b < 4 * (from + 4 * GeneratedZarr.CHUNK), loc + ": only the four inner chunks: " + x);
+          bytes += b - a + 1;
+        }
+        assertEquals(16L * GeneratedZarr.CHUNK, bytes, loc + ": " + px.proxy.log);
       }
     }
   }
