@@ -72,6 +72,14 @@ public interface ChunkData {
     return out;
   }
 
+  /**
+   * {@code data} whose read failures pass through {@code context}, e.g. to name the file, variable and chunk in a
+   * decoder's message; everything else is {@code data}'s.
+   */
+  static ChunkData withContext(ChunkData data, java.util.function.UnaryOperator<IOException> context) {
+    return new ContextChunkData(data, context);
+  }
+
   /** Chunk content already in memory. */
   static ChunkData of(byte[] bytes) {
     return new ChunkData() {

@@ -54,12 +54,12 @@ public final class ContiguousFrame {
    * of it: names past the end are missing); empty when {@code start} does not begin a Blosc2 frame.
    */
   public static java.util.Set<String> metalayerNames(byte[] start) {
-    return Frame.metalayerNames(start);
+    return FrameHeader.metalayerNames(start);
   }
 
   /** True when the frame beginning with {@code start} carries one of the {@link #STORE_MARKERS}. */
   public static boolean isStoreFrame(byte[] start) {
-    for (String n : Frame.metalayerNames(start)) {
+    for (String n : FrameHeader.metalayerNames(start)) {
       if (STORE_MARKERS.contains(n)) {
         return true;
       }

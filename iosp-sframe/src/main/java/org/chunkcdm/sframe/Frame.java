@@ -4,7 +4,6 @@ import org.chunkcdm.chunk.Lazy;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.chunkcdm.blosc.Blosc;
 import org.chunkcdm.chunk.BloscChunkData;
@@ -14,8 +13,6 @@ import org.chunkcdm.chunk.FetchBuffers;
 import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.io.Bounds;
 import org.chunkcdm.io.FormatException;
-import org.msgpack.core.MessageUnpacker;
-import org.msgpack.value.ValueType;
 
 /**
  * A Blosc2 frame: the msgpack header (with metalayers), the offsets index (a Blosc2 chunk of int64 entries,
@@ -75,8 +72,8 @@ final class Frame {
   final int typesize;
   final int blocksize;
   final int chunksize;
-  final int[] filters = new int[6];
-  final int[] filtersMeta = new int[6];
+  final int[] filters;
+  final int[] filtersMeta;
   final int otherFlags2;
   final Map<String, byte[]> metalayers;
   final Map<String, byte[]> vlmetalayers; // decompressed content
@@ -102,20 +99,64 @@ final class Frame {
     this.ext = ext;
     this.name = name;
     boolean whole = mem == null && ext == null && base == 0 && length < 0;
-    String holder = whole ? "the file has " : "the frame has ";
-    long size;
-    if (mem != null) {
-      size = mem.length;
-    } else if (ext != null) {
-      size = ext.size();
-    } else {
-      long fileSize = files.size(file);
-      if (base < 0 || base > fileSize || length > fileSize - base) {
-        throw error("a frame of " + length + " bytes at offset " + base + " lies outside the file's " + fileSize
-            + " bytes");
-      }
-      size = length < 0 ? fileSize - base : length;
+    long size = size(length);
+    long[] lengths = lengths(size, whole);
+    headerLen = (int) lengths[0];
+    frameLen = lengths[1];
+    FrameHeader h;
+    try {
+      h = FrameHeader.parse(read(0, headerLen));
+    } catch (IOException | RuntimeException e) {
+      throw wrap("frame header", e);
     }
+    generalFlags = h.generalFlags;
+    codecFlags = h.codecFlags;
+    otherFlags = h.otherFlags;
+    sparse = h.sparse;
+    nbytes = h.nbytes;
+    cbytes = h.cbytes;
+    typesize = h.typesize;
+    blocksize = h.blocksize;
+    chunksize = h.chunksize;
+    otherFlags2 = h.otherFlags2;
+    filters = h.filters;
+    filtersMeta = h.filtersMeta;
+    metalayers = Collections.unmodifiableMap(h.metalayers);
+    checkHeader(whole);
+    trailerLen = trailerLength();
+    long trailerPos = frameLen - trailerLen;
+    vlmetalayers = Collections.unmodifiableMap(vlmetalayers(trailerPos));
+    // offsets index: right after the chunks section (contiguous) or the header (sparse)
+    long indexPos = sparse ? headerLen : headerLen + cbytes;
+    if (!sparse && (cbytes > frameLen || indexPos > trailerPos)) {
+      throw error("the header's cbytes " + cbytes + " puts the offsets index at " + indexPos
+          + ", past the trailer at " + trailerPos);
+    }
+    index = readIndex(indexPos, trailerPos);
+    if (chunksize > 0) {
+      chunkBytesLazy.get(); // fixed chunk sizes: known (and checked) at open
+    }
+  }
+
+  /** The frame's size in bytes: of the array, the byte source, or {@code length} bytes of the file from its base. */
+  private long size(long length) throws IOException {
+    if (mem != null) {
+      return mem.length;
+    }
+    if (ext != null) {
+      return ext.size();
+    }
+    long fileSize = files.size(file);
+    if (base < 0 || base > fileSize || length > fileSize - base) {
+      throw error("a frame of " + length + " bytes at offset " + base + " lies outside the file's " + fileSize
+          + " bytes");
+    }
+    return length < 0 ? fileSize - base : length;
+  }
+
+  /** header_len and frame_len from the magic's msgpack fields, checked against the frame's {@code size}. */
+  private long[] lengths(long size, boolean whole) throws IOException {
+    String holder = whole ? "the file has " : "the frame has ";
     if (size < FIXED_HEADER) {
       throw error(holder + size + " bytes, less than a Blosc2 frame header (truncated?)");
     }
@@ -137,44 +178,11 @@ final class Frame {
       throw error("frame_len in the header is " + Long.toUnsignedString(fl) + " but " + holder + size
           + " bytes (truncated or not a frame)");
     }
-    headerLen = (int) hl;
-    frameLen = fl;
-    byte[] h = read(0, headerLen);
-    Map<String, byte[]> metas = new LinkedHashMap<>();
-    try (MessageUnpacker u = Msgpack.unpacker(h)) {
-      expect(u.unpackArrayHeader() == 14, "the header is not a msgpack array of 14 fields");
-      u.skipValue(); // magic, checked above
-      u.skipValue(); // header_len
-      u.skipValue(); // frame_len
-      expect(u.unpackRawStringHeader() == 4, "the flags field is not 4 bytes");
-      byte[] flags = u.readPayload(4);
-      generalFlags = flags[0] & 0xff;
-      int frameType = flags[1] & 0xff;
-      codecFlags = flags[2] & 0xff;
-      otherFlags = flags[3] & 0xff;
-      expect(frameType == 0 || frameType == 1, "frame type " + frameType + " is neither contiguous (0) nor sparse (1)");
-      sparse = frameType == 1;
-      nbytes = u.unpackLong();
-      cbytes = u.unpackLong();
-      typesize = u.unpackInt();
-      blocksize = u.unpackInt();
-      chunksize = u.unpackInt();
-      u.skipValue(); // compression threads
-      u.skipValue(); // decompression threads
-      u.unpackBoolean(); // has vlmetalayers (the trailer tells)
-      var fx = u.unpackExtensionTypeHeader();
-      expect(fx.getLength() == 16, "the filter field is not a 16-byte msgpack fixext");
-      byte[] f = u.readPayload(16);
-      for (int i = 0; i < 6; i++) {
-        filters[i] = f[i] & 0xff;
-        filtersMeta[i] = f[8 + i];
-      }
-      otherFlags2 = f[14] & 0xff;
-      readMetalayers(u, h.length, metas, "metalayer");
-    } catch (IOException | RuntimeException e) {
-      throw wrap("frame header", e);
-    }
-    metalayers = Collections.unmodifiableMap(metas);
+    return new long[] {hl, fl};
+  }
+
+  /** The header's values that this reader cannot take. */
+  private void checkHeader(boolean whole) throws IOException {
     if (sparse && !whole) {
       throw error("a sparse frame (frame type 1) keeps its chunks in files beside it; only a contiguous frame can be read from memory");
     }
@@ -190,7 +198,10 @@ final class Frame {
     if ((generalFlags & 0x80) != 0) {
       throw error("variable-length-block chunks (general_flags bit 7) are not supported");
     }
-    // trailer: its length is the uint32 at frame_len - 22, after 0xCE
+  }
+
+  /** trailer_len: the uint32 after 0xCE at frame_len - 23. */
+  private long trailerLength() throws IOException {
     if (frameLen - headerLen < 23) {
       throw error("no room for a trailer after the " + headerLen + "-byte header");
     }
@@ -198,17 +209,18 @@ final class Frame {
     if ((tl[0] & 0xff) != 0xce) {
       throw error("trailer length field (0xCE + uint32 at frame_len - 23) not found");
     }
-    trailerLen = be(tl, 1, 4);
-    if (trailerLen < 23 || trailerLen > frameLen - headerLen || trailerLen > MAX_META_BYTES) {
-      throw error("trailer_len " + trailerLen + " lies past the file (" + frameLen + " bytes, header " + headerLen + ")");
+    long len = be(tl, 1, 4);
+    if (len < 23 || len > frameLen - headerLen || len > MAX_META_BYTES) {
+      throw error("trailer_len " + len + " lies past the file (" + frameLen + " bytes, header " + headerLen + ")");
     }
-    long trailerPos = frameLen - trailerLen;
-    byte[] t = read(trailerPos, trailerLen);
-    Map<String, byte[]> vl = new LinkedHashMap<>();
-    try (MessageUnpacker u = Msgpack.unpacker(t)) {
-      expect(u.unpackArrayHeader() == 4, "the trailer is not a msgpack array of 4 fields");
-      u.skipValue(); // trailer version
-      readMetalayers(u, t.length, vl, "vlmetalayer");
+    return len;
+  }
+
+  /** The trailer's vlmetalayers, decompressed. */
+  private Map<String, byte[]> vlmetalayers(long trailerPos) throws IOException {
+    Map<String, byte[]> vl;
+    try {
+      vl = FrameHeader.trailer(read(trailerPos, trailerLen));
     } catch (IOException | RuntimeException e) {
       throw wrap("frame trailer at offset " + trailerPos, e);
     }
@@ -223,17 +235,7 @@ final class Frame {
         throw error("vlmetalayer '" + e.getKey() + "': " + ex.getMessage());
       }
     }
-    vlmetalayers = Collections.unmodifiableMap(vl);
-    // offsets index: right after the chunks section (contiguous) or the header (sparse)
-    long indexPos = sparse ? headerLen : headerLen + cbytes;
-    if (!sparse && (cbytes > frameLen || indexPos > trailerPos)) {
-      throw error("the header's cbytes " + cbytes + " puts the offsets index at " + indexPos
-          + ", past the trailer at " + trailerPos);
-    }
-    index = readIndex(indexPos, trailerPos);
-    if (chunksize > 0) {
-      chunkBytesLazy.get(); // fixed chunk sizes: known (and checked) at open
-    }
+    return vl;
   }
 
   static Frame open(FileHandles files, Path file) throws IOException {
@@ -291,59 +293,6 @@ final class Frame {
       ext.read(pos, dst, 0, len);
     } else {
       files.readFully(file, base + pos, dst, 0, len);
-    }
-  }
-
-  /**
-   * The names of the fixed metalayers of the frame whose first bytes are {@code start} (its whole header or
-   * more); empty when {@code start} is not a frame header or is cut short.
-   */
-  static java.util.Set<String> metalayerNames(byte[] start) {
-    java.util.Set<String> names = new java.util.LinkedHashSet<>();
-    if (start.length < FIXED_HEADER || !java.util.Arrays.equals(start, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
-      return names;
-    }
-    try (MessageUnpacker u = Msgpack.unpacker(start)) {
-      if (u.unpackArrayHeader() != 14) {
-        return names;
-      }
-      for (int i = 0; i < 13; i++) { // magic .. the filter fixext
-        u.skipValue();
-      }
-      if (u.unpackArrayHeader() != 3) {
-        return names;
-      }
-      u.skipValue(); // section size
-      int n = u.unpackMapHeader();
-      for (int i = 0; i < n && i < 64; i++) {
-        names.add(u.unpackString());
-        u.skipValue();
-      }
-    } catch (IOException | RuntimeException e) {
-      // a cut or damaged header: the names read so far
-    }
-    return names;
-  }
-
-  /** The name/offset map and the value list of a (vl)metalayer section. */
-  private static void readMetalayers(MessageUnpacker u, int bufLen, Map<String, byte[]> out, String what)
-      throws IOException {
-    expect(u.unpackArrayHeader() == 3, what + " section is not a msgpack array of 3");
-    u.skipValue(); // section size
-    int n = u.unpackMapHeader();
-    expect(n <= bufLen - u.getTotalReadBytes(), what + " section claims " + n + " entries, more than its bytes");
-    String[] names = new String[n];
-    for (int i = 0; i < n; i++) {
-      names[i] = u.unpackString();
-      u.skipValue(); // offset of the value; the values follow in the same order
-    }
-    int m = u.unpackArrayHeader();
-    expect(m == n, what + " section lists " + n + " names but " + m + " values");
-    for (int i = 0; i < n; i++) {
-      expect(u.getNextFormat().getValueType() == ValueType.BINARY, what + " '" + names[i] + "' is not msgpack bin");
-      int len = u.unpackBinaryHeader();
-      expect(len >= 0 && len <= bufLen - u.getTotalReadBytes(), what + " '" + names[i] + "' length " + len + " lies past the section");
-      out.put(names[i], u.readPayload(len));
     }
   }
 
@@ -507,7 +456,7 @@ final class Frame {
     if (data.size() != size) {
       throw chunkError(k, "the chunk holds " + data.size() + " bytes but the frame needs " + size);
     }
-    return new Checked(data, this, k);
+    return ChunkData.withContext(data, failure -> chunkError(k, failure));
   }
 
   private volatile long[] storedEnds;
@@ -653,12 +602,6 @@ final class Frame {
     return new IOException(name + ": " + what + ": " + e.getMessage(), e);
   }
 
-  private static void expect(boolean ok, String msg) throws IOException {
-    if (!ok) {
-      throw new FormatException(msg);
-    }
-  }
-
   static long be(byte[] b, int off, int n) {
     long v = 0;
     for (int i = 0; i < n; i++) {
@@ -694,91 +637,5 @@ final class Frame {
       sb.append("; zstd dictionary");
     }
     return sb.toString();
-  }
-
-  /** A chunk whose decode errors name the frame file and the chunk. */
-  private static final class Checked implements ChunkData {
-    final ChunkData data;
-    final Frame f;
-    final long k;
-
-    Checked(ChunkData data, Frame f, long k) {
-      this.data = data;
-      this.f = f;
-      this.k = k;
-    }
-
-    @Override
-    public long size() {
-      return data.size();
-    }
-
-    @Override
-    public int blockSize() {
-      return data.blockSize();
-    }
-
-    @Override
-    public void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
-      try {
-        data.read(offset, dst, dstOff, len);
-      } catch (IOException e) {
-        throw f.chunkError(k, e);
-      }
-    }
-
-    @Override
-    public byte[] readAll() throws IOException {
-      try {
-        return data.readAll();
-      } catch (IOException e) {
-        throw f.chunkError(k, e);
-      }
-    }
-
-    @Override
-    public boolean readsInPieces() {
-      return data.readsInPieces();
-    }
-
-    @Override
-    public void readPieces(int unit, Pieces sink) throws IOException {
-      try {
-        data.readPieces(unit, sink);
-      } catch (IOException e) {
-        throw f.chunkError(k, e);
-      }
-    }
-
-    @Override
-    public void release() {
-      data.release();
-    }
-  }
-
-  /** An index entry meaning "all NaN": float32 or float64 quiet NaNs, little-endian. */
-  static final class NanChunk implements ChunkData {
-    final long size;
-    final byte[] pattern;
-
-    NanChunk(long size, int typesize) {
-      this.size = size;
-      pattern = typesize == 4 ? new byte[] {0, 0, (byte) 0xc0, 0x7f} : new byte[] {0, 0, 0, 0, 0, 0, (byte) 0xf8, 0x7f};
-    }
-
-    @Override
-    public long size() {
-      return size;
-    }
-
-    @Override
-    public void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
-      if (offset < 0 || len < 0 || offset > size - len) {
-        throw new FormatException("read of " + len + " bytes at " + offset + " outside a NaN chunk of " + size + " bytes");
-      }
-      for (int i = 0; i < len; i++) {
-        dst[dstOff + i] = pattern[(int) ((offset + i) % pattern.length)];
-      }
-    }
   }
 }

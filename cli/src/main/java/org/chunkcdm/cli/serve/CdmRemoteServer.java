@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,11 +32,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
-import ucar.ma2.InvalidRangeException;
-import ucar.ma2.Range;
-import ucar.ma2.Section;
 import ucar.nc2.NetcdfFile;
-import ucar.nc2.Variable;
 import ucar.nc2.write.NcmlWriter;
 import ucar.unidata.io.spi.RandomAccessFileProvider;
 
@@ -197,16 +192,6 @@ public final class CdmRemoteServer implements AutoCloseable {
 
   // ------------------------------------------------------------------ requests
 
-  /** A refused request: status and a one-line reason. */
-  static final class Refusal extends Exception {
-    final int status;
-
-    Refusal(int status, String reason) {
-      super(reason, null, false, false);
-      this.status = status;
-    }
-  }
-
   /**
    * The response of a HEAD request: status and headers as the GET would get them, never a body (what is
    * written to it is dropped; responses that stream ncstream skip reading the data altogether).
@@ -240,7 +225,7 @@ public final class CdmRemoteServer implements AutoCloseable {
         throw new Refusal(404, "not found");
       }
       Path dataset = confine(raw.substring(PREFIX.length()));
-      Map<String, String> q = query(request.getHttpURI().getQuery());
+      Map<String, String> q = ServeRequests.query(request.getHttpURI().getQuery());
       String req = q.getOrDefault("req", q.containsKey("var") ? "data" : "header").toLowerCase(Locale.ROOT);
       switch (req) {
         case "capabilities":
@@ -305,27 +290,6 @@ public final class CdmRemoteServer implements AutoCloseable {
     return p;
   }
 
-  static Map<String, String> query(String q) throws Refusal {
-    Map<String, String> out = new LinkedHashMap<>();
-    if (q == null || q.isEmpty()) {
-      return out;
-    }
-    for (String kv : q.split("&")) {
-      if (kv.isEmpty()) {
-        continue;
-      }
-      int eq = kv.indexOf('=');
-      String k = eq < 0 ? kv : kv.substring(0, eq);
-      String v = eq < 0 ? "" : kv.substring(eq + 1);
-      try {
-        out.put(URLDecoder.decode(k, StandardCharsets.UTF_8).toLowerCase(Locale.ROOT), URLDecoder.decode(v, StandardCharsets.UTF_8));
-      } catch (IllegalArgumentException e) {
-        throw new Refusal(400, "malformed query parameter '" + k + "'");
-      }
-    }
-    return out;
-  }
-
   private void serveDataset(String req, Path dataset, Map<String, String> q, String rawPath, Request request,
       Response response, Callback callback) throws Refusal {
     DatasetCache.Entry e;
@@ -386,25 +350,14 @@ public final class CdmRemoteServer implements AutoCloseable {
     }
   }
 
-  /** A variable and its section, checked before anything is sent. */
-  private static final class Selection {
-    final Variable v;
-    final Section s;
-
-    Selection(Variable v, Section s) {
-      this.v = v;
-      this.s = s;
-    }
-  }
-
   private void data(NetcdfFile nc, Map<String, String> q, Response response, Callback callback) throws Refusal {
     String spec = q.get("var");
     if (spec == null || spec.isEmpty()) {
       throw new Refusal(400, "req=data needs var=name or var=name(section)");
     }
-    List<Selection> sel = new ArrayList<>();
-    for (String one : splitVars(spec)) {
-      sel.add(selection(nc, one));
+    List<ServeRequests.Selection> sel = new ArrayList<>();
+    for (String one : ServeRequests.splitVars(spec)) {
+      sel.add(ServeRequests.selection(nc, one));
     }
     int level = Integer.MIN_VALUE;
     if (q.containsKey("deflate")) {
@@ -424,77 +377,10 @@ public final class CdmRemoteServer implements AutoCloseable {
     NcStreamOut.Options o = opt;
     streamNcs(response, callback, out -> {
       NcStreamOut w = new NcStreamOut(out, o);
-      for (Selection s : sel) {
+      for (ServeRequests.Selection s : sel) {
         w.writeDataMessage(s.v, s.s);
       }
     }, sel.size() == 1 ? sel.get(0).v.getFullName() : null);
-  }
-
-  /** {@code a(0:1,2);b} → the variable specs, splitting on ';' outside parentheses. */
-  static List<String> splitVars(String spec) {
-    List<String> out = new ArrayList<>();
-    int depth = 0;
-    int start = 0;
-    for (int i = 0; i < spec.length(); i++) {
-      char c = spec.charAt(i);
-      if (c == '\\') {
-        i++;
-      } else if (c == '(') {
-        depth++;
-      } else if (c == ')') {
-        depth--;
-      } else if (c == ';' && depth == 0) {
-        out.add(spec.substring(start, i));
-        start = i + 1;
-      }
-    }
-    out.add(spec.substring(start));
-    return out;
-  }
-
-  static Selection selection(NetcdfFile nc, String one) throws Refusal {
-    String name = one;
-    String sec = null;
-    if (one.endsWith(")")) {
-      int open = one.lastIndexOf('(');
-      if (open <= 0) {
-        throw new Refusal(400, "malformed variable selection '" + one + "'");
-      }
-      name = one.substring(0, open);
-      sec = one.substring(open + 1, one.length() - 1);
-    } else if (one.contains("(") || one.contains(")")) {
-      throw new Refusal(400, "malformed variable selection '" + one + "'");
-    }
-    Variable v = nc.findVariable(name);
-    if (v == null) {
-      throw new Refusal(400, "unknown variable '" + name + "'");
-    }
-    if (v.getDataType() == ucar.ma2.DataType.SEQUENCE) {
-      throw new Refusal(400, "variable '" + name + "' is a sequence, which this server does not send");
-    }
-    int[] shape = v.getShape();
-    Section s;
-    try {
-      s = sec == null || sec.isEmpty() ? new Section(shape) : new Section(sec);
-    } catch (InvalidRangeException | RuntimeException e) {
-      throw new Refusal(400, "malformed section '" + sec + "' for variable '" + name + "': " + oneLine(e.getMessage()));
-    }
-    if (s.getRank() != shape.length) {
-      throw new Refusal(400, "section '" + sec + "' has rank " + s.getRank() + ", variable '" + name + "' has rank " + shape.length);
-    }
-    try {
-      s = Section.fill(s, shape);
-    } catch (InvalidRangeException e) {
-      throw new Refusal(400, "section '" + sec + "' of variable '" + name + "': " + oneLine(e.getMessage()));
-    }
-    for (int d = 0; d < shape.length; d++) {
-      Range r = s.getRange(d);
-      if (r.length() > 0 && (r.first() < 0 || r.last() >= shape[d])) {
-        throw new Refusal(400, "section '" + sec + "' is out of range for variable '" + name + "' of shape "
-            + java.util.Arrays.toString(shape));
-      }
-    }
-    return new Selection(v, s);
   }
 
   // ------------------------------------------------------------------ responses
@@ -557,7 +443,7 @@ public final class CdmRemoteServer implements AutoCloseable {
       callback.succeeded();
     } catch (Throwable t) {
       failures.incrementAndGet();
-      String msg = (varName != null ? varName + ": " : "") + hidePaths(oneLine(String.valueOf(t.getMessage())));
+      String msg = (varName != null ? varName + ": " : "") + hidePaths(ServeRequests.oneLine(String.valueOf(t.getMessage())));
       if (counting.n == 0 && !response.isCommitted()) {
         try {
           response.setStatus(500);
@@ -591,7 +477,7 @@ public final class CdmRemoteServer implements AutoCloseable {
     if (status >= 400) {
       failures.incrementAndGet();
     }
-    send(response, callback, status, "text/plain; charset=UTF-8", oneLine(line) + "\n");
+    send(response, callback, status, "text/plain; charset=UTF-8", ServeRequests.oneLine(line) + "\n");
   }
 
   private static void send(Response response, Callback callback, int status, String type, String body) {
@@ -616,14 +502,6 @@ public final class CdmRemoteServer implements AutoCloseable {
       out = out.replace(p.toString() + java.io.File.separator, "").replace(p.toString(), ".");
     }
     return out;
-  }
-
-  static String oneLine(String s) {
-    if (s == null) {
-      return "";
-    }
-    String t = s.replace('\r', ' ').replace('\n', ' ');
-    return t.length() > 500 ? t.substring(0, 500) + "..." : t;
   }
 
   static String xmlEscape(String s) {
