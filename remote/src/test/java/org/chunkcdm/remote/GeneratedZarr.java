@@ -69,21 +69,23 @@ final class GeneratedZarr {
         + group + ", \"obs/temp\": " + v3Array(chunks) + "}}}";
     put(key + "/zarr.json", root);
     put(key + "/obs/zarr.json", group);
-    put(key + "/obs/temp/zarr.json", v3Array(chunks));
-    for (int c = 0; c < chunks; c++) {
-      put(key + "/obs/temp/c/" + c, values((long) c * CHUNK, CHUNK));
-    }
+    v3At(key + "/obs/temp", chunks);
     return key;
   }
 
   /** A Zarr v3 array store of {@code chunks} chunk objects ({@code c/0}, {@code c/1}, ...); returns its key. */
   static String v3(String name, int chunks) {
     String key = "gen/" + name;
+    v3At(key, chunks);
+    return key;
+  }
+
+  /** The v3 array at {@code key}: its zarr.json and its chunk objects. */
+  private static void v3At(String key, int chunks) {
     put(key + "/zarr.json", v3Array(chunks));
     for (int c = 0; c < chunks; c++) {
       put(key + "/c/" + c, values((long) c * CHUNK, CHUNK));
     }
-    return key;
   }
 
   /**
