@@ -21,6 +21,14 @@ public abstract class DatasetDirectoryProvider implements RandomAccessFileProvid
   /** The entry file of dataset directory {@code dir}, or null when {@code dir} is not such a dataset. */
   protected abstract Path entryFile(Path dir);
 
+  /**
+   * Whether the file or object {@code p} is an archive of this format read member by member in place (a zip
+   * store): netcdf-java would otherwise download and unpack an object whose name looks compressed. No by default.
+   */
+  protected boolean readsInPlace(Path p) {
+    return false;
+  }
+
   /** The path of a location this provider may be asked about (local, {@code file:} or remote), or null. */
   protected static Path pathOf(String location) {
     if (location == null || location.contains("://") && !location.startsWith("file:") && !Locations.isRemote(location)) {

@@ -74,7 +74,13 @@ public class RemoteRafProvider implements RandomAccessFileProvider {
       }
     }
     if (Files.isRegularFile(p)) {
-      return new RemoteRandomAccessFile(p, bufferSize);
+      RemoteRandomAccessFile raf = new RemoteRandomAccessFile(p, bufferSize);
+      for (DatasetDirectoryProvider d : directoryProviders()) {
+        if (d.readsInPlace(p)) {
+          return raf.inPlace();
+        }
+      }
+      return raf;
     }
     throw new FileNotFoundException(p + ": no such object, and no dataset directory of a format chunkcdm reads");
   }

@@ -25,6 +25,7 @@ public final class RemoteRandomAccessFile extends RandomAccessFile {
   private final RemoteFileSystem fs;
   private final String key;
   private final ObjectInfo info;
+  private boolean inPlace;
   private final Map<Long, byte[]> blocks = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<Long, byte[]> e) {
@@ -64,6 +65,21 @@ public final class RemoteRandomAccessFile extends RandomAccessFile {
     this.key = o.key;
     this.info = o.info;
     this.location = o.location;
+    this.inPlace = o.inPlace;
+  }
+
+  /**
+   * Marks this file as an archive an IOSP reads member by member in place: it then reports itself as a directory,
+   * which keeps netcdf-java from downloading and unpacking an object named like a compressed file ({@code .zip}).
+   */
+  public RemoteRandomAccessFile inPlace() {
+    inPlace = true;
+    return this;
+  }
+
+  @Override
+  public boolean isDirectory() {
+    return inPlace;
   }
 
   /** The object this file reads. */

@@ -399,6 +399,19 @@ public final class FileHandles implements Closeable {
     return n;
   }
 
+  /**
+   * Reads exactly {@code len} bytes at {@code pos} like {@link #readFully}, but an object is asked for exactly this
+   * range (one ranged GET unless announced by {@link #prefetch} or already cached), never the block around it: for
+   * reads that know their bytes are all they need (a shard's index, one inner chunk of a shard).
+   */
+  public void readExact(Path p, long pos, byte[] dst, int off, int len) throws IOException {
+    if (remote != null && pos >= 0 && len >= 0) {
+      remote.readExact(p, pos, dst, off, len);
+      return;
+    }
+    readFully(p, pos, dst, off, len);
+  }
+
   /** Reads {@code len} bytes at {@code pos} into a new array, checking the file size first. */
   public byte[] read(Path p, long pos, long len) throws IOException {
     if (remote != null && remote.pinned(p) == null) { // no request just for the size: a short object fails the read

@@ -49,6 +49,31 @@ public final class Locations {
   }
 
   /**
+   * Whether {@code p} is a regular file, or an object of its store: unlike {@link Files#isRegularFile}, a remote
+   * path is not also asked whether it is a directory (at most one request, none when a listing or an earlier
+   * look answers).
+   */
+  public static boolean isObject(Path p) {
+    if (!isRemote(p) || !(p.getFileSystem() instanceof RemoteFileSystem)) {
+      return Files.isRegularFile(p);
+    }
+    try {
+      return ((RemoteFileSystem) p.getFileSystem()).stat(((RemotePath) p.toAbsolutePath()).key()) != null;
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Whether the children of directory {@code p} can be listed: local directories and S3 prefixes can, paths on a
+   * plain HTTP server cannot (a format then finds its objects only by their well-known names).
+   */
+  public static boolean canList(Path p) {
+    return !isRemote(p) || !(p.getFileSystem() instanceof RemoteFileSystem)
+        || ((RemoteFileSystem) p.getFileSystem()).root().kind() != RemoteLocation.Kind.HTTP;
+  }
+
+  /**
    * Whether {@code p} may be a dataset directory whose entry files a format should probe: a local directory; a
    * remote path that is no object (over HTTP nothing can be listed, so every such path may be one; on S3 the
    * first look at it lists its children, so the probes that follow cost no requests).

@@ -97,15 +97,26 @@ final class RemoteFiles {
 
   /** Exactly len bytes at pos: from a staged range, cached bytes, or one ranged GET of the pinned version. */
   void readFully(Path p, long pos, byte[] dst, int off, int len) throws IOException {
+    read(p, pos, dst, off, len, false);
+  }
+
+  /** Exactly len bytes at pos: from a staged range, cached bytes, or one ranged GET of exactly them. */
+  void readExact(Path p, long pos, byte[] dst, int off, int len) throws IOException {
+    read(p, pos, dst, off, len, true);
+  }
+
+  /** exact: never the block around a short read, and no cached tail fetched for it. */
+  private void read(Path p, long pos, byte[] dst, int off, int len, boolean exact) throws IOException {
     touched.add(p);
     if (staging.read(p, pos, dst, off, len)) {
       return;
     }
-    if (len < SMALL && (fs.readCached(key(p), pos, dst, off, len, etag(p)) || smallRead(p, pos, dst, off, len))) {
+    if ((exact || len < SMALL) && fs.readCached(key(p), pos, dst, off, len, etag(p))
+        || !exact && len < SMALL && smallRead(p, pos, dst, off, len)) {
       return;
     }
     try {
-      ObjectInfo got = fs.read(key(p), pos, dst, off, len, etag(p));
+      ObjectInfo got = exact ? fs.readExact(key(p), pos, dst, off, len, etag(p)) : fs.read(key(p), pos, dst, off, len, etag(p));
       checkVersion(p, pin(p, got), got);
     } catch (NoSuchFileException e) {
       throw missing(p);

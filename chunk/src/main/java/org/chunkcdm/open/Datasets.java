@@ -17,9 +17,16 @@ public final class Datasets {
     return org.chunkcdm.io.Services.load(DatasetOpener.class, Datasets.class);
   }
 
-  /** The opener claiming {@code path}, or null when none does. */
+  /**
+   * The opener claiming {@code path}, or null when none does. An opener whose format is the path's suffix
+   * ({@code x.zarr}: zarr) is asked first, so that a remote location is not probed for other formats' entry objects.
+   */
   public static DatasetOpener find(Path path) {
-    for (DatasetOpener o : openers()) {
+    List<DatasetOpener> all = new java.util.ArrayList<>(openers());
+    Path f = path.getFileName();
+    String name = f == null ? "" : f.toString().toLowerCase(java.util.Locale.ROOT);
+    all.sort(java.util.Comparator.comparing(o -> !name.endsWith("." + o.format())));
+    for (DatasetOpener o : all) {
       if (o.canOpen(path)) {
         return o;
       }

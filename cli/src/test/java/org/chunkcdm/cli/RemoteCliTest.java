@@ -30,7 +30,7 @@ class RemoteCliTest {
   @BeforeAll
   static void upload() throws Exception {
     server = S3Fixtures.server();
-    for (String fam : new String[] {"bcolz", "blosc2"}) {
+    for (String fam : new String[] {"bcolz", "blosc2", "zarr", "blosc2-stores"}) {
       S3Fixtures.key(Fixtures.family(fam).resolve("MANIFEST.json"));
     }
   }
@@ -54,6 +54,66 @@ class RemoteCliTest {
     assertEquals(1, missing.rc());
     assertTrue(missing.err().contains("s3://fixtures/no/such.b2nd"), missing.err());
     assertFalse(missing.err().contains(S3Server.SECRET), missing.err());
+  }
+
+  @Test
+  void dumpsRemoteZarrStoresAndPythonBlosc2StoresLikeLocalOnes() {
+    String http = server.endpoint() + "/fixtures/";
+    // a consolidated Zarr v2 store and a .b2z open in every form; a v3 store and a .b2d need S3's listing
+    for (String[] c : List.of(new String[] {"zarr/v2_xarray_cf.zarr", "pr", "s3://fixtures/", "cdms3:fixtures?", http},
+        new String[] {"zarr/v3_sharding.zarr", "shard_partial_i4", "s3://fixtures/", "cdms3:fixtures?"},
+        new String[] {"blosc2-stores/dictstore/v_dict_zip.b2z", "a/uint16", "s3://fixtures/", "cdms3:fixtures?", http},
+        new String[] {"blosc2-stores/ctable/v_table_dir.b2d", "y", "s3://fixtures/", "cdms3:fixtures?"})) {
+      ConvertCommandTest.Result local = ConvertCommandTest.run("dump", "-v", c[1], Fixtures.testdata().resolve(c[0]).toString());
+      assertEquals(0, local.rc(), c[0] + ": " + local.err());
+      for (int i = 2; i < c.length; i++) {
+        String url = c[i] + c[0];
+        ConvertCommandTest.Result r = ConvertCommandTest.run("dump", "-v", c[1], url);
+        assertEquals(0, r.rc(), url + ": " + r.err());
+        assertEquals(values(local.out()), values(r.out()), url);
+      }
+    }
+    // a Zarr group without consolidated metadata over plain HTTP: one message saying that listing is needed
+    String url = http + "zarr/v3_sharding.zarr";
+    ConvertCommandTest.Result r = ConvertCommandTest.run("dump", "-H", url);
+    assertEquals(1, r.rc(), r.out());
+    assertTrue(r.err().contains(url) && r.err().contains("listing"), r.err());
+  }
+
+  @Test
+  void convertsRemoteZarrAndStoreDatasets(@TempDir Path tmp) throws Exception {
+    for (String key : List.of("zarr/v2_groups.zarr", "blosc2-stores/treestore/v_tree_zip.b2z")) {
+      Path out = tmp.resolve(key.replace('/', '_') + ".ncs");
+      ConvertCommandTest.Result r = ConvertCommandTest.run("convert", "s3://fixtures/" + key, out.toString());
+      assertEquals(0, r.rc(), key + ": " + r.err());
+      try (NetcdfFile o = org.chunkcdm.ncstream.iosp.NcStreamFileIosp.open(out.toString())) {
+        assertSameVariables(Fixtures.testdata().resolve(key).toString(), o, key);
+      }
+    }
+  }
+
+  /** Every variable of the local dataset has the same values in the other one. */
+  private static void assertSameVariables(String local, NetcdfFile o, String what) throws Exception {
+    try (NetcdfFile l = NetcdfFiles.open(local)) {
+      assertFalse(l.getVariables().isEmpty(), what);
+      assertEquals(l.getVariables().size(), o.getVariables().size(), what);
+      for (Variable lv : l.getVariables()) {
+        Variable ov = o.findVariable(lv.getFullNameEscaped());
+        assertTrue(ov != null, what + ": " + lv.getFullName());
+        NetcdfChecks.assertSameArray(lv.read(), ov.read(), what + ": " + lv.getFullName());
+      }
+    }
+  }
+
+  @Test
+  void servesZarrAndStoresFromABucketPrefix() throws Exception {
+    for (String[] c : List.of(new String[] {"zarr", "v3_sharding.zarr"}, new String[] {"blosc2-stores", "dictstore/v_dict_mixed.b2d"})) {
+      try (CdmRemoteServer s = CdmRemoteServer.start(Locations.path("s3://fixtures/" + c[0]), "127.0.0.1", 0, 10)) {
+        try (NetcdfFile o = NetcdfDatasets.openFile("cdmremote:" + s.url() + "cdmremote/" + c[1], null)) {
+          assertSameVariables(Fixtures.family(c[0]).resolve(c[1]).toString(), o, c[1]);
+        }
+      }
+    }
   }
 
   /** The data part of a CDL dump (the header names the location). */

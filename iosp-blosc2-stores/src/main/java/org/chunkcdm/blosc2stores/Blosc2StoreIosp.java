@@ -2,7 +2,6 @@ package org.chunkcdm.blosc2stores;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.Map;
 import org.chunkcdm.cdm.CdmAttributes;
 import org.chunkcdm.cdm.ChunkedIosp;
@@ -25,7 +24,7 @@ public class Blosc2StoreIosp extends ChunkedIosp {
   public boolean isValidFile(RandomAccessFile raf) throws IOException {
     Path p;
     try {
-      p = Paths.get(stripFileUrl(raf.getLocation()));
+      p = entryPath(raf.getLocation());
     } catch (RuntimeException e) {
       return false;
     }

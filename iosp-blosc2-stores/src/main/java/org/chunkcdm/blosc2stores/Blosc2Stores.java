@@ -18,6 +18,7 @@ import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.ReadSettings;
 import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.io.FormatException;
+import org.chunkcdm.io.Locations;
 import org.chunkcdm.io.ZipIndex;
 import org.chunkcdm.open.Attributes;
 import org.chunkcdm.open.BasicDataset;
@@ -81,12 +82,9 @@ final class Blosc2Stores {
   static Kind kind(Path path) {
     try {
       Path p = path.toAbsolutePath().normalize();
-      if (Files.isDirectory(p)) {
+      if (!Files.isRegularFile(p)) { // a directory, or (over HTTP) a path known only by its embed.b2e
         Path e = p.resolve(Container.EMBED);
-        return Files.isRegularFile(e) && directoryMarker(head(e), p) ? Kind.DIRECTORY : null;
-      }
-      if (!Files.isRegularFile(p)) {
-        return null;
+        return Locations.mayBeDirectory(p) && Locations.isObject(e) && directoryMarker(head(e), p) ? Kind.DIRECTORY : null;
       }
       byte[] h = head(p);
       if (Container.startsWithMagic(h)) {
@@ -167,7 +165,7 @@ final class Blosc2Stores {
   static StoreDataset read(FileHandles files, OpenOptions options) throws IOException {
     Path root = files.root();
     Container c;
-    if (Files.isDirectory(root)) {
+    if (!Files.isRegularFile(root)) {
       c = Container.directory(files, root);
     } else {
       byte[] h = files.read(root, 0, Math.min(4, files.size(root)));

@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.io.FormatException;
+import org.chunkcdm.io.Locations;
 import org.chunkcdm.io.ZipIndex;
 import org.chunkcdm.sframe.ContiguousFrame;
 
@@ -146,6 +147,11 @@ final class Container {
     Path e = dir.resolve(EMBED);
     if (!Files.isRegularFile(e)) {
       throw new FormatException(dir + ": no " + EMBED + " in the directory: not a python-blosc2 DictStore/TreeStore");
+    }
+    if (!Locations.canList(dir)) {
+      throw new FormatException(dir + ": a python-blosc2 directory store (.b2d) keeps its values in files found by "
+          + "listing the directory, which a plain HTTP server cannot give (open it through S3, e.g. "
+          + "s3://bucket/path, or as a .b2z zip store)");
     }
     Container c = new Container(dir.toString(), Storage.DIRECTORY, files, null,
         ContiguousFrame.open(files, e, 0, -1, dir + ": " + EMBED));

@@ -38,6 +38,12 @@ class Blosc2StoreIospContractTest extends IospContract {
     return f;
   }
 
+  /** A {@code .b2d} directory finds its external values by listing: over plain HTTP it must say so. */
+  @Override
+  protected boolean needsListing(Fixture f) {
+    return Files.isDirectory(f.location());
+  }
+
   @Override
   protected List<Fixture> fixtures() {
     List<Fixture> out = new ArrayList<>();

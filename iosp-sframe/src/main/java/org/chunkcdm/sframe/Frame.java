@@ -422,9 +422,11 @@ final class Frame {
         int cb = (int) contiguousChunkBytes(pos, e);
         data = BloscChunkData.of(mem, (int) pos, cb);
       } else if (!sparse && ext == null && files.isRemote() && storedRange((int) k) != null) {
-        // one ranged GET of the stored bytes up to the next chunk (not the 16-byte header first, then the rest)
+        // one ranged GET of the stored bytes up to the next chunk (not the 16-byte header first, then the rest);
+        // a frame inside a larger object (a zip member) starts at base
         long[] range = storedRange((int) k);
-        byte[] b = files.read(file, base + range[0], range[1] - range[0]);
+        byte[] b = new byte[(int) (range[1] - range[0])];
+        files.readExact(file, base + range[0], b, 0, b.length);
         long cb = le32(b, 12) & 0xffffffffL;
         if (cb < 16 || cb > b.length) {
           throw new FormatException("chunk of " + cb + " bytes at offset " + range[0] + " runs past the next chunk at "
@@ -490,7 +492,7 @@ final class Frame {
    */
   private long[] storedRange(int k) throws IOException {
     long e = index[k];
-    if (e < 0 || sparse || mem != null || e > cbytes - 16 || chunksize <= 0) {
+    if (e < 0 || sparse || mem != null || ext != null || e > cbytes - 16 || chunksize <= 0) {
       return null;
     }
     long pos = headerLen + e;

@@ -11,7 +11,7 @@ import java.util.Collections;
 import java.util.List;
 import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.io.FormatException;
-import org.chunkcdm.open.BasicDataset;
+import org.chunkcdm.io.Locations;
 
 /**
  * A directory store: key {@code a/b/0.1} is the file {@code <root>/a/b/0.1}. Bytes are read through
@@ -36,9 +36,12 @@ final class DirectoryStore extends Store {
     return files;
   }
 
-  /** True while reading a chunk may leave its file open for the next read of it. */
+  /**
+   * True while reading a chunk may leave its file open for the next read of it (local files only: an object is read
+   * whole by one GET instead).
+   */
   boolean keepOpen() {
-    return files.openCount() < KEEP_OPEN;
+    return !files.isRemote() && files.openCount() < KEEP_OPEN;
   }
 
   @Override
@@ -78,9 +81,16 @@ final class DirectoryStore extends Store {
     }
   }
 
+  /** The names of Zarr metadata documents (a store asks for several that are not there). */
+  private static final java.util.Set<String> METADATA = java.util.Set.of("zarr.json", ".zarray", ".zgroup", ".zattrs",
+      ".zmetadata");
+
   @Override
   byte[] get(String key, long maxBytes) throws IOException {
     Path p = path(key);
+    if (files.isRemote() && METADATA.contains(p.getFileName().toString()) && !Locations.isObject(p)) {
+      return null; // on S3 the listing of the directory answers without a request for each absent document
+    }
     try {
       // read and closed at once: a store has many small metadata files, which must not all stay open
       return files.readOnce(p, Long.MAX_VALUE, maxBytes);
@@ -109,7 +119,7 @@ final class DirectoryStore extends Store {
           + size + " bytes)");
     }
     byte[] b = new byte[len];
-    files.readFully(p, offset, b, 0, len);
+    files.readExact(p, offset, b, 0, len);
     return b;
   }
 
@@ -118,6 +128,9 @@ final class DirectoryStore extends Store {
     Path dir = path(prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1) : prefix);
     if (!prefix.isEmpty()) {
       files.checkInside(dir);
+    }
+    if (!Locations.canList(dir)) {
+      return null; // a plain HTTP server: only metadata documents name the children
     }
     List<String> out = new ArrayList<>();
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
@@ -135,7 +148,7 @@ final class DirectoryStore extends Store {
 
   @Override
   long lastModified() {
-    return BasicDataset.lastModified(root);
+    return files.lastModified();
   }
 
   @Override

@@ -85,7 +85,9 @@ final class Hierarchy {
     List<String> names = store.list(prefix);
     List<String> out = new ArrayList<>();
     if (names == null) {
-      return out;
+      throw new FormatException(store.describe(prefix) + ": a Zarr group without consolidated metadata; finding "
+          + "its arrays needs a listing of the store, which a plain HTTP server cannot give (open it through S3, "
+          + "e.g. s3://bucket/path, or consolidate its metadata)");
     }
     for (String n : names) {
       if (!n.isEmpty() && !n.startsWith(".") && n.indexOf('\0') < 0 && n.indexOf('\\') < 0) {

@@ -1,12 +1,12 @@
 package org.chunkcdm.zarr;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import org.chunkcdm.io.FileHandles;
+import org.chunkcdm.io.Locations;
 import org.chunkcdm.io.ZipIndex;
 import org.chunkcdm.open.Names;
 
@@ -32,7 +32,7 @@ final class Zarr {
   static Path entryOfDirectory(Path dir) {
     for (String n : ENTRY_NAMES) {
       Path e = dir.resolve(n);
-      if (Files.isRegularFile(e)) {
+      if (Locations.isObject(e)) {
         return e;
       }
     }
@@ -42,18 +42,22 @@ final class Zarr {
   /** True when {@code p} is a root metadata file of a store directory. */
   static boolean isEntryFile(Path p) {
     Path f = p.getFileName();
-    return f != null && ENTRY_NAMES.contains(f.toString()) && Files.isRegularFile(p) && p.getParent() != null;
+    return f != null && ENTRY_NAMES.contains(f.toString()) && Locations.isObject(p) && p.getParent() != null;
   }
 
-  /** The store of an entry file, directory or zip: the directory, or the zip itself. */
+  /**
+   * The store of an entry file, directory or zip: the directory, or the zip itself. A remote path that is no
+   * entry object is the store directory (over HTTP a directory is known only by its entry objects).
+   */
   static Path storeRoot(Path p) {
-    if (Files.isDirectory(p)) {
+    if (Files.isDirectory(p) || isZipName(p)) {
       return p;
     }
-    if (isZipName(p)) {
-      return p;
+    Path f = p.getFileName();
+    if (f != null && ENTRY_NAMES.contains(f.toString()) && p.getParent() != null) {
+      return p.getParent();
     }
-    return p.getParent();
+    return Locations.isRemote(p) ? p : p.getParent();
   }
 
   /** True when {@code zip} is a zip archive with Zarr metadata at its top (reads its central directory only). */
@@ -62,13 +66,11 @@ final class Zarr {
       return false;
     }
     try {
-      byte[] head = new byte[4];
-      try (InputStream in = Files.newInputStream(zip)) {
-        if (in.readNBytes(head, 0, 4) != 4 || head[0] != 'P' || head[1] != 'K') {
+      try (FileHandles f = new FileHandles(zip)) {
+        byte[] head = f.read(zip, 0, Math.min(4, f.size(zip)));
+        if (head.length != 4 || head[0] != 'P' || head[1] != 'K') {
           return false;
         }
-      }
-      try (FileHandles f = new FileHandles(zip)) {
         ZipIndex z = ZipIndex.read(f, zip, ZipStore.MAX_MEMBERS);
         for (String n : ENTRY_NAMES) {
           if (z.entry(n) != null) {

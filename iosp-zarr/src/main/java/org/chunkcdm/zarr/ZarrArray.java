@@ -1,6 +1,8 @@
 package org.chunkcdm.zarr;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.chunkcdm.chunk.BasicChunkedArray;
@@ -10,6 +12,7 @@ import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.DType;
 import org.chunkcdm.chunk.FetchBuffers;
 import org.chunkcdm.io.Bounds;
+import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.io.FormatException;
 
 /**
@@ -96,6 +99,31 @@ final class ZarrArray extends BasicChunkedArray {
     return sharding == null ? plainChunk(c) : innerChunk(c);
   }
 
+  /**
+   * Remote directory stores: the chunk objects a read needs (the inner chunks' byte ranges of a sharded array, after
+   * their shards' indexes) are fetched ahead, in parallel; a chunk object that is not there is still the fill value.
+   */
+  @Override
+  public FileHandles.Prefetch prefetch(long[] chunks) throws IOException {
+    if (!(store instanceof DirectoryStore) || !((DirectoryStore) store).files().isRemote() || unreadable != null) {
+      return FileHandles.Prefetch.NONE;
+    }
+    DirectoryStore ds = (DirectoryStore) store;
+    List<FileHandles.Range> ranges = new ArrayList<>();
+    for (long index : chunks) {
+      long[] c = coords(index);
+      if (sharding == null) {
+        ranges.add(new FileHandles.Range(ds.path(prefix + keys.key(c)), 0, -1));
+        continue;
+      }
+      Inner in = inner(c);
+      if (in != null && in.offset >= 0 && in.size > 0 && in.size <= Bounds.MAX_ARRAY) { // else the read says what is wrong
+        ranges.add(new FileHandles.Range(ds.path(in.key), in.offset, in.size));
+      }
+    }
+    return ds.files().prefetch(ranges);
+  }
+
   private ChunkData plainChunk(long[] c) throws IOException {
     String k = keys.key(c);
     String key = prefix + k;
@@ -155,7 +183,11 @@ final class ZarrArray extends BasicChunkedArray {
 
   // ------------------------------------------------------------------------------------------ sharding
 
-  private ChunkData innerChunk(long[] c) throws IOException {
+  /** Where an inner chunk of a sharded array is stored: its shard's key and its bytes there. */
+  private record Inner(String key, String where, long offset, long size) {}
+
+  /** The stored inner chunk at grid coordinates c, or null when it is not written (the fill value). */
+  private Inner inner(long[] c) throws IOException {
     int rank = c.length;
     long[] shard = new long[rank];
     long[] local = new long[rank];
@@ -182,6 +214,18 @@ final class ZarrArray extends BasicChunkedArray {
     }
     String where = store.describe(key) + ": inner chunk " + java.util.Arrays.toString(local) + " (index entry " + j
         + ") of shard " + k + " of array '" + name + "'";
+    return new Inner(key, where, off, nb);
+  }
+
+  private ChunkData innerChunk(long[] c) throws IOException {
+    Inner in = inner(c);
+    if (in == null) {
+      return null;
+    }
+    String key = in.key;
+    String where = in.where;
+    long off = in.offset;
+    long nb = in.size;
     try {
       byte[] b = store.getRange(key, off, (int) nb);
       if (b == null) {

@@ -12,4 +12,10 @@ public class ZarrDirectoryProvider extends DatasetDirectoryProvider {
   protected Path entryFile(Path dir) {
     return Zarr.entryOfDirectory(dir);
   }
+
+  /** A Zarr zip store (a remote one: local zips are {@link ZarrZipProvider}'s) is read in place. */
+  @Override
+  protected boolean readsInPlace(Path p) {
+    return Zarr.isZipName(p) && Zarr.isZipStore(p);
+  }
 }

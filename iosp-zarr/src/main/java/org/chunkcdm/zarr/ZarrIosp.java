@@ -2,9 +2,7 @@ package org.chunkcdm.zarr;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -34,8 +32,8 @@ public class ZarrIosp extends ChunkedIosp {
   public boolean isValidFile(RandomAccessFile raf) throws IOException {
     Path p;
     try {
-      p = Paths.get(stripFileUrl(raf.getLocation())).toAbsolutePath().normalize();
-    } catch (InvalidPathException e) {
+      p = entryPath(raf.getLocation());
+    } catch (IllegalArgumentException e) { // InvalidPathException too
       return false;
     }
     if (Zarr.isZipName(p)) {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.chunkcdm.io.FileHandles;
+import org.chunkcdm.io.Locations;
 import org.chunkcdm.open.Attributes;
 import org.chunkcdm.open.BasicDataset;
 import org.chunkcdm.open.ChunkedDataset;
@@ -28,13 +29,13 @@ public final class ZarrOpener implements DatasetOpener {
   public boolean canOpen(Path path) {
     try {
       Path p = path.toAbsolutePath().normalize();
-      if (Files.isDirectory(p)) {
-        return Zarr.entryOfDirectory(p) != null;
-      }
-      if (Zarr.isZipName(p)) {
+      if (Zarr.isZipName(p) && !Files.isDirectory(p)) {
         return Zarr.isZipStore(p);
       }
-      return Zarr.isEntryFile(p);
+      if (Zarr.isEntryFile(p)) {
+        return true;
+      }
+      return Locations.mayBeDirectory(p) && Zarr.entryOfDirectory(p) != null;
     } catch (RuntimeException e) {
       return false;
     }

@@ -1,7 +1,6 @@
 package org.chunkcdm.zarr;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,11 +89,7 @@ final class ZipStore extends Store {
 
   @Override
   long lastModified() {
-    try {
-      return Files.getLastModifiedTime(zip.path()).toMillis();
-    } catch (IOException e) {
-      return 0;
-    }
+    return files.lastModified();
   }
 
   @Override

@@ -65,6 +65,24 @@ class ZarrIospContractTest extends IospContract {
     return out;
   }
 
+  /**
+   * A group store without consolidated metadata (no {@code .zmetadata}, no {@code consolidated_metadata} in its
+   * {@code zarr.json}) finds its arrays only by listing: over plain HTTP it must say so.
+   */
+  @Override
+  protected boolean needsListing(Fixture f) throws IOException {
+    Path p = f.location();
+    if (!Files.isDirectory(p) || Files.isRegularFile(p.resolve(".zarray"))) {
+      return false;
+    }
+    Path v3 = p.resolve("zarr.json");
+    if (!Files.isRegularFile(v3)) {
+      return !Files.isRegularFile(p.resolve(".zmetadata"));
+    }
+    com.fasterxml.jackson.databind.JsonNode m = new com.fasterxml.jackson.databind.ObjectMapper().readTree(Files.readAllBytes(v3));
+    return m.path("node_type").asText().equals("group") && !m.path("consolidated_metadata").path("metadata").isObject();
+  }
+
   @Override
   protected void checkVariable(Fixture f, Open how, Expected e, Variable v, Variable raw) {
     assertNotNull(raw.findAttribute("compression"), e + ": compression attribute");

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * Faults between client and server: each gives an IOException naming the URL within the request timeout (never
  * wrong values), and once the fault is gone the next read succeeds. Throttling, server errors, slow and cut
  * answers and dropped connections come from {@link FaultProxy}; deleted and replaced objects and a stopped
- * server from the S3 server itself.
+ * server from the S3 server itself. A deleted Zarr chunk object is the exception the format makes: it reads as the
+ * array's fill value.
  */
 class FaultsTest {
   private static Proxied px;
@@ -201,5 +202,100 @@ class FaultsTest {
     Path http = Locations.path(px.http("nothing/here.b2nd"));
     IOException e2 = assertThrows(IOException.class, () -> Datasets.open(http, null));
     assertNames(e2, http.toString());
+  }
+
+  // ------------------------------------------------------------------ Zarr and python-blosc2 stores
+
+  @Test
+  void zarrChunkObjectDeletedMidReadIsTheFillValueOtherFaultsAreErrorsNamingIt() throws IOException {
+    S3Server s = px.server;
+    String store = GeneratedZarr.v2("faults_v2.zarr", 4); // chunk k holds elements 256k..256k+255, values 3i
+    String chunk1 = store + "/1";
+    String chunk2 = store + "/2";
+    byte[] keep1 = GeneratedZarr.values(GeneratedZarr.CHUNK, GeneratedZarr.CHUNK);
+    byte[] keep2 = GeneratedZarr.values(2L * GeneratedZarr.CHUNK, GeneratedZarr.CHUNK);
+    byte[] all = GeneratedZarr.values(0, 4 * GeneratedZarr.CHUNK);
+    try {
+      for (String loc : new String[] {px.s3(store), px.http(store)}) {
+        try (ChunkedDataset d = open(loc)) {
+          ChunkedVariable v = d.variables().get(0);
+          assertArrayEquals(all, readAll(v), loc);
+          // deleted: Zarr reads a chunk that is not stored as the fill value (0 here), and only that chunk
+          s.delete(S3Fixtures.BUCKET, chunk1);
+          byte[] filled = all.clone();
+          Arrays.fill(filled, 4 * GeneratedZarr.CHUNK, 8 * GeneratedZarr.CHUNK, (byte) 0);
+          assertArrayEquals(filled, readAll(v), loc + ": chunk 1 deleted");
+          s.put(S3Fixtures.BUCKET, chunk1, keep1);
+          // replaced by other bytes: an error naming the chunk object, never the other values
+          byte[] other = GeneratedZarr.values(7777, GeneratedZarr.CHUNK);
+          s.put(S3Fixtures.BUCKET, chunk2, other);
+          IOException e = assertThrows(IOException.class, () -> readAll(v), loc);
+          assertNames(e, chunkUrl(loc, "2"));
+          assertTrue(e.getMessage().contains("changed"), e.getMessage());
+          s.put(S3Fixtures.BUCKET, chunk2, keep2);
+        }
+        try (ChunkedDataset d = open(loc)) { // opened again: the chunks as they are now
+          ChunkedVariable v = d.variables().get(0);
+          assertArrayEquals(all, readAll(v), loc + " reopened");
+          // a cut answer (after the retries) and a server error are errors naming the chunk, not fill values
+          px.proxy.fault(FaultProxy.Kind.TRUNCATE, "/faults_v2.zarr/3", 1000, 100);
+          IOException cut = assertThrows(IOException.class, () -> readAll(v), loc);
+          assertNames(cut, chunkUrl(loc, "3"));
+          px.proxy.fault(FaultProxy.Kind.STATUS_503, "/faults_v2.zarr/3", 1000, 0);
+          IOException busy = assertThrows(IOException.class, () -> readAll(v), loc);
+          assertNames(busy, chunkUrl(loc, "3"));
+          px.proxy.clear();
+          assertArrayEquals(all, readAll(v), loc + ": the next read after the faults");
+        }
+      }
+    } finally {
+      s.put(S3Fixtures.BUCKET, chunk1, keep1);
+      s.put(S3Fixtures.BUCKET, chunk2, keep2);
+    }
+  }
+
+  private static String chunkUrl(String storeLocation, String key) {
+    return storeLocation + "/" + key;
+  }
+
+  @Test
+  void storeArchiveCutReplacedOrDeletedIsAnErrorNamingItNeverOtherValues() throws IOException {
+    S3Server s = px.server;
+    String fixture = "blosc2-stores/dictstore/v_dict_zip.b2z";
+    String other = "blosc2-stores/treestore/v_tree_zip.b2z";
+    String key = "faults/store.b2z";
+    Fixtures.Variable fv = Fixtures.manifest("blosc2-stores").dataset("dictstore/v_dict_zip.b2z").variables().get(0);
+    for (String loc : new String[] {px.s3(key), px.http(key)}) {
+      s.put(S3Fixtures.BUCKET, key, Files.readAllBytes(Fixtures.testdata().resolve(fixture)));
+      RemoteStores.reset();
+      // cut answers while opening (after the retries): an IOException naming the URL
+      px.proxy.fault(FaultProxy.Kind.TRUNCATE, key, 1000, 100);
+      IOException cut = assertThrows(IOException.class, () -> open(loc).close(), loc);
+      assertNames(cut, loc);
+      px.proxy.clear();
+      RemoteStores.reset();
+      for (boolean delete : new boolean[] {false, true}) {
+        s.put(S3Fixtures.BUCKET, key, Files.readAllBytes(Fixtures.testdata().resolve(fixture)));
+        RemoteStores.reset();
+        try (ChunkedDataset d = open(loc)) {
+          ChunkedVariable v = d.variables().stream().filter(x -> x.name().equals(fv.name())).findFirst().orElseThrow();
+          if (delete) {
+            s.delete(S3Fixtures.BUCKET, key);
+          } else {
+            s.put(S3Fixtures.BUCKET, key, Files.readAllBytes(Fixtures.testdata().resolve(other)));
+          }
+          RemoteStores.reset(); // nothing of the opened version cached by the file system
+          byte[] got;
+          try {
+            got = readAll(v);
+          } catch (IOException e) { // the archive is another one now: said so, naming it
+            assertNames(e, loc);
+            continue;
+          }
+          // bytes the open already fetched (the whole of a small archive) still answer: they are the opened version's
+          assertArrayEquals(fv.expected(), got, loc + (delete ? ": deleted" : ": replaced") + ", never other values");
+        }
+      }
+    }
   }
 }

@@ -61,6 +61,11 @@ public final class S3Fixtures implements RemoteFixtures {
     return form != 2; // NetcdfDatasets asks an http server whether it is OPeNDAP or cdmremote first
   }
 
+  @Override
+  public boolean canList(int form) {
+    return form != 2; // plain HTTP lists nothing
+  }
+
   /** The key of a local fixture: uploads its family (or the file itself) first. */
   public static String key(Path local) throws IOException {
     S3Server s = server();

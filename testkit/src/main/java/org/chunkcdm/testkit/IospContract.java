@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
@@ -226,7 +227,11 @@ public abstract class IospContract {
       if (remote != null) {
         for (Open o : remoteOpens(remote, k++)) {
           Fixture rf = remoteFixture(remote, f, formOf(o));
-          out.add(dynamicTest(f + " via " + o, () -> readAll(rf, o)));
+          if (!remote.canList(formOf(o)) && needsListing(f)) {
+            out.add(dynamicTest(f + " via " + o + " (needs listing)", () -> failsForWantOfListing(rf, o)));
+          } else {
+            out.add(dynamicTest(f + " via " + o, () -> readAll(rf, o)));
+          }
         }
         continue;
       }
@@ -257,6 +262,21 @@ public abstract class IospContract {
 
   private static Fixture remoteFixture(RemoteFixtures r, Fixture f, int form) throws IOException {
     return new Fixture(f.name(), r.remote(f.location(), form), f.variables());
+  }
+
+  /**
+   * Whether a fixture can only be opened where its directory can be listed (e.g. a store whose metadata does not
+   * name all its parts): over plain HTTP it must fail with one message naming its location and the listing.
+   */
+  protected boolean needsListing(Fixture f) throws IOException {
+    return false;
+  }
+
+  private static void failsForWantOfListing(Fixture f, Open o) {
+    IOException e = assertThrows(IOException.class, () -> o.opener().open(f.location()).close(), f + " via " + o);
+    String m = e.getMessage();
+    assertTrue(m != null && m.contains(f.location().toString()) && m.contains("listing"),
+        f + " via " + o + ": the message names the location and says that listing is needed: " + m);
   }
 
   private void readAll(Fixture f, Open o) throws IOException {

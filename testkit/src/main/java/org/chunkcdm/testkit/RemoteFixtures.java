@@ -20,6 +20,14 @@ public interface RemoteFixtures {
   /** Whether NetcdfDatasets can open locations of this form without asking the server what it is. */
   boolean datasetsOpen(int form);
 
+  /**
+   * Whether locations of this form can list a directory's children (S3 can, plain HTTP cannot): a fixture that
+   * {@link IospContract#needsListing needs listing} must then fail to open with a message saying so.
+   */
+  default boolean canList(int form) {
+    return true;
+  }
+
   /** The remote copy of a local fixture file or directory (uploaded on first use) in location form {@code form}. */
   Path remote(Path local, int form) throws IOException;
 

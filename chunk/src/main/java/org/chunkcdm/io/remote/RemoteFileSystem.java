@@ -102,6 +102,11 @@ public final class RemoteFileSystem extends FileSystem {
     return objects.read(key, pos, dst, off, len, etag);
   }
 
+  /** Reads exactly {@code len} bytes at {@code pos} of object {@code key} by one ranged GET of them (no cache). */
+  public ObjectInfo readExact(String key, long pos, byte[] dst, int off, int len, String etag) throws IOException {
+    return objects.readExact(key, pos, dst, off, len, etag);
+  }
+
   /** Copies [pos, pos+len) of object {@code key}, version {@code etag}, from cached bytes only; false when not cached. */
   public boolean readCached(String key, long pos, byte[] dst, int off, int len, String etag) {
     RemoteObjects.Entry e = objects.cached(key);

@@ -382,6 +382,11 @@ final class RemoteObjects {
       }
       forget(key); // changed meanwhile: the read below reports it
     }
+    return readExact(key, pos, dst, off, len, etag);
+  }
+
+  /** One ranged GET of exactly [pos, pos+len) of {@code key}; an object ending earlier is an EOFException. */
+  ObjectInfo readExact(String key, long pos, byte[] dst, int off, int len, String etag) throws IOException {
     ObjectStore.Read r = fs.store().read(fs.requestKey(key), pos, dst, off, len, etag);
     if (r.count() < len) {
       throw new java.io.EOFException(fs.describe(key) + ": object ends at " + r.info().size() + " but " + len
