@@ -481,27 +481,32 @@ final class Blosc2Stores {
         } catch (ArithmeticException e) {
           throw new FormatException(leaf.name() + ": sizes overflow: " + e.getMessage());
         }
-        Attributes attrs = new Attributes();
-        if (colKind.equals("timestamp")) {
-          String unit = TIME_UNITS.get(col.path("unit").asText("ns"));
-          if (unit != null) {
-            attrs.put("units", unit + " since 1970-01-01T00:00:00Z");
-          }
-        }
-        for (Map.Entry<String, Object> e : base.attributes().entrySet()) {
-          if (!attrs.has(e.getKey())) {
-            if (base.unsigned().contains(e.getKey())) {
-              attrs.putUnsigned(e.getKey(), e.getValue());
-            } else {
-              attrs.put(e.getKey(), e.getValue());
-            }
-          }
-        }
-        vars.add(new DatasetVariable(varName, dims, arr, attrs, null));
+        vars.add(new DatasetVariable(varName, dims, arr, columnAttributes(col, colKind, base), null));
       }
       Container.Leaf user = c.leaves.get(prefix + "/_vlmeta");
       return user == null ? new Attributes() : open(user).vlmetaAttributes();
     }
+  }
+
+  /** A column's attributes: CF units of a timestamp column, then the column array's own. */
+  private static Attributes columnAttributes(JsonNode col, String colKind, DatasetVariable base) {
+    Attributes attrs = new Attributes();
+    if (colKind.equals("timestamp")) {
+      String unit = TIME_UNITS.get(col.path("unit").asText("ns"));
+      if (unit != null) {
+        attrs.put("units", unit + " since 1970-01-01T00:00:00Z");
+      }
+    }
+    for (Map.Entry<String, Object> e : base.attributes().entrySet()) {
+      if (!attrs.has(e.getKey())) {
+        if (base.unsigned().contains(e.getKey())) {
+          attrs.putUnsigned(e.getKey(), e.getValue());
+        } else {
+          attrs.put(e.getKey(), e.getValue());
+        }
+      }
+    }
+    return attrs;
   }
 
   private static final Map<String, String> TIME_UNITS = Map.of("s", "seconds", "ms", "milliseconds", "us",

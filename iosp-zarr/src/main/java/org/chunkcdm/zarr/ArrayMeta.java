@@ -34,13 +34,7 @@ final class ArrayMeta {
     int rank = n.shape.length;
     int[] chunks = chunks(m.get("chunks"), rank, what, "chunks");
     n.nczarr = m.has("_NCZARR_ARRAY");
-    JsonNode refs = m.path("_NCZARR_ARRAY").path("dimrefs");
-    if (refs.isArray() && refs.size() == rank) {
-      n.dimRefs = new ArrayList<>();
-      for (JsonNode r : refs) {
-        n.dimRefs.add(r.asText(""));
-      }
-    }
+    n.dimRefs = nczarrDimRefs(m, rank);
     String prefix = path.isEmpty() ? "" : path + "/";
     JsonNode dt = m.get("dtype");
     DType dtype;
@@ -68,6 +62,25 @@ final class ArrayMeta {
     long decoded = elements(chunks) * dtype.itemSize();
     List<Step> steps = new ArrayList<>();
     List<String> desc = new ArrayList<>();
+    String unreadable = v2Steps(m, what, steps, desc);
+    if (order.equals("F") && rank > 1) {
+      steps.add(Transpose.fortran(chunks, dtype.itemSize()));
+    }
+    if (desc.isEmpty()) {
+      desc.add("none");
+    }
+    Pipeline p = new Pipeline(steps, decoded, String.join(", ", desc));
+    byte[] fill = n.fill != null ? n.fill : Fill.missing(dtype);
+    n.array = new ZarrArray(store, prefix, path.isEmpty() ? name : path, dtype, n.shape, chunks, fill, keys, p, null,
+        unreadable);
+    return n;
+  }
+
+  /**
+   * The v2 compressor and filters as decode steps (the compressor, then the filters last first) added to
+   * {@code steps}, their description to {@code desc}; what makes the array unreadable, or null.
+   */
+  private static String v2Steps(JsonNode m, String what, List<Step> steps, List<String> desc) throws IOException {
     String unreadable = null;
     JsonNode comp = m.get("compressor");
     if (comp != null && !comp.isNull()) {
@@ -105,17 +118,20 @@ final class ArrayMeta {
       }
       desc.add("filters " + String.join(" > ", fd));
     }
-    if (order.equals("F") && rank > 1) {
-      steps.add(Transpose.fortran(chunks, dtype.itemSize()));
+    return unreadable;
+  }
+
+  /** NCZarr's dimension references of an array of {@code rank}, or null. */
+  private static List<String> nczarrDimRefs(JsonNode m, int rank) {
+    JsonNode refs = m.path("_NCZARR_ARRAY").path("dimrefs");
+    if (!refs.isArray() || refs.size() != rank) {
+      return null;
     }
-    if (desc.isEmpty()) {
-      desc.add("none");
+    List<String> out = new ArrayList<>();
+    for (JsonNode r : refs) {
+      out.add(r.asText(""));
     }
-    Pipeline p = new Pipeline(steps, decoded, String.join(", ", desc));
-    byte[] fill = n.fill != null ? n.fill : Fill.missing(dtype);
-    n.array = new ZarrArray(store, prefix, path.isEmpty() ? name : path, dtype, n.shape, chunks, fill, keys, p, null,
-        unreadable);
-    return n;
+    return out;
   }
 
   // ------------------------------------------------------------------------------------------------ v3
@@ -285,6 +301,33 @@ final class ArrayMeta {
       String abName = ab.path("name").asText("");
       List<Step> bb = new ArrayList<>();
       List<String> bbDesc = new ArrayList<>();
+      String unreadable = bytesToBytes(codecs, i, bb, bbDesc, what);
+      switch (abName) {
+        case "bytes": {
+          desc.addAll(bbDesc);
+          bytes(ab, bb, transposes, elements(chunkShape) * type.itemSize(), desc, what);
+          return unreadable;
+        }
+        case "sharding_indexed": {
+          if (depth > 0) {
+            return "nested sharding_indexed is not supported";
+          }
+          if (!bb.isEmpty() || unreadable != null) {
+            return unreadable != null ? unreadable : "bytes-to-bytes codecs after sharding_indexed are not supported";
+          }
+          return sharding(ab.path("configuration"), shape, transposes, type, what);
+        }
+        default:
+          return "codec '" + abName + "' is not supported as array-to-bytes codec";
+      }
+    }
+
+    /**
+     * The bytes-to-bytes codecs from index {@code i} on, as decode steps (the last codec first) into {@code bb}
+     * and their descriptions into {@code bbDesc}; the first unsupported one, or null.
+     */
+    private static String bytesToBytes(JsonNode codecs, int i, List<Step> bb, List<String> bbDesc, String what)
+        throws IOException {
       String unreadable = null;
       for (; i < codecs.size(); i++) {
         JsonNode c = codecs.get(i);
@@ -301,36 +344,24 @@ final class ArrayMeta {
           bbDesc.add(s.describe());
         }
       }
-      long decoded = elements(chunkShape) * type.itemSize();
-      switch (abName) {
-        case "bytes": {
-          String endian = ab.path("configuration").path("endian").asText("little");
-          if (!endian.equals("little") && !endian.equals("big")) {
-            throw new FormatException(what + ": bytes endian '" + endian + "'");
-          }
-          order = endian.equals("big") ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
-          List<Step> steps = new ArrayList<>(bb);
-          for (Step t : transposes) {
-            if (!((Transpose) t).identity()) {
-              steps.add(t);
-            }
-          }
-          desc.addAll(bbDesc);
-          pipeline = new Pipeline(steps, decoded, desc.isEmpty() ? "none" : String.join(", ", desc));
-          return unreadable;
-        }
-        case "sharding_indexed": {
-          if (depth > 0) {
-            return "nested sharding_indexed is not supported";
-          }
-          if (!bb.isEmpty() || unreadable != null) {
-            return unreadable != null ? unreadable : "bytes-to-bytes codecs after sharding_indexed are not supported";
-          }
-          return sharding(ab.path("configuration"), shape, transposes, type, what);
-        }
-        default:
-          return "codec '" + abName + "' is not supported as array-to-bytes codec";
+      return unreadable;
+    }
+
+    /** The {@code bytes} array-to-bytes codec: the byte order, and the pipeline of {@code bb} then the transposes. */
+    private void bytes(JsonNode ab, List<Step> bb, List<Step> transposes, long decoded, List<String> desc, String what)
+        throws IOException {
+      String endian = ab.path("configuration").path("endian").asText("little");
+      if (!endian.equals("little") && !endian.equals("big")) {
+        throw new FormatException(what + ": bytes endian '" + endian + "'");
       }
+      order = endian.equals("big") ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+      List<Step> steps = new ArrayList<>(bb);
+      for (Step t : transposes) {
+        if (!((Transpose) t).identity()) {
+          steps.add(t);
+        }
+      }
+      pipeline = new Pipeline(steps, decoded, desc.isEmpty() ? "none" : String.join(", ", desc));
     }
 
     private String sharding(JsonNode cfg, int[] shardShape, List<Step> outerTransposes, DType type, String what)

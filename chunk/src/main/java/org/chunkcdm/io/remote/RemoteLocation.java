@@ -184,6 +184,45 @@ public final class RemoteLocation {
     throw new IllegalArgumentException(safe(location) + ": not an s3://, cdms3:, http:// or https:// location");
   }
 
+  /**
+   * The endpoint of a {@code cdms3://host:port/path/} location: netcdf-java's choice of scheme by port, so that
+   * catalogs written for cdm-s3 reach the same endpoint.
+   */
+  private static URI cdms3Endpoint(String host, int port, String endpointPath, String original) {
+    String scheme;
+    boolean keepPort = true;
+    switch (port) {
+      case -1:
+      case 443:
+        scheme = "https";
+        keepPort = false;
+        break;
+      case 80:
+        scheme = "http";
+        keepPort = false;
+        break;
+      case 8008:
+      case 8080:
+      case 7001:
+      case 9080:
+      case 16080:
+        scheme = "http";
+        break;
+      default:
+        scheme = "https";
+        break;
+    }
+    String ep = scheme + "://" + host + (keepPort ? ":" + port : "") + endpointPath;
+    if (ep.endsWith("/")) {
+      ep = ep.substring(0, ep.length() - 1);
+    }
+    try {
+      return new URI(ep);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException(safe(original) + ": bad endpoint " + ep);
+    }
+  }
+
   private static RemoteLocation parseCdms3(String loc, String original) {
     String body = loc.substring("cdms3:".length());
     int frag = body.indexOf('#');
@@ -236,41 +275,7 @@ public final class RemoteLocation {
     if (host.isEmpty()) {
       throw new IllegalArgumentException(safe(original) + ": no host");
     }
-    URI endpoint = null;
-    if (!host.equalsIgnoreCase("aws")) {
-      String scheme;
-      boolean keepPort = true;
-      switch (port) { // netcdf-java's choice of scheme by port, so catalogs written for cdm-s3 reach the same endpoint
-        case -1:
-        case 443:
-          scheme = "https";
-          keepPort = false;
-          break;
-        case 80:
-          scheme = "http";
-          keepPort = false;
-          break;
-        case 8008:
-        case 8080:
-        case 7001:
-        case 9080:
-        case 16080:
-          scheme = "http";
-          break;
-        default:
-          scheme = "https";
-          break;
-      }
-      String ep = scheme + "://" + host + (keepPort ? ":" + port : "") + endpointPath;
-      if (ep.endsWith("/")) {
-        ep = ep.substring(0, ep.length() - 1);
-      }
-      try {
-        endpoint = new URI(ep);
-      } catch (URISyntaxException e) {
-        throw new IllegalArgumentException(safe(original) + ": bad endpoint " + ep);
-      }
-    }
+    URI endpoint = host.equalsIgnoreCase("aws") ? null : cdms3Endpoint(host, port, endpointPath, original);
     String authorityText = authority + endpointPath;
     return new RemoteLocation(new Root(Kind.S3, Style.CDMS3_AUTHORITY, endpoint, profile, bucket, authorityText),
         cleanKey(key), null);
