@@ -24,7 +24,7 @@ SET=lz4-shuffle-ts8-c5
 [ -d "$BUCKET/lz4_shuffle_ts8_c5.bcolz" ] || "$PY" bench/blosc2/b2bench.py writebcolz "$BUCKET" "$SET" >&2
 [ -f "$BUCKET/volume64g.b2nd" ] || "$PY" bench/remote/volume.py "$BUCKET/volume64g.b2nd" >&2
 rm -rf "$BUCKET/fixtures" && mkdir -p "$BUCKET/fixtures"
-for fam in bcolz bloscpack blosc2 ds hdf5-blosc; do cp -r "testdata/$fam" "$BUCKET/fixtures/"; done
+for fam in bcolz bloscpack blosc2 ds hdf5-blosc zarr blosc2-stores; do cp -r "testdata/$fam" "$BUCKET/fixtures/"; done
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 EP=http://127.0.0.1:$PORT
@@ -48,7 +48,9 @@ java -Xmx2g "${JOPTS[@]}" -cp bench/target/benchmarks.jar org.chunkcdm.bench.Rem
   fixtures/blosc2/b2nd/b2nd_3d_i2_cframe.b2nd fixtures/blosc2/cframe/cf_many_chunks_i4.b2frame \
   fixtures/blosc2/sframe/sf_zstd_clevel1_split_i4.b2frame fixtures/bcolz/carray/dtype_float64_zlib_c9_byteshuf_n1025_cl128 \
   fixtures/bcolz/ctable/ctable_mixed fixtures/bloscpack/ndarray/dtype_float32_zstd_shuf1.blp fixtures/ds/large.ds \
-  fixtures/hdf5-blosc/netcdf4_blosc.nc lz4_shuffle_ts8_c5.b2nd lz4_shuffle_ts8_c5.bcolz
+  fixtures/hdf5-blosc/netcdf4_blosc.nc fixtures/zarr/v2_blosc_grid.zarr fixtures/zarr/v3_sharding.zarr \
+  fixtures/blosc2-stores/dictstore/v_dict_zip.b2z fixtures/blosc2-stores/dictstore/v_dict_mixed.b2d \
+  lz4_shuffle_ts8_c5.b2nd lz4_shuffle_ts8_c5.bcolz
 echo
 java -Xmx4g "${JOPTS[@]}" -cp bench/target/benchmarks.jar org.chunkcdm.bench.RemoteBench whole "$EP" bench "$ROUNDS" \
   "$BUCKET" lz4_shuffle_ts8_c5.b2nd lz4_shuffle_ts8_c5.bcolz
