@@ -73,7 +73,7 @@ public final class RemoteBench {
     System.out.println("| dataset (s3://" + bucket + "/...) | open: requests | open: bytes | whole read: requests | whole read: bytes"
         + " | one element: requests | one element: bytes | decoded bytes |");
     System.out.println("|---|---|---|---|---|---|---|---|");
-    org.chunkcdm.hdf5blosc.H5BloscIosp.register();
+    org.chunkcdm.hdf5.H5Iosp.register();
     for (String key : keys) {
       RemoteStores.reset(); // nothing known about the objects: a first open
       RemoteStats.reset();
