@@ -18,6 +18,7 @@ import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.DType;
 import org.chunkcdm.io.FileHandles;
+import org.chunkcdm.io.Inflation;
 import ucar.ma2.Array;
 import ucar.ma2.DataType;
 import ucar.ma2.Range;
@@ -336,14 +337,7 @@ final class MessageArray extends BasicChunkedArray implements ChunkedIosp.Variab
     Inflater inf = new Inflater();
     try {
       inf.setInput(in);
-      int n = 0;
-      while (n < out.length && !inf.finished()) {
-        int k = inf.inflate(out, n, out.length - n);
-        if (k == 0 && (inf.needsInput() || inf.needsDictionary())) {
-          break;
-        }
-        n += k;
-      }
+      int n = Inflation.inflateInto(inf, out);
       if (n != out.length || !inf.finished()) {
         throw new IOException(what + ": " + m + " inflates to " + (inf.finished() ? n + " bytes" : "less than its section")
             + ", its section needs " + expected);
