@@ -1,5 +1,6 @@
 package org.chunkcdm.cdm;
 
+import java.nio.ByteOrder;
 import org.chunkcdm.chunk.DType;
 import ucar.ma2.DataType;
 
@@ -29,5 +30,16 @@ public final class CdmTypes {
       default:
         throw new IllegalStateException();
     }
+  }
+
+  /** The element type of numeric CDM type {@code t} (integer or floating) in {@code order}; null for others. */
+  public static DType numeric(DataType t, ByteOrder order) {
+    DType.Kind kind = switch (t) {
+      case BYTE, SHORT, INT, LONG -> DType.Kind.INT;
+      case UBYTE, USHORT, UINT, ULONG -> DType.Kind.UINT;
+      case FLOAT, DOUBLE -> DType.Kind.FLOAT;
+      default -> null;
+    };
+    return kind == null ? null : DType.of(kind, t.getSize(), order);
   }
 }

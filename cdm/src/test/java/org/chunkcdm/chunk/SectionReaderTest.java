@@ -30,14 +30,6 @@ class SectionReaderTest {
     }
   }
 
-  static long cIndex(long[] coord, long[] shape) {
-    long i = 0;
-    for (int d = 0; d < shape.length; d++) {
-      i = i * shape[d] + coord[d];
-    }
-    return i;
-  }
-
   /** Expected values of a section, computed element by element. */
   static int[] expected(Model m, Section s) throws Exception {
     long[] shape = m.grid().shape();
@@ -52,32 +44,10 @@ class SectionReaderTest {
         coord[d] = s.getRange(d).element(q % len);
         q /= len;
       }
-      long ci = cIndex(coord, shape);
-      out[e] = m.missing().contains(chunkOf(m, coord)) ? -7 : (int) ci;
+      long ci = MemoryArray.cIndex(coord, shape);
+      out[e] = m.missing().contains(m.chunkOf(coord)) ? -7 : (int) ci;
     }
     return out;
-  }
-
-  static long chunkOf(Model m, long[] coord) {
-    long[] shape = m.grid().shape();
-    if (m.grid() instanceof ChunkGrid.Flat) {
-      ChunkGrid.Flat f = (ChunkGrid.Flat) m.grid();
-      long st = 0;
-      if (f.fortranOrder()) {
-        for (int d = shape.length - 1; d >= 0; d--) {
-          st = st * shape[d] + coord[d];
-        }
-      } else {
-        st = cIndex(coord, shape);
-      }
-      return f.chunkOf(st);
-    }
-    ChunkGrid.Regular g = (ChunkGrid.Regular) m.grid();
-    long[] k = new long[shape.length];
-    for (int d = 0; d < shape.length; d++) {
-      k[d] = coord[d] / g.chunkShape()[d];
-    }
-    return g.index(k);
   }
 
   static Section randomSection(Random rnd, long[] shape) throws Exception {

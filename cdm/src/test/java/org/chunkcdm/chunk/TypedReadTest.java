@@ -24,14 +24,6 @@ import ucar.ma2.Section;
  * CDM read of the same section.
  */
 class TypedReadTest {
-  static long cIndex(long[] coord, long[] shape) {
-    long i = 0;
-    for (int d = 0; d < shape.length; d++) {
-      i = i * shape[d] + coord[d];
-    }
-    return i;
-  }
-
   static final DType[] TYPES = {
     DType.of(DType.Kind.INT, 1, ByteOrder.LITTLE_ENDIAN),
     DType.of(DType.Kind.UINT, 1, ByteOrder.LITTLE_ENDIAN),
@@ -177,7 +169,7 @@ class TypedReadTest {
       if (m.missing().contains(m.chunkOf(coord))) {
         want = m.fillValue() == null ? value(dt, new byte[dt.itemSize()], 0) : value(dt, m.fillValue(), 0);
       } else {
-        want = value(dt, m.logical(), (int) cIndex(coord, shape) * dt.itemSize());
+        want = value(dt, m.logical(), (int) MemoryArray.cIndex(coord, shape) * dt.itemSize());
       }
       assertEquals(want, got(dst, off + e), what + " element " + e);
       assertEquals(want, got(cdm, e), what + " element " + e + " (CDM read)");

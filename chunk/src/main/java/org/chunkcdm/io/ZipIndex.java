@@ -270,14 +270,7 @@ public final class ZipIndex {
     Inflater inf = new Inflater(true);
     try {
       inf.setInput(c);
-      int n = 0;
-      while (n < out.length && !inf.finished()) {
-        int k = inf.inflate(out, n, out.length - n);
-        if (k == 0 && (inf.needsInput() || inf.needsDictionary())) {
-          break;
-        }
-        n += k;
-      }
+      int n = Inflation.inflateInto(inf, out);
       if (n != out.length || !inf.finished() && inf.inflate(new byte[1]) > 0) {
         throw new FormatException(zip + ": member '" + e.name + "' inflates to " + (n == out.length ? "more than " : "")
             + n + " bytes, the directory says " + e.size);

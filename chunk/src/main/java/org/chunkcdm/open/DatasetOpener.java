@@ -1,7 +1,10 @@
 package org.chunkcdm.open;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import org.chunkcdm.io.FileHandles;
 
 /**
  * A format module's opener: path → {@link ChunkedDataset}, without netcdf-java. Registered through
@@ -22,4 +25,33 @@ public interface DatasetOpener {
 
   /** Opens the dataset; bad input is an IOException naming the file and what is wrong. */
   ChunkedDataset open(Path path, OpenOptions options) throws IOException;
+
+  /** Reads a dataset's metadata through {@code files}. */
+  interface Reader {
+    BasicDataset read(FileHandles files) throws IOException;
+  }
+
+  /**
+   * The dataset {@code reader} reads through new handles on {@code root}, with {@code options}; the handles are
+   * closed when the read fails and otherwise belong to the dataset.
+   */
+  static ChunkedDataset open(Path root, Reader reader, OpenOptions options) throws IOException {
+    FileHandles files = new FileHandles(root);
+    try {
+      return reader.read(files).withOptions(options);
+    } catch (IOException | RuntimeException e) {
+      files.close();
+      throw e;
+    }
+  }
+
+  /** The first {@code n} bytes of {@code file} (fewer when it is shorter; none when it is not a regular file). */
+  static byte[] head(Path file, int n) throws IOException {
+    if (!Files.isRegularFile(file)) {
+      return new byte[0];
+    }
+    try (InputStream in = Files.newInputStream(file)) {
+      return in.readNBytes(n);
+    }
+  }
 }

@@ -29,7 +29,7 @@ class CliErrorKindTest {
     }
   }
 
-  static void assertOneLine(MainTest.Result r, String start) {
+  static void assertOneLine(CliRuns.Result r, String start) {
     assertEquals(1, r.rc(), r.err());
     assertTrue(r.err().startsWith(start), r.err());
     assertEquals(1, r.err().strip().split("\n").length, r.err());
@@ -52,7 +52,7 @@ class CliErrorKindTest {
     Path in = tmp.resolve("zeros.chunk");
     Files.write(in, c);
     Path out = tmp.resolve("out.bin");
-    assertOneLine(MainTest.run("blosc", "decompress", in.toString(), out.toString()), "chunkcdm: too large: " + in);
+    assertOneLine(CliRuns.run("blosc", "decompress", in.toString(), out.toString()), "chunkcdm: too large: " + in);
     assertFalse(Files.exists(out));
 
     byte[] b1 = Files.readAllBytes(Fixtures.family("blosc2").resolve("chunks/chunk_cblosc1_lz4hc_noshuffle_u1.chunk"));
@@ -60,7 +60,7 @@ class CliErrorKindTest {
     le32(b1, 8, 0x7FFF_0000); // blocksize: one block, so the offset table still fits
     Files.write(in, b1);
     for (String impl : new String[] {"--java", "--native"}) {
-      MainTest.Result r = MainTest.run("blosc", "decompress", impl, in.toString(), out.toString());
+      CliRuns.Result r = CliRuns.run("blosc", "decompress", impl, in.toString(), out.toString());
       assertOneLine(r, "chunkcdm: too large: " + in);
     }
     System.clearProperty("chunkcdm.maxAllocation");
@@ -72,9 +72,9 @@ class CliErrorKindTest {
     le32(b, 16, 0x7fff_fff0); // offset of block 0
     Path in = tmp.resolve("bad.chunk");
     Files.write(in, b);
-    assertOneLine(MainTest.run("blosc", "decompress", "--java", in.toString(), tmp.resolve("o").toString()),
+    assertOneLine(CliRuns.run("blosc", "decompress", "--java", in.toString(), tmp.resolve("o").toString()),
         "chunkcdm: format error: " + in);
-    assertOneLine(MainTest.run("blosc", "info", tmp.resolve("nope").toString()),
+    assertOneLine(CliRuns.run("blosc", "info", tmp.resolve("nope").toString()),
         "chunkcdm: " + tmp.resolve("nope") + ": no such file or directory");
   }
 
@@ -83,6 +83,6 @@ class CliErrorKindTest {
     Path fifo = tmp.resolve("pipe");
     assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor());
     assertTimeoutPreemptively(Duration.ofSeconds(10), () ->
-        assertOneLine(MainTest.run("blosc", "info", fifo.toString()), "chunkcdm: " + fifo + ": not a regular file"));
+        assertOneLine(CliRuns.run("blosc", "info", fifo.toString()), "chunkcdm: " + fifo + ": not a regular file"));
   }
 }

@@ -43,8 +43,8 @@ class CliMessagesTest {
   }
 
   /** Exit 1, one stderr line starting "chunkcdm: " and holding every {@code parts}, no class names. */
-  static MainTest.Result fails(List<String> parts, String... args) {
-    MainTest.Result r = MainTest.run(args);
+  static CliRuns.Result fails(List<String> parts, String... args) {
+    CliRuns.Result r = CliRuns.run(args);
     String what = String.join(" ", args) + " -> " + r.err();
     assertEquals(1, r.rc(), what);
     assertEquals(1, r.err().lines().count(), what);
@@ -85,7 +85,7 @@ class CliMessagesTest {
   /** The CDL of the readable variables on stdout, complete; the failure on stderr only; exit 1. */
   @Test
   void dumpWithAnUnreadableChunkExitsOneAndKeepsTheErrorOutOfTheCdl() {
-    MainTest.Result r = fails(List.of("format error: " + truncated.resolve("b/data/__1.blp") + ": chunk 1 of b: ",
+    CliRuns.Result r = fails(List.of("format error: " + truncated.resolve("b/data/__1.blp") + ": chunk 1 of b: ",
         "the file is damaged or incomplete", "; the CDL above lacks the values of b"), "dump", truncated.toString());
     String cdl = r.out();
     assertTrue(cdl.startsWith("netcdf ctable_truncated {"), cdl);
@@ -100,7 +100,7 @@ class CliMessagesTest {
         tmp.resolve("t.ncs").toString());
     assertFalse(Files.exists(tmp.resolve("t.ncs")));
     // the readable variables alone: exit 0
-    MainTest.Result ok = MainTest.run("dump", "-v", "a,c", truncated.toString());
+    CliRuns.Result ok = CliRuns.run("dump", "-v", "a,c", truncated.toString());
     assertEquals(0, ok.rc(), ok.err());
     assertEquals("", ok.err());
   }

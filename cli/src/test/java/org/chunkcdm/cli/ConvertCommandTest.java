@@ -1,5 +1,6 @@
 package org.chunkcdm.cli;
 
+import static org.chunkcdm.cli.CliRuns.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -7,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.chunkcdm.cli.CliRuns.Result;
 import org.chunkcdm.testkit.Fixtures;
 import org.chunkcdm.testkit.NetcdfChecks;
 import org.chunkcdm.testkit.TestFiles;
@@ -54,15 +54,6 @@ class ConvertCommandTest {
       }
     }
     return out.stream();
-  }
-
-  record Result(int rc, String out, String err) {}
-
-  static Result run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int rc = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-    return new Result(rc, out.toString(), err.toString());
   }
 
   static List<Variable> vars(NetcdfFile nc) {

@@ -37,7 +37,7 @@ class FrameDumpTest {
   @ParameterizedTest(name = "{1}")
   @MethodSource("frames")
   void dumpPrintsEveryValue(Fixtures.Dataset d, Path open) {
-    MainTest.Result r = MainTest.run("dump", open.toString());
+    CliRuns.Result r = CliRuns.run("dump", open.toString());
     assertEquals(0, r.rc(), r.err());
     String name = d.file().getFileName().toString().replaceFirst("\\.(b2frame|b2nd|b2f)$", "");
     assertTrue(r.out().contains(" " + name + "("), d + ": no variable " + name + " in\n" + head(r.out()));

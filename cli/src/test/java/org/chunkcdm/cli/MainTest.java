@@ -1,16 +1,16 @@
 package org.chunkcdm.cli;
 
+import static org.chunkcdm.cli.CliRuns.run;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.chunkcdm.cli.CliRuns.Result;
 import org.chunkcdm.testkit.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,15 +18,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class MainTest {
-  record Result(int rc, String out, String err) {}
-
-  static Result run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int rc = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-    return new Result(rc, out.toString(), err.toString());
-  }
-
   static Stream<Fixtures.Dataset> chunks() {
     return Fixtures.manifest("blosc2").datasets("chunk-blosc2", "chunk-blosc1").stream();
   }

@@ -39,18 +39,18 @@ class RemoteCliTest {
   void dumpsRemoteDatasetsLikeLocalOnes() {
     String carray = "bcolz/carray/multidim_int64_250x8";
     String b2nd = "blosc2/b2nd/b2nd_3d_i2_cframe.b2nd";
-    ConvertCommandTest.Result local = ConvertCommandTest.run("dump", "-v", "multidim_int64_250x8",
+    CliRuns.Result local = CliRuns.run("dump", "-v", "multidim_int64_250x8",
         Fixtures.testdata().resolve(carray).toString());
     assertEquals(0, local.rc(), local.err());
     for (String url : List.of("s3://fixtures/" + carray, "cdms3:fixtures?" + carray, server.endpoint() + "/fixtures/" + carray)) {
-      ConvertCommandTest.Result r = ConvertCommandTest.run("dump", "-v", "multidim_int64_250x8", url);
+      CliRuns.Result r = CliRuns.run("dump", "-v", "multidim_int64_250x8", url);
       assertEquals(0, r.rc(), url + ": " + r.err());
       assertEquals(values(local.out()), values(r.out()), url);
     }
-    ConvertCommandTest.Result h = ConvertCommandTest.run("dump", "-H", "s3://fixtures/" + b2nd);
+    CliRuns.Result h = CliRuns.run("dump", "-H", "s3://fixtures/" + b2nd);
     assertEquals(0, h.rc(), h.err());
     assertTrue(h.out().contains("b2nd_3d_i2_cframe(") || h.out().contains("b2nd_3d_i2_cframe "), h.out());
-    ConvertCommandTest.Result missing = ConvertCommandTest.run("dump", "s3://fixtures/no/such.b2nd");
+    CliRuns.Result missing = CliRuns.run("dump", "s3://fixtures/no/such.b2nd");
     assertEquals(1, missing.rc());
     assertTrue(missing.err().contains("s3://fixtures/no/such.b2nd"), missing.err());
     assertFalse(missing.err().contains(S3Server.SECRET), missing.err());
@@ -125,7 +125,7 @@ class RemoteCliTest {
   void convertsARemoteDataset(@TempDir Path tmp) throws Exception {
     String key = "blosc2/sframe/sf_zstd_clevel1_split_i4.b2frame";
     Path out = tmp.resolve("x.ncs");
-    ConvertCommandTest.Result r = ConvertCommandTest.run("convert", "s3://fixtures/" + key, out.toString());
+    CliRuns.Result r = CliRuns.run("convert", "s3://fixtures/" + key, out.toString());
     assertEquals(0, r.rc(), r.err());
     try (NetcdfFile local = NetcdfFiles.open(Fixtures.testdata().resolve(key).toString());
         NetcdfFile conv = NetcdfDatasets.openFile(out.toString(), null)) {

@@ -23,7 +23,7 @@ class StoreDumpTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("stores")
   void dumpShowsGroupsAndValues(Fixtures.Dataset d) {
-    MainTest.Result h = MainTest.run("dump", "-H", d.file().toString());
+    CliRuns.Result h = CliRuns.run("dump", "-H", d.file().toString());
     assertEquals(0, h.rc(), h.err());
     assertTrue(h.out().contains(":blosc2_container = \""), h.out());
     int compared = 0;
@@ -36,7 +36,7 @@ class StoreDumpTest {
       if (!dt.matches("[<|][iuf][1248]") || v.shape().length == 0 || name.contains(".") || name.contains(" ")) {
         continue;
       }
-      MainTest.Result r = MainTest.run("dump", "-v", name, d.file().toString());
+      CliRuns.Result r = CliRuns.run("dump", "-v", name, d.file().toString());
       assertEquals(0, r.rc(), d + " " + name + ": " + r.err());
       String data = r.out().substring(r.out().indexOf("data:"));
       String values = data.substring(data.indexOf('=') + 1);

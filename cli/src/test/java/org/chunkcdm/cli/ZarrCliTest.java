@@ -26,7 +26,7 @@ class ZarrCliTest {
   @MethodSource("stores")
   void convertToNcstream(Fixtures.Dataset d, @TempDir Path tmp) throws Exception {
     Path out = tmp.resolve("x.ncs");
-    ConvertCommandTest.Result r = ConvertCommandTest.run("convert", d.file().toString(), out.toString());
+    CliRuns.Result r = CliRuns.run("convert", d.file().toString(), out.toString());
     assertEquals(0, r.rc(), r.err());
     try (NetcdfFile src = NetcdfFiles.open(d.file().toString());
         NetcdfFile back = org.chunkcdm.ncstream.iosp.NcStreamFileIosp.open(out.toString())) {
@@ -43,7 +43,7 @@ class ZarrCliTest {
   @Test
   void dumpShowsGroupsAndValues() {
     Path p = Fixtures.manifest("zarr").dataset("v3_groups.zarr").file();
-    ConvertCommandTest.Result r = ConvertCommandTest.run("dump", p.toString());
+    CliRuns.Result r = CliRuns.run("dump", p.toString());
     assertEquals(0, r.rc(), r.err());
     assertTrue(r.out().contains("group: g1") && r.out().contains("group: g2") && r.out().contains(":title = \"v3 groups\""),
         r.out());

@@ -1,14 +1,10 @@
 package org.chunkcdm.dist;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.chunkcdm.testkit.Fixtures;
 import org.chunkcdm.testkit.TestFiles;
 import org.junit.jupiter.api.Test;
@@ -49,27 +45,7 @@ class CodecConsumerIT {
         work.resolve("data.blosc"));
     Files.copy(Fixtures.family("blosc2").resolve("b2nd/b2nd_3d_i2_cframe.b2nd"), work.resolve("array.b2nd"));
 
-    String local = System.getProperty("chunkcdm.test.localRepo", "");
-    Path m2 = local.isBlank() || local.startsWith("${") ? Paths.get(System.getProperty("user.home"), ".m2", "repository")
-        : Paths.get(local);
-    Files.writeString(work.resolve("settings.xml"), "<settings>\n"
-        + "  <localRepository>" + work.resolve("local-repo") + "</localRepository>\n"
-        + "  <mirrors><mirror><id>m2-as-remote</id><mirrorOf>*,!chunkcdm</mirrorOf>"
-        + "<url>" + m2.toUri() + "</url></mirror></mirrors>\n"
-        + "</settings>\n");
-    List<String> cmd = new ArrayList<>(List.of(ConsumerProjectIT.mvn(), "-B", "-q", "-s",
-        work.resolve("settings.xml").toString(), "test"));
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true)
-        .redirectOutput(work.resolve("mvn.log").toFile());
-    pb.environment().remove("MAVEN_OPTS");
-    Process p = pb.start();
-    boolean done = p.waitFor(300, TimeUnit.SECONDS);
-    if (!done) {
-      p.destroyForcibly();
-    }
-    String log = Files.readString(work.resolve("mvn.log"));
-    assertTrue(done, "consumer build timed out:\n" + log);
-    assertEquals(0, p.exitValue(), "consumer build failed:\n" + log);
+    ConsumerProjectIT.runConsumerBuild(work);
     String ok = Files.readString(work.resolve("target/codec-consumer-ok.txt"));
     assertTrue(ok.matches("\\d+ chunks \\d+ frames"), ok);
   }

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
@@ -95,30 +94,7 @@ class ConsumerProjectIT {
     Files.writeString(work.resolve("expected.properties"), "path=" + d.file().toString().replace("\\", "/") + "\n");
     Files.write(work.resolve("expected.bin"), v.expected());
 
-    // the build's own local repository (~/.m2/repository unless -Dmaven.repo.local / settings say otherwise)
-    String local = System.getProperty("chunkcdm.test.localRepo", "");
-    Path m2 = local.isBlank() || local.startsWith("${") ? Paths.get(System.getProperty("user.home"), ".m2", "repository")
-        : Paths.get(local);
-    Files.writeString(work.resolve("settings.xml"), "<settings>\n"
-        + "  <localRepository>" + work.resolve("local-repo") + "</localRepository>\n"
-        + "  <mirrors><mirror><id>m2-as-remote</id><mirrorOf>*,!chunkcdm</mirrorOf>"
-        + "<url>" + m2.toUri() + "</url></mirror></mirrors>\n"
-        + "</settings>\n");
-
-    List<String> cmd = new ArrayList<>();
-    cmd.add(mvn());
-    cmd.addAll(List.of("-B", "-q", "-s", work.resolve("settings.xml").toString(), "test"));
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true)
-        .redirectOutput(work.resolve("mvn.log").toFile());
-    pb.environment().remove("MAVEN_OPTS");
-    Process p = pb.start();
-    boolean done = p.waitFor(300, TimeUnit.SECONDS);
-    if (!done) {
-      p.destroyForcibly();
-    }
-    String log = Files.readString(work.resolve("mvn.log"));
-    assertTrue(done, "consumer build timed out:\n" + log);
-    assertEquals(0, p.exitValue(), "consumer build failed:\n" + log);
+    runConsumerBuild(work);
 
     String ok = Files.readString(work.resolve("target/consumer-ok.txt"));
     assertTrue(ok.startsWith("bcolz 1025 "), ok);
@@ -150,6 +126,33 @@ class ConsumerProjectIT {
     block = block.substring(0, end) + junit + block.substring(end);
     return block.replace(placeholder, DocBlocks.ROOT.toUri().toString())
         .replace(DocBlocks.DOC_VERSION, VERSION);
+  }
+
+  /**
+   * Runs {@code mvn test} in the consumer project {@code work}, resolving from the build's own local repository
+   * (~/.m2/repository unless -Dmaven.repo.local / settings say otherwise) as a remote, and asserts it succeeds.
+   */
+  static void runConsumerBuild(Path work) throws IOException, InterruptedException {
+    String local = System.getProperty("chunkcdm.test.localRepo", "");
+    Path m2 = local.isBlank() || local.startsWith("${") ? Paths.get(System.getProperty("user.home"), ".m2", "repository")
+        : Paths.get(local);
+    Files.writeString(work.resolve("settings.xml"), "<settings>\n"
+        + "  <localRepository>" + work.resolve("local-repo") + "</localRepository>\n"
+        + "  <mirrors><mirror><id>m2-as-remote</id><mirrorOf>*,!chunkcdm</mirrorOf>"
+        + "<url>" + m2.toUri() + "</url></mirror></mirrors>\n"
+        + "</settings>\n");
+    List<String> cmd = List.of(mvn(), "-B", "-q", "-s", work.resolve("settings.xml").toString(), "test");
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true)
+        .redirectOutput(work.resolve("mvn.log").toFile());
+    pb.environment().remove("MAVEN_OPTS");
+    Process p = pb.start();
+    boolean done = p.waitFor(300, TimeUnit.SECONDS);
+    if (!done) {
+      p.destroyForcibly();
+    }
+    String log = Files.readString(work.resolve("mvn.log"));
+    assertTrue(done, "consumer build timed out:\n" + log);
+    assertEquals(0, p.exitValue(), "consumer build failed:\n" + log);
   }
 
   static String mvn() {

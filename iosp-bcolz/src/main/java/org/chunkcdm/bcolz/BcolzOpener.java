@@ -1,10 +1,8 @@
 package org.chunkcdm.bcolz;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.io.Locations;
 import org.chunkcdm.open.ChunkedDataset;
 import org.chunkcdm.open.DatasetOpener;
@@ -34,10 +32,8 @@ public final class BcolzOpener implements DatasetOpener {
       if (Bcolz.classify(p) != null) {
         return true;
       }
-      byte[] head = new byte[5];
-      try (InputStream in = Files.newInputStream(p)) {
-        return in.readNBytes(head, 0, 5) == 5 && Bloscpack.isBloscpack(head, 5) && Files.size(p) >= Bloscpack.HEADER;
-      }
+      byte[] head = DatasetOpener.head(p, 5);
+      return head.length == 5 && Bloscpack.isBloscpack(head, 5) && Files.size(p) >= Bloscpack.HEADER;
     } catch (IOException | RuntimeException e) {
       return false;
     }
@@ -55,12 +51,7 @@ public final class BcolzOpener implements DatasetOpener {
     } else if (Bcolz.classify(p) == null && !canOpen(p)) {
       throw new IOException(path + ": not a bcolz dataset or Bloscpack file");
     }
-    FileHandles files = new FileHandles(Bcolz.datasetRoot(entry));
-    try {
-      return Bcolz.read(files, entry).withOptions(options);
-    } catch (IOException | RuntimeException e) {
-      files.close();
-      throw e;
-    }
+    Path found = entry;
+    return DatasetOpener.open(Bcolz.datasetRoot(entry), files -> Bcolz.read(files, found), options);
   }
 }

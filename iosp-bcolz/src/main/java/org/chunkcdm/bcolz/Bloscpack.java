@@ -12,6 +12,7 @@ import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 import org.chunkcdm.io.FormatException;
+import org.chunkcdm.io.Inflation;
 import org.chunkcdm.chunk.BloscChunkData;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.io.FileHandles;
@@ -178,14 +179,7 @@ final class Bloscpack {
       Inflater inf = new Inflater();
       try {
         inf.setInput(stored);
-        int got = 0;
-        while (got < text.length && !inf.finished()) {
-          int k = inf.inflate(text, got, text.length - got);
-          if (k == 0 && (inf.needsInput() || inf.needsDictionary())) {
-            break;
-          }
-          got += k;
-        }
+        int got = Inflation.inflateInto(inf, text);
         if (got != metaSize || !inf.finished()) {
           throw new FormatException(p + ": zlib metadata does not decompress to its " + metaSize + " bytes");
         }

@@ -1,10 +1,8 @@
 package org.chunkcdm.ds;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.open.ChunkedDataset;
 import org.chunkcdm.open.DatasetOpener;
 import org.chunkcdm.open.OpenOptions;
@@ -22,15 +20,8 @@ public final class DsOpener implements DatasetOpener {
   @Override
   public boolean canOpen(Path path) {
     try {
-      if (!Files.isRegularFile(path)) {
-        return false;
-      }
-      byte[] head = new byte[3];
-      int n;
-      try (InputStream in = Files.newInputStream(path)) {
-        n = in.readNBytes(head, 0, 3);
-      }
-      return DsDatasets.looksLikeDs(head, n, path.getFileName().toString());
+      byte[] head = DatasetOpener.head(path, 3);
+      return DsDatasets.looksLikeDs(head, head.length, path.getFileName().toString());
     } catch (IOException | RuntimeException e) {
       return false;
     }
@@ -42,12 +33,6 @@ public final class DsOpener implements DatasetOpener {
     if (!Files.isRegularFile(p)) {
       throw new IOException(path + ": not a .ds file");
     }
-    FileHandles files = new FileHandles(p);
-    try {
-      return DsDatasets.read(files, p, null).withOptions(options);
-    } catch (IOException | RuntimeException e) {
-      files.close();
-      throw e;
-    }
+    return DatasetOpener.open(p, files -> DsDatasets.read(files, p, null), options);
   }
 }

@@ -171,15 +171,15 @@ final class HeaderScan {
      */
     private int variable(Span s) {
       Templates.Known known = last != null && vars < last.length ? last[vars] : null;
-      int end = known == null ? -1 : match(b, s.keyStart, to, known.key, s);
+      int end = known == null ? -1 : match(b, s.keyStart, to, known.key(), s);
       if (end < 0) {
         guessed = false;
         known = Templates.byName(b, s.keyStart, s.keyEnd);
-        end = known == null ? -1 : match(b, s.keyStart, to, known.key, s);
+        end = known == null ? -1 : match(b, s.keyStart, to, known.key(), s);
       }
       vars++;
       if (end >= 0) {
-        s.template = known.t;
+        s.template = known.t();
         s.known = known;
         return end;
       }

@@ -176,13 +176,5 @@ final class Templates {
   }
 
   /** The template last made or used for a member name, with the key it was made from (see {@link HeaderScan#scan}). */
-  static final class Known {
-    final Template t;
-    final Key key;
-
-    Known(Template t, Key key) {
-      this.t = t;
-      this.key = key;
-    }
-  }
+  record Known(Template t, Key key) {}
 }

@@ -12,6 +12,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.chunkcdm.cdm.CdmReader;
+import org.chunkcdm.cdm.CdmTypes;
 import org.chunkcdm.cdm.ChunkedIosp;
 import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.DType;
@@ -287,27 +288,10 @@ public class H5Iosp extends H5iospNew {
     if (index == null || vi.hdfType() != H5Type.FIXED && vi.hdfType() != H5Type.FLOAT) {
       return null;
     }
-    DType.Kind kind;
     DataType t = v.getDataType();
-    switch (t) {
-      case BYTE:
-      case SHORT:
-      case INT:
-      case LONG:
-        kind = DType.Kind.INT;
-        break;
-      case UBYTE:
-      case USHORT:
-      case UINT:
-      case ULONG:
-        kind = DType.Kind.UINT;
-        break;
-      case FLOAT:
-      case DOUBLE:
-        kind = DType.Kind.FLOAT;
-        break;
-      default:
-        return null;
+    DType numeric = CdmTypes.numeric(t, ByteOrder.LITTLE_ENDIAN);
+    if (numeric == null) {
+      return null;
     }
     int rank = v.getRank();
     int[] ss = vi.storageSize();
@@ -315,7 +299,7 @@ public class H5Iosp extends H5iospNew {
       return null;
     }
     ByteOrder order = vi.endian() == RandomAccessFile.BIG_ENDIAN ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
-    DType dt = DType.of(kind, t.getSize(), order);
+    DType dt = DType.of(numeric.kind(), t.getSize(), order);
     long[] shape = new long[rank];
     int[] chunkShape = new int[rank];
     for (int d = 0; d < rank; d++) {

@@ -7,13 +7,7 @@ import java.util.List;
  * Blosc2, the h5py plugin's Blosc, a NetCDF-4 file with Blosc variables).
  */
 class H5BloscIospContractTest extends H5FamilyContract {
-  @Override
-  String family() {
-    return "hdf5-blosc";
-  }
-
-  @Override
-  List<String> cacheFiles() {
-    return List.of("netcdf4_blosc.nc", "pytables_blosc2.h5");
+  H5BloscIospContractTest() {
+    super("hdf5-blosc", List.of("netcdf4_blosc.nc", "pytables_blosc2.h5"));
   }
 }

@@ -15,7 +15,6 @@ import org.chunkcdm.testkit.Fixtures;
 import org.chunkcdm.testkit.IospContract;
 import org.junit.jupiter.api.BeforeAll;
 import ucar.nc2.Variable;
-import ucar.nc2.iosp.IOServiceProvider;
 
 /**
  * The shared IOSP contract over every file of one HDF5 fixture family: every variable's values from the manifest,
@@ -29,11 +28,15 @@ abstract class H5FamilyContract extends IospContract {
     H5Iosp.register();
   }
 
-  /** The fixture family. */
-  abstract String family();
+  private final String family;
+  private final List<String> cacheFiles;
 
-  /** The files copied for the file-cache cycle. */
-  abstract List<String> cacheFiles();
+  /** The contract over fixture family {@code family}; {@code cacheFiles} are copied for the file-cache cycle. */
+  H5FamilyContract(String family, List<String> cacheFiles) {
+    super(H5Iosp.class, "HDF5");
+    this.family = family;
+    this.cacheFiles = cacheFiles;
+  }
 
   /** The manifest has one entry per variable: the fixtures are its files, with all their variables. */
   static List<Fixture> files(String family) {
@@ -55,23 +58,13 @@ abstract class H5FamilyContract extends IospContract {
 
   @Override
   protected List<Fixture> fixtures() {
-    return files(family());
+    return files(family);
   }
 
   /** The manifests list the filtered variables; files hold others too (dimension scales, plain datasets). */
   @Override
   protected boolean listsEveryVariable(Fixture f) {
     return false;
-  }
-
-  @Override
-  protected Class<? extends IOServiceProvider> iospClass() {
-    return H5Iosp.class;
-  }
-
-  @Override
-  protected String fileTypeId() {
-    return "HDF5";
   }
 
   @Override
@@ -91,12 +84,12 @@ abstract class H5FamilyContract extends IospContract {
     return true;
   }
 
-  /** Copies of {@link #cacheFiles()}. */
+  /** Copies of the cache files. */
   @Override
   protected List<CacheCase> cacheCases(Path dir) throws IOException {
     List<CacheCase> out = new ArrayList<>();
-    for (Fixture f : files(family())) {
-      if (cacheFiles().contains(f.name())) {
+    for (Fixture f : files(family)) {
+      if (cacheFiles.contains(f.name())) {
         Path copy = Files.copy(f.location(), dir.resolve("cached-" + f.location().getFileName()));
         out.add(new CacheCase(f.name(), "file:" + copy.toAbsolutePath(), f.variables(), before -> touch(copy, before)));
       }
@@ -106,6 +99,6 @@ abstract class H5FamilyContract extends IospContract {
 
   @Override
   protected List<Fixture> threadedFixtures() {
-    return files(family());
+    return files(family);
   }
 }

@@ -8,13 +8,7 @@ import java.util.List;
  * deflate and Fletcher32; netCDF4-python files with Zstd and BZip2).
  */
 class H5FiltersIospContractTest extends H5FamilyContract {
-  @Override
-  String family() {
-    return "hdf5-filters";
-  }
-
-  @Override
-  List<String> cacheFiles() {
-    return List.of("netcdf4_zstd_bzip2.nc", "nbit.h5", "pipelines_nd.h5");
+  H5FiltersIospContractTest() {
+    super("hdf5-filters", List.of("netcdf4_zstd_bzip2.nc", "nbit.h5", "pipelines_nd.h5"));
   }
 }

@@ -1,11 +1,9 @@
 package org.chunkcdm.sframe;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.io.Locations;
 import org.chunkcdm.open.ChunkedDataset;
 import org.chunkcdm.open.DatasetOpener;
@@ -24,14 +22,7 @@ public final class Blosc2Opener implements DatasetOpener {
   @Override
   public boolean canOpen(Path path) {
     try {
-      Path entry = entry(path);
-      if (entry == null || !Files.isRegularFile(entry)) {
-        return false;
-      }
-      byte[] head;
-      try (InputStream in = Files.newInputStream(entry)) {
-        head = in.readNBytes(ContiguousFrame.PROBE_BYTES);
-      }
+      byte[] head = DatasetOpener.head(entry(path), ContiguousFrame.PROBE_BYTES);
       // a python-blosc2 container's key-map frame (embed.b2e, .b2e) belongs to the stores opener
       return head.length >= Frame.FIXED_HEADER
           && Arrays.equals(head, 0, Frame.MAGIC.length, Frame.MAGIC, 0, Frame.MAGIC.length)
@@ -52,12 +43,6 @@ public final class Blosc2Opener implements DatasetOpener {
     if (!Files.isRegularFile(entry)) {
       throw new IOException(path + ": not a Blosc2 frame (no " + Blosc2Frames.INDEX_FILE + ")");
     }
-    FileHandles files = new FileHandles(Blosc2Frames.datasetRoot(entry));
-    try {
-      return Blosc2Frames.read(files, entry).withOptions(options);
-    } catch (IOException | RuntimeException e) {
-      files.close();
-      throw e;
-    }
+    return DatasetOpener.open(Blosc2Frames.datasetRoot(entry), files -> Blosc2Frames.read(files, entry), options);
   }
 }

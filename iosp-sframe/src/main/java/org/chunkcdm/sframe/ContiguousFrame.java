@@ -210,30 +210,8 @@ public final class ContiguousFrame {
     }
     ChunkData c = f.chunk(k);
     if (c == null) {
-      c = new Zeros(stored);
+      c = PatternChunk.zeros(stored);
     }
     return nd == null ? c : nd.view(c, f.typesize);
-  }
-
-  /** A zeros / uninitialized index entry. */
-  private static final class Zeros implements ChunkData {
-    private final long size;
-
-    Zeros(long size) {
-      this.size = size;
-    }
-
-    @Override
-    public long size() {
-      return size;
-    }
-
-    @Override
-    public void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
-      if (offset < 0 || len < 0 || offset > size - len) {
-        throw new FormatException("read of " + len + " bytes at " + offset + " outside a zeros chunk of " + size + " bytes");
-      }
-      java.util.Arrays.fill(dst, dstOff, dstOff + len, (byte) 0);
-    }
   }
 }

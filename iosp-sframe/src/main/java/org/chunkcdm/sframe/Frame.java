@@ -411,7 +411,7 @@ final class Frame {
         if (typesize != 4 && typesize != 8) {
           throw chunkError(k, "NaN index entry with typesize " + typesize + " (4 or 8 expected)");
         }
-        return new NanChunk(size, typesize);
+        return PatternChunk.nan(size, typesize);
       }
       throw chunkError(k, String.format("unknown special index entry 0x%016X", e));
     }

@@ -21,7 +21,6 @@ import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 import ucar.nc2.dataset.NetcdfDatasets;
-import ucar.nc2.iosp.IOServiceProvider;
 
 /**
  * The shared IOSP contract over every frame dataset of testdata/blosc2 (kinds sframe, cframe,
@@ -31,6 +30,10 @@ import ucar.nc2.iosp.IOServiceProvider;
  */
 class Blosc2FrameIospContractTest extends IospContract {
   private final Map<String, Fixtures.Dataset> datasets = new LinkedHashMap<>();
+
+  Blosc2FrameIospContractTest() {
+    super(Blosc2FrameIosp.class, "blosc2");
+  }
 
   private Fixture fixture(Fixtures.Dataset d) {
     Fixture f = new Fixture(d.path(), d.file(), List.of(Check.expected(d.variables().get(0))));
@@ -86,16 +89,6 @@ class Blosc2FrameIospContractTest extends IospContract {
             d + ": _ChunkSizes of the item bytes");
       }
     }
-  }
-
-  @Override
-  protected Class<? extends IOServiceProvider> iospClass() {
-    return Blosc2FrameIosp.class;
-  }
-
-  @Override
-  protected String fileTypeId() {
-    return "blosc2";
   }
 
   @Override

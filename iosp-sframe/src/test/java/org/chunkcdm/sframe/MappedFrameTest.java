@@ -9,16 +9,12 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.chunkcdm.chunk.ChunkCache;
 import org.chunkcdm.chunk.ChunkedArray;
+import org.chunkcdm.chunk.Concurrently;
 import org.chunkcdm.chunk.SectionReader;
 import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.io.IoProbes;
@@ -216,7 +212,6 @@ class MappedFrameTest {
       Fixtures.Dataset d = Check.datasets().stream().filter(x -> x.file().getFileName().toString().equals(name))
           .findFirst().orElseThrow();
       Check.Expect want = Check.Expect.of(d.variables().get(0));
-      ExecutorService ex = Executors.newFixedThreadPool(8);
       try (ChunkedDataset ds = Datasets.open(d.file(), OpenOptions.defaults().withCache(new ChunkCache(0)))) {
         ChunkedArray a = ds.variables().get(0).array();
         long[] shape = a.grid().shape();
@@ -232,42 +227,31 @@ class MappedFrameTest {
         }
         assertArrayEquals(ref, SectionReader.readBytes(a, new long[shape.length], shape, ones), d + " mapped");
         int item = a.dtype().itemSize();
-        List<Future<?>> fs = new ArrayList<>();
-        for (int t = 0; t < 8; t++) {
-          long seed = t;
-          fs.add(ex.submit(() -> {
-            Random r = new Random(seed);
-            for (int i = 0; i < 100; i++) {
-              long[] origin = new long[shape.length];
-              long[] size = new long[shape.length];
-              for (int k = 0; k < shape.length; k++) {
-                origin[k] = r.nextInt((int) shape[k]);
-                size[k] = 1 + r.nextInt((int) (shape[k] - origin[k]));
-              }
-              byte[] got = SectionReader.readBytes(a, origin, size, ones);
-              // the same section cut out of the reference, C order
-              byte[] exp = new byte[got.length];
-              long[] idx = new long[shape.length];
-              for (int e = 0; e < got.length / item; e++) {
-                long flat = 0;
-                for (int k = 0; k < shape.length; k++) {
-                  flat = flat * shape[k] + origin[k] + idx[k];
-                }
-                System.arraycopy(ref, (int) flat * item, exp, e * item, item);
-                for (int k = shape.length - 1; k >= 0 && ++idx[k] == size[k]; k--) {
-                  idx[k] = 0;
-                }
-              }
-              assertArrayEquals(exp, got, d + " section at " + java.util.Arrays.toString(origin));
+        Concurrently.run(8, (t, r) -> {
+          for (int i = 0; i < 100; i++) {
+            long[] origin = new long[shape.length];
+            long[] size = new long[shape.length];
+            for (int k = 0; k < shape.length; k++) {
+              origin[k] = r.nextInt((int) shape[k]);
+              size[k] = 1 + r.nextInt((int) (shape[k] - origin[k]));
             }
-            return null;
-          }));
-        }
-        for (Future<?> fu : fs) {
-          fu.get();
-        }
-      } finally {
-        ex.shutdownNow();
+            byte[] got = SectionReader.readBytes(a, origin, size, ones);
+            // the same section cut out of the reference, C order
+            byte[] exp = new byte[got.length];
+            long[] idx = new long[shape.length];
+            for (int e = 0; e < got.length / item; e++) {
+              long flat = 0;
+              for (int k = 0; k < shape.length; k++) {
+                flat = flat * shape[k] + origin[k] + idx[k];
+              }
+              System.arraycopy(ref, (int) flat * item, exp, e * item, item);
+              for (int k = shape.length - 1; k >= 0 && ++idx[k] == size[k]; k--) {
+                idx[k] = 0;
+              }
+            }
+            assertArrayEquals(exp, got, d + " section at " + java.util.Arrays.toString(origin));
+          }
+        });
       }
     }
   }

@@ -2,9 +2,15 @@ package org.chunkcdm.testkit;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import ucar.ma2.Array;
 import ucar.ma2.DataType;
 import ucar.ma2.IndexIterator;
+import ucar.ma2.InvalidRangeException;
+import ucar.ma2.Range;
+import ucar.ma2.Section;
 
 /** Array helpers for comparing what netcdf-java returns with the manifests' raw expected bytes. */
 public final class CdmArrays {
@@ -12,6 +18,36 @@ public final class CdmArrays {
 
   private static final java.util.Set<DataType> INTEGERS = java.util.EnumSet.of(DataType.BYTE, DataType.UBYTE,
       DataType.SHORT, DataType.USHORT, DataType.INT, DataType.UINT, DataType.LONG, DataType.ULONG);
+
+  /**
+   * {@code n} random sections of {@code shape}, each dimension a random first..last with stride 1 to 3 drawn from
+   * {@code r}; none for a scalar or an empty shape.
+   */
+  public static List<Section> randomSections(int[] shape, int n, Random r) {
+    List<Section> out = new ArrayList<>();
+    if (shape.length == 0) {
+      return out;
+    }
+    for (int d : shape) {
+      if (d <= 0) {
+        return out;
+      }
+    }
+    try {
+      for (int k = 0; k < n; k++) {
+        List<Range> rr = new ArrayList<>();
+        for (int len : shape) {
+          int a = r.nextInt(len);
+          int b = a + r.nextInt(len - a);
+          rr.add(new Range(a, b, 1 + r.nextInt(3)));
+        }
+        out.add(new Section(rr));
+      }
+    } catch (InvalidRangeException e) {
+      throw new IllegalStateException(e);
+    }
+    return out;
+  }
 
   /** The array's values as little-endian bytes, element by element (floats as their bits). */
   public static byte[] littleEndian(Array a) {

@@ -373,9 +373,9 @@ public final class CdmRemoteServer implements AutoCloseable {
     streamNcs(response, callback, out -> {
       NcStreamOut w = new NcStreamOut(out, o);
       for (ServeRequests.Selection s : sel) {
-        w.writeDataMessage(s.v, s.s);
+        w.writeDataMessage(s.v(), s.s());
       }
-    }, sel.size() == 1 ? sel.get(0).v.getFullName() : null);
+    }, sel.size() == 1 ? sel.get(0).v().getFullName() : null);
   }
 
   // ------------------------------------------------------------------ responses

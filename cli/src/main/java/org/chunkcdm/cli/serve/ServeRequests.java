@@ -42,15 +42,7 @@ final class ServeRequests {
   }
 
   /** A variable and its section, checked before anything is sent. */
-  static final class Selection {
-    final Variable v;
-    final Section s;
-
-    Selection(Variable v, Section s) {
-      this.v = v;
-      this.s = s;
-    }
-  }
+  record Selection(Variable v, Section s) {}
 
   /** {@code a(0:1,2);b} → the variable specs, splitting on ';' outside parentheses. */
   static List<String> splitVars(String spec) {

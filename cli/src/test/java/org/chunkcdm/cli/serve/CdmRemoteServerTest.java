@@ -1,5 +1,6 @@
 package org.chunkcdm.cli.serve;
 
+import org.chunkcdm.chunk.Concurrently;
 import org.chunkcdm.chunk.SectionReader;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,11 +22,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.chunkcdm.testkit.CdmArrays;
 import org.chunkcdm.testkit.Fixtures;
 import org.chunkcdm.testkit.NetcdfChecks;
 import org.chunkcdm.testkit.TestFiles;
@@ -38,7 +37,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import ucar.ma2.Array;
 import ucar.ma2.InvalidRangeException;
-import ucar.ma2.Range;
 import ucar.ma2.Section;
 import ucar.nc2.Attribute;
 import ucar.nc2.NetcdfFile;
@@ -125,7 +123,7 @@ class CdmRemoteServerTest {
       assertEquals(lv.getDimensionsString(), rv.getDimensionsString(), vw);
       assertEquals(attrs(lv.attributes()), attrs(rv.attributes()), vw + " attributes");
       NetcdfChecks.assertSameArray(lv.read(), rv.read(), vw + " whole");
-      for (Section s : sections(lv.getShape(), new Random(vw.hashCode()), 3)) {
+      for (Section s : CdmArrays.randomSections(lv.getShape(), 3, new Random(vw.hashCode()))) {
         NetcdfChecks.assertSameArray(lv.read(s), rv.read(s), vw + " " + s);
       }
     }
@@ -134,28 +132,6 @@ class CdmRemoteServerTest {
   static List<String> attrs(Iterable<Attribute> as) {
     List<String> out = new ArrayList<>();
     as.forEach(a -> out.add(a.toString()));
-    return out;
-  }
-
-  static List<Section> sections(int[] shape, Random r, int n) throws InvalidRangeException {
-    List<Section> out = new ArrayList<>();
-    if (shape.length == 0) {
-      return out;
-    }
-    for (int d : shape) {
-      if (d <= 0) {
-        return out;
-      }
-    }
-    for (int k = 0; k < n; k++) {
-      List<Range> rr = new ArrayList<>();
-      for (int len : shape) {
-        int a = r.nextInt(len);
-        int b = a + r.nextInt(len - a);
-        rr.add(new Range(a, b, 1 + r.nextInt(3)));
-      }
-      out.add(new Section(rr));
-    }
     return out;
   }
 
@@ -201,15 +177,7 @@ class CdmRemoteServerTest {
       o.write(req.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
       o.flush();
       InputStream in = new java.io.BufferedInputStream(sock.getInputStream());
-      StringBuilder head = new StringBuilder();
-      while (!head.toString().endsWith("\r\n\r\n")) {
-        int c = in.read();
-        if (c < 0) {
-          throw new IOException("connection closed in the reply header: " + head);
-        }
-        head.append((char) c);
-      }
-      String h = head.toString();
+      String h = replyHeader(in);
       String lower = h.toLowerCase();
       ByteArrayOutputStream body = new ByteArrayOutputStream();
       if (lower.contains("transfer-encoding: chunked")) {
@@ -342,7 +310,7 @@ class CdmRemoteServerTest {
       Fixtures.Dataset d = Fixtures.manifest(ds[0]).dataset(ds[1]);
       try (NetcdfFile nc = NetcdfFiles.open(d.file().toString())) {
         for (Variable v : nc.getVariables()) {
-          for (Section s : sections(v.getShape(), r, 6)) {
+          for (Section s : CdmArrays.randomSections(v.getShape(), 6, r)) {
             targets.add(path(d) + "?req=data&var=" + CdmRemoteServer.encodePath(v.getFullNameEscaped()) + "(" + s + ")"
                 + (r.nextInt(4) == 0 ? "&deflate=5" : ""));
           }
@@ -355,28 +323,14 @@ class CdmRemoteServerTest {
       assertEquals(200, rep.status(), t + ": " + rep.text());
       want.add(rep.body());
     }
-    ExecutorService pool = Executors.newFixedThreadPool(64);
-    try {
-      List<Future<?>> fs = new ArrayList<>();
-      for (int c = 0; c < 64; c++) {
-        int seed = c;
-        fs.add(pool.submit(() -> {
-          Random q = new Random(seed);
-          for (int k = 0; k < 12; k++) {
-            int i = q.nextInt(targets.size());
-            Reply rep = get(fixtures, targets.get(i));
-            assertEquals(200, rep.status(), targets.get(i));
-            assertArrayEquals(want.get(i), rep.body(), targets.get(i));
-          }
-          return null;
-        }));
+    Concurrently.run(64, (c, q) -> {
+      for (int k = 0; k < 12; k++) {
+        int i = q.nextInt(targets.size());
+        Reply rep = get(fixtures, targets.get(i));
+        assertEquals(200, rep.status(), targets.get(i));
+        assertArrayEquals(want.get(i), rep.body(), targets.get(i));
       }
-      for (Future<?> f : fs) {
-        f.get();
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    });
   }
 
   @Test
@@ -437,35 +391,21 @@ class CdmRemoteServerTest {
         p + "?req=data&var=" + var + "(0:" + shape[0] + (",0:0".repeat(shape.length - 1)) + ")", p + "?req=data&var=" + var + "(5:2)",
         p + "?req=data&var=" + var + "(" + "0:0,".repeat(shape.length) + "0:0)", p + "?req=data&var=" + var + "(0:1", p + "?req=nonsense",
         p + "?req=data", p + "?req=data&var=" + var + "&deflate=12", p + "?req=data&var=" + var + "(-3:2)");
-    ExecutorService pool = Executors.newFixedThreadPool(8);
-    try {
-      List<Future<?>> fs = new ArrayList<>();
-      for (int t = 0; t < 8; t++) {
-        int seed = t;
-        fs.add(pool.submit(() -> {
-          Random r = new Random(seed);
-          for (int k = 0; k < 30; k++) {
-            if (seed % 2 == 0) {
-              String b = bad.get(r.nextInt(bad.size()));
-              Reply rep = get(fixtures, b);
-              assertEquals(400, rep.status(), b + ": " + rep.text());
-              String text = rep.text();
-              assertTrue(text.endsWith("\n") && text.indexOf('\n') == text.length() - 1 && text.length() > 5, b + ": " + text);
-            } else {
-              Reply rep = get(fixtures, good);
-              assertEquals(200, rep.status());
-              assertArrayEquals(want, rep.body());
-            }
-          }
-          return null;
-        }));
+    Concurrently.run(8, (seed, r) -> {
+      for (int k = 0; k < 30; k++) {
+        if (seed % 2 == 0) {
+          String b = bad.get(r.nextInt(bad.size()));
+          Reply rep = get(fixtures, b);
+          assertEquals(400, rep.status(), b + ": " + rep.text());
+          String text = rep.text();
+          assertTrue(text.endsWith("\n") && text.indexOf('\n') == text.length() - 1 && text.length() > 5, b + ": " + text);
+        } else {
+          Reply rep = get(fixtures, good);
+          assertEquals(200, rep.status());
+          assertArrayEquals(want, rep.body());
+        }
       }
-      for (Future<?> f : fs) {
-        f.get();
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    });
     assertTrue(get(fixtures, p + "?req=data&var=no_such_var").text().contains("unknown variable 'no_such_var'"));
   }
 
@@ -538,18 +478,7 @@ class CdmRemoteServerTest {
       // 16 first requests at once for a dataset nobody opened yet: one open
       Files.copy(Fixtures.manifest("ds").dataset("large.ds").file(), root.resolve("fresh.ds"));
       long before = s.cache().opens();
-      ExecutorService pool = Executors.newFixedThreadPool(16);
-      try {
-        List<Future<Integer>> fs = new ArrayList<>();
-        for (int t = 0; t < 16; t++) {
-          fs.add(pool.submit(() -> get(s, "/cdmremote/fresh.ds?req=header").status()));
-        }
-        for (Future<Integer> done : fs) {
-          assertEquals(200, done.get());
-        }
-      } finally {
-        pool.shutdownNow();
-      }
+      Concurrently.run(16, (t, r) -> assertEquals(200, get(s, "/cdmremote/fresh.ds?req=header").status()));
       assertEquals(before + 1, s.cache().opens(), "concurrent first requests share one open");
     }
   }
@@ -662,28 +591,16 @@ class CdmRemoteServerTest {
       }
       o.write(NcStream.MAGIC_END);
     }
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "-Xmx64m", "-cp", System.getProperty("java.class.path"), "org.chunkcdm.cli.Main",
-        "serve", root.toString(), "--port", "0").redirectErrorStream(true).start();
+    Process p = startServe(root, "-Xmx64m");
     try {
-      InputStream in = p.getInputStream();
-      StringBuilder line = new StringBuilder();
-      for (int ch; (ch = in.read()) != -1 && ch != '\n'; ) {
-        line.append((char) ch);
-      }
-      String l = line.toString();
-      assertTrue(l.contains("http://127.0.0.1:"), l);
-      int port = Integer.parseInt(l.substring(l.indexOf("http://127.0.0.1:") + 17, l.indexOf('/', l.indexOf("http://127.0.0.1:") + 8)));
+      int port = servedPort(p);
       try (Socket sock = new Socket("127.0.0.1", port)) {
         sock.setSoTimeout(60000);
         sock.getOutputStream().write(("GET /cdmremote/big.ncs?req=data&var=v HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             .getBytes(StandardCharsets.ISO_8859_1));
         InputStream rin = new java.io.BufferedInputStream(sock.getInputStream(), 1 << 16);
-        StringBuilder head = new StringBuilder();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-          head.append((char) rin.read());
-        }
-        assertTrue(head.toString().startsWith("HTTP/1.1 200"), head.toString());
+        String head = replyHeader(rin);
+        assertTrue(head.startsWith("HTTP/1.1 200"), head);
         // the body: data message header, then 256 MiB of big-endian doubles i = 0, 1, 2, ...
         byte[] magic = rin.readNBytes(4);
         assertArrayEquals(NcStream.MAGIC_DATA, magic);
@@ -710,19 +627,9 @@ class CdmRemoteServerTest {
   /** The command: prints its URL (loopback by default), serves, stops on SIGTERM. */
   @Test
   void serveCommandPrintsItsUrlAndStopsOnSigterm() throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "org.chunkcdm.cli.Main", "serve",
-        fixturesRoot.resolve("ds").toString(), "--port", "0").redirectErrorStream(true).start();
+    Process p = startServe(fixturesRoot.resolve("ds"));
     try {
-      InputStream in = p.getInputStream();
-      StringBuilder line = new StringBuilder();
-      for (int ch; (ch = in.read()) != -1 && ch != '\n'; ) {
-        line.append((char) ch);
-      }
-      String l = line.toString();
-      assertTrue(l.contains("http://127.0.0.1:"), l);
-      String url = l.substring(l.indexOf("http://127.0.0.1:"));
-      int port = Integer.parseInt(url.substring("http://127.0.0.1:".length(), url.indexOf('/', 8)));
+      int port = servedPort(p);
       try (Socket sock = new Socket("127.0.0.1", port)) {
         sock.getOutputStream().write("GET /cdmremote/tiny.ds?req=cdl HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
             .getBytes(StandardCharsets.ISO_8859_1));
@@ -734,5 +641,28 @@ class CdmRemoteServerTest {
     } finally {
       p.destroyForcibly();
     }
+  }
+
+  /** {@code chunkcdm serve ROOT --port 0} in a new JVM started with {@code jvmOptions}. */
+  static Process startServe(Path root, String... jvmOptions) throws IOException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(List.of(jvmOptions));
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.chunkcdm.cli.Main", "serve", root.toString(),
+        "--port", "0"));
+    return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+  }
+
+  /** The port of the loopback URL the served process {@code p} prints on its first line. */
+  static int servedPort(Process p) throws IOException {
+    InputStream in = p.getInputStream();
+    StringBuilder line = new StringBuilder();
+    for (int ch; (ch = in.read()) != -1 && ch != '\n'; ) {
+      line.append((char) ch);
+    }
+    String l = line.toString();
+    assertTrue(l.contains("http://127.0.0.1:"), l);
+    String url = l.substring(l.indexOf("http://127.0.0.1:"));
+    return Integer.parseInt(url.substring("http://127.0.0.1:".length(), url.indexOf('/', 8)));
   }
 }

@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
+import org.chunkcdm.cdm.CdmTypes;
 import org.chunkcdm.cdm.ChunkedIosp;
 import org.chunkcdm.chunk.BasicChunkedArray;
 import org.chunkcdm.chunk.ChunkData;
@@ -18,6 +19,7 @@ import org.chunkcdm.chunk.ChunkGrid;
 import org.chunkcdm.chunk.ChunkedArray;
 import org.chunkcdm.chunk.DType;
 import org.chunkcdm.io.FileHandles;
+import org.chunkcdm.io.Inflation;
 import ucar.ma2.Array;
 import ucar.ma2.DataType;
 import ucar.ma2.Range;
@@ -54,34 +56,10 @@ final class MessageArray extends BasicChunkedArray implements ChunkedIosp.Variab
 
   /** The element type of a fixed-size primitive CDM type as stored (CHAR and enums read as integers). */
   static DType storageType(DataType t, ByteOrder order) {
-    switch (t) {
-      case BYTE:
-      case CHAR:
-      case ENUM1:
-        return DType.of(DType.Kind.INT, 1, order);
-      case UBYTE:
-        return DType.of(DType.Kind.UINT, 1, order);
-      case SHORT:
-      case ENUM2:
-        return DType.of(DType.Kind.INT, 2, order);
-      case USHORT:
-        return DType.of(DType.Kind.UINT, 2, order);
-      case INT:
-      case ENUM4:
-        return DType.of(DType.Kind.INT, 4, order);
-      case UINT:
-        return DType.of(DType.Kind.UINT, 4, order);
-      case LONG:
-        return DType.of(DType.Kind.INT, 8, order);
-      case ULONG:
-        return DType.of(DType.Kind.UINT, 8, order);
-      case FLOAT:
-        return DType.of(DType.Kind.FLOAT, 4, order);
-      case DOUBLE:
-        return DType.of(DType.Kind.FLOAT, 8, order);
-      default:
-        return null;
+    if (t == DataType.CHAR || t.isEnum()) {
+      return DType.of(DType.Kind.INT, t.getSize(), order);
     }
+    return CdmTypes.numeric(t, order);
   }
 
   /**
@@ -336,14 +314,7 @@ final class MessageArray extends BasicChunkedArray implements ChunkedIosp.Variab
     Inflater inf = new Inflater();
     try {
       inf.setInput(in);
-      int n = 0;
-      while (n < out.length && !inf.finished()) {
-        int k = inf.inflate(out, n, out.length - n);
-        if (k == 0 && (inf.needsInput() || inf.needsDictionary())) {
-          break;
-        }
-        n += k;
-      }
+      int n = Inflation.inflateInto(inf, out);
       if (n != out.length || !inf.finished()) {
         throw new IOException(what + ": " + m + " inflates to " + (inf.finished() ? n + " bytes" : "less than its section")
             + ", its section needs " + expected);

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import org.chunkcdm.testkit.CdmArrays;
 import org.chunkcdm.testkit.NetcdfChecks;
 import ucar.ma2.Array;
 import ucar.ma2.ArrayStructure;
@@ -101,13 +102,8 @@ public final class CdmCompare {
   /** Some strided sections of a shape (empty list for scalars). */
   public static List<Section> sections(int[] shape, int n, Random r) {
     List<Section> out = new ArrayList<>();
-    if (shape.length == 0) {
+    if (shape.length == 0 || Arrays.stream(shape).anyMatch(d -> d <= 0)) {
       return out;
-    }
-    for (int d : shape) {
-      if (d <= 0) {
-        return out;
-      }
     }
     try {
       List<Range> ranges = new ArrayList<>();
@@ -115,18 +111,10 @@ public final class CdmCompare {
         ranges.add(new Range(len > 1 ? 1 : 0, len - 1, Math.max(1, len / 7)));
       }
       out.add(new Section(ranges));
-      for (int k = 0; k < n; k++) {
-        List<Range> rr = new ArrayList<>();
-        for (int len : shape) {
-          int a = r.nextInt(len);
-          int b = a + r.nextInt(len - a);
-          rr.add(new Range(a, b, 1 + r.nextInt(3)));
-        }
-        out.add(new Section(rr));
-      }
     } catch (InvalidRangeException e) {
       throw new IllegalStateException(e);
     }
+    out.addAll(CdmArrays.randomSections(shape, n, r));
     return out;
   }
 

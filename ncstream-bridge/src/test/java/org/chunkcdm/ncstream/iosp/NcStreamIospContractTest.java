@@ -17,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFiles;
 import ucar.nc2.dataset.NetcdfDatasets;
-import ucar.nc2.iosp.IOServiceProvider;
 import ucar.nc2.stream.NcStreamWriter;
 
 /**
@@ -33,6 +32,10 @@ class NcStreamIospContractTest extends IospContract {
 
   private static List<Fixture> written;
   private static boolean registeredBefore;
+
+  NcStreamIospContractTest() {
+    super(CountingNcStreamIosp.class, "ncstream");
+  }
 
   @BeforeAll
   static void register() throws IOException {
@@ -129,16 +132,6 @@ class NcStreamIospContractTest extends IospContract {
       }
     }), new Open("NetcdfFiles.open registered", p -> NetcdfFiles.open(p.toString())),
         new Open("NetcdfDatasets.openDataset file: URL", p -> NetcdfDatasets.openDataset("file:" + p.toAbsolutePath())));
-  }
-
-  @Override
-  protected Class<? extends IOServiceProvider> iospClass() {
-    return CountingNcStreamIosp.class;
-  }
-
-  @Override
-  protected String fileTypeId() {
-    return "ncstream";
   }
 
   @Override
