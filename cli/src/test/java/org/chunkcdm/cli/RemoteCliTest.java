@@ -64,18 +64,18 @@ class RemoteCliTest {
         new String[] {"zarr/v3_sharding.zarr", "shard_partial_i4", "s3://fixtures/", "cdms3:fixtures?"},
         new String[] {"blosc2-stores/dictstore/v_dict_zip.b2z", "a/uint16", "s3://fixtures/", "cdms3:fixtures?", http},
         new String[] {"blosc2-stores/ctable/v_table_dir.b2d", "y", "s3://fixtures/", "cdms3:fixtures?"})) {
-      ConvertCommandTest.Result local = ConvertCommandTest.run("dump", "-v", c[1], Fixtures.testdata().resolve(c[0]).toString());
+      CliRuns.Result local = CliRuns.run("dump", "-v", c[1], Fixtures.testdata().resolve(c[0]).toString());
       assertEquals(0, local.rc(), c[0] + ": " + local.err());
       for (int i = 2; i < c.length; i++) {
         String url = c[i] + c[0];
-        ConvertCommandTest.Result r = ConvertCommandTest.run("dump", "-v", c[1], url);
+        CliRuns.Result r = CliRuns.run("dump", "-v", c[1], url);
         assertEquals(0, r.rc(), url + ": " + r.err());
         assertEquals(values(local.out()), values(r.out()), url);
       }
     }
     // a Zarr group without consolidated metadata over plain HTTP: one message saying that listing is needed
     String url = http + "zarr/v3_sharding.zarr";
-    ConvertCommandTest.Result r = ConvertCommandTest.run("dump", "-H", url);
+    CliRuns.Result r = CliRuns.run("dump", "-H", url);
     assertEquals(1, r.rc(), r.out());
     assertTrue(r.err().contains(url) && r.err().contains("listing"), r.err());
   }
@@ -84,7 +84,7 @@ class RemoteCliTest {
   void convertsRemoteZarrAndStoreDatasets(@TempDir Path tmp) throws Exception {
     for (String key : List.of("zarr/v2_groups.zarr", "blosc2-stores/treestore/v_tree_zip.b2z")) {
       Path out = tmp.resolve(key.replace('/', '_') + ".ncs");
-      ConvertCommandTest.Result r = ConvertCommandTest.run("convert", "s3://fixtures/" + key, out.toString());
+      CliRuns.Result r = CliRuns.run("convert", "s3://fixtures/" + key, out.toString());
       assertEquals(0, r.rc(), key + ": " + r.err());
       try (NetcdfFile o = org.chunkcdm.ncstream.iosp.NcStreamFileIosp.open(out.toString())) {
         assertSameVariables(Fixtures.testdata().resolve(key).toString(), o, key);
