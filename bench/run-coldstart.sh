@@ -66,6 +66,8 @@ fi
 SETS=(lz4-shuffle-ts8-c5 zstd-bitshuffle-ts8-c5)
 
 ver=$(sed -n 's:.*<revision>\(.*\)</revision>.*:\1:p' pom.xml | head -1)
+rel=$(sed -n 's:.*<chunkcdm.release>\(.*\)</chunkcdm.release>.*:\1:p' pom.xml | head -1)
+ver=${ver//\$\{chunkcdm.release\}/$rel}
 CLI=cli/target/chunkcdm-cli.jar
 TGZ=cli/target/chunkcdm-$ver.tar.gz
 BJAR=bench/target/chunkcdm-bench-$ver.jar
