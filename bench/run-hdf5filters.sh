@@ -5,6 +5,8 @@
 # C readers (bench only, never CI): Debian python3-h5py 3.7 (HDF5 1.10.8) with Debian's plugins for LZ4
 # (hdf5-filter-plugin) and Bitshuffle (bitshuffle 0.3.5); for Zstd no Debian plugin exists: pip h5py 3.16 (HDF5
 # 2.0.0) with netcdf-c 4.9.3's Zstandard plugin from the pip netCDF4 1.7.4 wheel, in the venv ZSTD_VENV.
+# The JVM's heap is fixed (HEAP_OPTS, default -Xms4g -Xmx4g), as a server's is: a heap that may shrink gives memory
+# back while the C readers run, and every read then faults its fresh 1 GiB result in again.
 # Arguments: output directory (default bench-out/hdf5filters, ~1.6 GiB of files, kept between runs), rounds (3).
 #   e.g. flock /tmp/chunkcdm-bench.lock bench/run-hdf5filters.sh /tmp/chunkcdm-bench-h5f 3
 set -euo pipefail
@@ -21,7 +23,7 @@ if [ -z "${SKIP_BUILD:-}" ]; then
   mvn -B -q -o -DskipTests package -pl bench -am >&2
 fi
 echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg), cores: $(nproc)"
-java -Xmx4g --add-modules jdk.incubator.vector -cp bench/target/benchmarks.jar org.chunkcdm.bench.H5FiltersBench \
+java ${HEAP_OPTS:--Xms4g -Xmx4g} --add-modules jdk.incubator.vector -cp bench/target/benchmarks.jar org.chunkcdm.bench.H5FiltersBench \
   "$DIR" "$ROUNDS" \
   "bshuf_lz4=HDF5_PLUGIN_PATH=$DEB_PLUGINS $PY bench/hdf5filters_bench.py read $DIR bshuf_lz4 1" \
   "lz4=HDF5_PLUGIN_PATH=$DEB_PLUGINS $PY bench/hdf5filters_bench.py read $DIR lz4 1" \

@@ -7,7 +7,7 @@
 # /tmp/zarr-bench-venv/bin/python: python3 -m venv /tmp/zarr-bench-venv && /tmp/zarr-bench-venv/bin/pip install
 # tensorstore). Arguments: store directory (default /tmp/zarr-bench, ~1.8 GiB, kept between runs), rounds (default 5),
 # cases (default: whole-v2 whole-v3 chunk series). Env SKIP_BUILD=1 skips the Maven build; BENCH_JAR runs another
-# copy of bench/target/benchmarks.jar.
+# copy of bench/target/benchmarks.jar. The JVM's heap is fixed (HEAP_OPTS, default -Xms4g -Xmx4g), as a server's is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR="${1:-/tmp/zarr-bench}"
@@ -32,7 +32,7 @@ for c in "${CASES[@]}"; do
   # the small reads must not be served from a cache the previous round filled
   cache=()
   [ "$c" = chunk ] || [ "$c" = series ] && cache=(-Dchunkcdm.cache.bytes=0)
-  java -Xmx4g --add-modules jdk.incubator.vector -Dchunkcdm.decode.threads=2 "${cache[@]}" \
+  java ${HEAP_OPTS:--Xms4g -Xmx4g} --add-modules jdk.incubator.vector -Dchunkcdm.decode.threads=2 "${cache[@]}" \
     -cp "${BENCH_JAR:-bench/target/benchmarks.jar}" org.chunkcdm.bench.ZarrBench "$DIR" "$c" "$ROUNDS" "${refs[@]}" 2>&1 \
     | grep -v WARNING
 done
