@@ -77,7 +77,12 @@ public interface ChunkData {
    * decoder's message; everything else is {@code data}'s.
    */
   static ChunkData withContext(ChunkData data, java.util.function.UnaryOperator<IOException> context) {
-    return new ContextChunkData(data, context);
+    return new ContextChunkData(data, e -> context.apply((IOException) e), false);
+  }
+
+  /** As {@link #withContext}, and unchecked failures of the decoder pass through {@code context} too. */
+  static ChunkData withAnyContext(ChunkData data, java.util.function.Function<Exception, IOException> context) {
+    return new ContextChunkData(data, context, true);
   }
 
   /** Chunk content already in memory. */

@@ -1,16 +1,40 @@
 package org.chunkcdm.chunk;
 
 import java.io.IOException;
-import java.util.function.UnaryOperator;
+import java.util.function.Function;
 
-/** A chunk whose read failures pass through a function that adds where they happened ({@link ChunkData#withContext}). */
+/**
+ * A chunk whose read failures pass through a function that adds where they happened ({@link ChunkData#withContext},
+ * {@link ChunkData#withAnyContext}).
+ */
 final class ContextChunkData implements ChunkData {
-  private final ChunkData data;
-  private final UnaryOperator<IOException> context;
+  /** A read of the wrapped chunk. */
+  private interface Read<T> {
+    T run() throws IOException;
+  }
 
-  ContextChunkData(ChunkData data, UnaryOperator<IOException> context) {
+  private final ChunkData data;
+  private final Function<Exception, IOException> context;
+  /** Whether unchecked failures pass through {@link #context} too. */
+  private final boolean unchecked;
+
+  ContextChunkData(ChunkData data, Function<Exception, IOException> context, boolean unchecked) {
     this.data = data;
     this.context = context;
+    this.unchecked = unchecked;
+  }
+
+  private <T> T inContext(Read<T> read) throws IOException {
+    try {
+      return read.run();
+    } catch (IOException e) {
+      throw context.apply(e);
+    } catch (RuntimeException e) {
+      if (!unchecked) {
+        throw e;
+      }
+      throw context.apply(e);
+    }
   }
 
   @Override
@@ -25,20 +49,15 @@ final class ContextChunkData implements ChunkData {
 
   @Override
   public void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
-    try {
+    inContext(() -> {
       data.read(offset, dst, dstOff, len);
-    } catch (IOException e) {
-      throw context.apply(e);
-    }
+      return null;
+    });
   }
 
   @Override
   public byte[] readAll() throws IOException {
-    try {
-      return data.readAll();
-    } catch (IOException e) {
-      throw context.apply(e);
-    }
+    return inContext(data::readAll);
   }
 
   @Override
@@ -48,11 +67,10 @@ final class ContextChunkData implements ChunkData {
 
   @Override
   public void readPieces(int unit, Pieces sink) throws IOException {
-    try {
+    inContext(() -> {
       data.readPieces(unit, sink);
-    } catch (IOException e) {
-      throw context.apply(e);
-    }
+      return null;
+    });
   }
 
   @Override

@@ -189,7 +189,9 @@ final class H5ChunkedArray extends BasicChunkedArray {
         // a Blosc chunk keeps the stored bytes it decodes from: an array of its own, not a pooled one
         byte[] own = new byte[size];
         readStored(pos, own, size);
-        return new Named(pipeline.bloscChunk(own, size, mask), k, at);
+        // decode errors, checked or not, name the file, variable and chunk
+        return ChunkData.withAnyContext(pipeline.bloscChunk(own, size, mask),
+            failure -> chunkError(k, at + "cannot decode: " + failure.getMessage(), failure));
       }
       buf = fetch(pos, size);
       Stored s = new Stored(k, pos, size, mask, buf, at);
@@ -304,68 +306,6 @@ final class H5ChunkedArray extends BasicChunkedArray {
       byte[] s = stored;
       stored = null;
       FetchBuffers.give(s);
-    }
-  }
-
-  /** A Blosc chunk whose decode errors name the file, variable and chunk. */
-  private final class Named implements ChunkData {
-    private final ChunkData d;
-    private final long k;
-    private final String at;
-
-    Named(ChunkData d, long k, String at) {
-      this.d = d;
-      this.k = k;
-      this.at = at;
-    }
-
-    @Override
-    public long size() {
-      return d.size();
-    }
-
-    /** The decoded blocks of a Blosc chunk, so that small reads cache blocks, not whole chunks. */
-    @Override
-    public int blockSize() {
-      return d.blockSize();
-    }
-
-    @Override
-    public void read(long offset, byte[] dst, int dstOff, int len) throws IOException {
-      try {
-        d.read(offset, dst, dstOff, len);
-      } catch (IOException | RuntimeException e) {
-        throw chunkError(k, at + "cannot decode: " + e.getMessage(), e);
-      }
-    }
-
-    @Override
-    public byte[] readAll() throws IOException {
-      try {
-        return d.readAll();
-      } catch (IOException | RuntimeException e) {
-        throw chunkError(k, at + "cannot decode: " + e.getMessage(), e);
-      }
-    }
-
-    /** A Blosc chunk's pieces (typed whole reads convert them without a chunk-sized scratch pass). */
-    @Override
-    public boolean readsInPieces() {
-      return d.readsInPieces();
-    }
-
-    @Override
-    public void readPieces(int unit, Pieces sink) throws IOException {
-      try {
-        d.readPieces(unit, sink);
-      } catch (IOException | RuntimeException e) {
-        throw chunkError(k, at + "cannot decode: " + e.getMessage(), e);
-      }
-    }
-
-    @Override
-    public void release() {
-      d.release();
     }
   }
 }
