@@ -56,6 +56,20 @@ public final class Attributes {
     return this;
   }
 
+  /** Adds each entry of {@code values} (names in {@code unsigned} as unsigned) whose name is not here yet. */
+  public Attributes putAbsent(Map<String, Object> values, Set<String> unsigned) {
+    for (Map.Entry<String, Object> e : values.entrySet()) {
+      if (!has(e.getKey())) {
+        if (unsigned.contains(e.getKey())) {
+          putUnsigned(e.getKey(), e.getValue());
+        } else {
+          put(e.getKey(), e.getValue());
+        }
+      }
+    }
+    return this;
+  }
+
   /** Removes a name (nothing when absent). */
   public Attributes remove(String name) {
     values.remove(name);

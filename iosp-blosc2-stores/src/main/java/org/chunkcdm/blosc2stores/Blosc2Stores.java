@@ -497,16 +497,7 @@ final class Blosc2Stores {
         attrs.put("units", unit + " since 1970-01-01T00:00:00Z");
       }
     }
-    for (Map.Entry<String, Object> e : base.attributes().entrySet()) {
-      if (!attrs.has(e.getKey())) {
-        if (base.unsigned().contains(e.getKey())) {
-          attrs.putUnsigned(e.getKey(), e.getValue());
-        } else {
-          attrs.put(e.getKey(), e.getValue());
-        }
-      }
-    }
-    return attrs;
+    return attrs.putAbsent(base.attributes(), base.unsigned());
   }
 
   private static final Map<String, String> TIME_UNITS = Map.of("s", "seconds", "ms", "milliseconds", "us",

@@ -93,15 +93,7 @@ final class Blosc2Frames {
   /** Adds the attributes of each (vl)metalayer to {@code attrs}; a name already there keeps its value. */
   static Attributes layerAttributes(Map<String, byte[]> layers, Attributes attrs) {
     for (Attributes layer : MetaAttributes.of(layers)) {
-      for (Map.Entry<String, Object> e : layer.map().entrySet()) {
-        if (!attrs.has(e.getKey())) { // the first of a name wins
-          if (layer.unsigned().contains(e.getKey())) {
-            attrs.putUnsigned(e.getKey(), e.getValue());
-          } else {
-            attrs.put(e.getKey(), e.getValue());
-          }
-        }
-      }
+      attrs.putAbsent(layer.map(), layer.unsigned()); // the first of a name wins
     }
     return attrs;
   }
