@@ -57,12 +57,7 @@ public class RemoteRafProvider implements RandomAccessFileProvider {
 
   @Override
   public RandomAccessFile open(String location, int bufferSize) throws IOException {
-    Path p;
-    try {
-      p = Locations.path(location);
-    } catch (IllegalArgumentException e) {
-      throw new IOException(e.getMessage(), e);
-    }
+    Path p = Locations.parse(location);
     try {
       Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class); // a failure to ask says why
     } catch (java.nio.file.NoSuchFileException e) {

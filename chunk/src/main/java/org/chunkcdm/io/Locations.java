@@ -19,6 +19,18 @@ import org.chunkcdm.io.remote.RemotePath;
 public final class Locations {
   private Locations() {}
 
+  /**
+   * {@link #path(String)} for a location a user gave: a malformed one (a bad URL, an invalid path) is an IOException
+   * whose message says why.
+   */
+  public static Path parse(String location) throws java.io.IOException {
+    try {
+      return path(location);
+    } catch (IllegalArgumentException e) { // InvalidPathException too
+      throw new java.io.IOException(e.getMessage(), e);
+    }
+  }
+
   /** The path of a location string (remote URL forms, {@code file:} URLs, plain paths). */
   public static Path path(String location) {
     if (RemoteLocation.isRemote(location)) {

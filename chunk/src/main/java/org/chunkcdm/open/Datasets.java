@@ -36,12 +36,7 @@ public final class Datasets {
 
   /** Opens a location ({@link org.chunkcdm.io.Locations#path(String)}: a path, a {@code file:} URL, or a remote URL). */
   public static ChunkedDataset open(String location, OpenOptions options) throws IOException {
-    Path p;
-    try {
-      p = org.chunkcdm.io.Locations.path(location);
-    } catch (IllegalArgumentException e) { // a malformed URL (InvalidPathException too): its message says why
-      throw new IOException(e.getMessage(), e);
-    }
+    Path p = org.chunkcdm.io.Locations.parse(location);
     return open(p, options);
   }
 

@@ -173,12 +173,7 @@ public final class Main implements Callable<Integer> {
    * is a key prefix nobody can ask about).
    */
   static Path existing(String location) throws IOException {
-    Path at;
-    try {
-      at = Locations.path(location);
-    } catch (IllegalArgumentException e) {
-      throw new IOException(e.getMessage(), e);
-    }
+    Path at = Locations.parse(location);
     if (!Locations.isRemote(at) && !Files.exists(at)) {
       throw new NoSuchFileException(location);
     }

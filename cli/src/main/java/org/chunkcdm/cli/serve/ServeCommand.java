@@ -38,12 +38,7 @@ public final class ServeCommand implements Callable<Integer> {
     if (cacheSize < 1) {
       throw new java.io.IOException("--cache " + cacheSize + ": at least one dataset is kept open");
     }
-    java.nio.file.Path at;
-    try {
-      at = org.chunkcdm.io.Locations.path(root);
-    } catch (IllegalArgumentException e) { // a malformed URL: its message says why
-      throw new java.io.IOException(e.getMessage(), e);
-    }
+    java.nio.file.Path at = org.chunkcdm.io.Locations.parse(root);
     CdmRemoteServer server = CdmRemoteServer.start(at, bind, port, cacheSize); // a failure: one line, exit 1
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook = new Thread(() -> {

@@ -48,12 +48,7 @@ public final class ImportCommand {
     if (chosen == null) {
       return null;
     }
-    Path p;
-    try {
-      p = org.chunkcdm.io.Locations.path(chosen);
-    } catch (IllegalArgumentException e) {
-      throw new IOException(e.getMessage(), e);
-    }
+    Path p = org.chunkcdm.io.Locations.parse(chosen);
     if (!org.chunkcdm.io.Locations.isRemote(p) && !Files.exists(p)) {
       throw new java.nio.file.NoSuchFileException(chosen);
     }
