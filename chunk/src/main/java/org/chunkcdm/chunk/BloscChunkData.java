@@ -177,6 +177,26 @@ public final class BloscChunkData implements ChunkData {
     }
   }
 
+  /**
+   * A range inside one block not decoded before is decoded alone ({@link BloscChunk#decodeRange}: from the start of
+   * each stream of a split block) and not kept; other ranges as {@link #read}.
+   */
+  @Override
+  public synchronized void readOnce(long offset, byte[] dst, int dstOff, int len) throws IOException {
+    int bs = header.blocksize();
+    if (all == null && header.nblocks() > 0 && bs > 0 && !header.hasDelta() && offset >= 0 && len > 0
+        && offset + len <= header.nbytes() && offset / bs == (offset + len - 1) / bs
+        && !blocks.containsKey((int) (offset / bs))) {
+      try {
+        chunk().decodeRange((int) offset, len, dst, dstOff);
+      } catch (IOException e) {
+        throw named(e);
+      }
+      return;
+    }
+    read(offset, dst, dstOff, len);
+  }
+
   private void readRange(long offset, byte[] dst, int dstOff, int len) throws IOException {
     int n = header.nbytes();
     if (offset < 0 || len < 0 || offset > n - len) {

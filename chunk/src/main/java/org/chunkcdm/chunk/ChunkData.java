@@ -15,6 +15,16 @@ public interface ChunkData {
   void read(long offset, byte[] dst, int dstOff, int len) throws IOException;
 
   /**
+   * As {@link #read}, for the only range its reader wants from this chunk (a point of a time series): nothing decoded
+   * for it need be kept for later reads, so an implementation may decode less than the blocks the range lies in (a
+   * Blosc block stored as one stream per item byte decodes only the start of each stream). Wrappers forward it.
+   * Default: {@link #read}.
+   */
+  default void readOnce(long offset, byte[] dst, int dstOff, int len) throws IOException {
+    read(offset, dst, dstOff, len);
+  }
+
+  /**
    * Decoded bytes per independently decoded block (the last may be shorter), 0 when the content has no such
    * blocks. A {@link #read} of the block-aligned range {@code [b*blockSize, (b+1)*blockSize)} then decodes
    * block b alone, so section reads can cache decoded blocks of a chunk they need only a little of.

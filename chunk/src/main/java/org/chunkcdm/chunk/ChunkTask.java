@@ -87,6 +87,8 @@ abstract class ChunkTask {
       scatterWhole(data, cache, o);
     } else if (bytes * 4 >= data.size() || seq || promote) {
       copyFromWhole(a, data, key, cache, st, o);
+    } else if (single != null) {
+      copyRun(data, o, single[0], (int) single[1], (int) single[2], true);
     } else {
       copyRunByRun(data, o);
     }
@@ -148,21 +150,31 @@ abstract class ChunkTask {
 
   /** Each run read from the chunk by range (a Blosc chunk decodes only the blocks a range covers). */
   private void copyRunByRun(ChunkData data, Output o) throws IOException {
+    runs((src, dst, len) -> copyRun(data, o, src, dst, len, false));
+  }
+
+  /**
+   * Run {@code [src, src+len)} of the chunk to output byte {@code dst}: straight into the output's bytes when it has
+   * them, else through scratch; {@code once}: the task's only run ({@link ChunkData#readOnce}).
+   */
+  private static void copyRun(ChunkData data, Output o, long src, int dst, int len, boolean once) throws IOException {
     byte[] direct = o.bytes();
-    int directOff = o.bytesOffset();
-    runs((src, dst, len) -> {
-      if (direct != null) {
-        data.read(src, direct, directOff + dst, len);
+    byte[] into = direct != null ? direct : ChunkRuns.takeScratch(len);
+    int at = direct != null ? o.bytesOffset() + dst : 0;
+    try {
+      if (once) {
+        data.readOnce(src, into, at, len);
       } else {
-        byte[] tmp = ChunkRuns.takeScratch(len);
-        try {
-          data.read(src, tmp, 0, len);
-          o.put(tmp, 0, dst, len);
-        } finally {
-          ChunkRuns.giveScratch(tmp);
-        }
+        data.read(src, into, at, len);
       }
-    });
+      if (direct == null) {
+        o.put(into, 0, dst, len);
+      }
+    } finally {
+      if (direct == null) {
+        ChunkRuns.giveScratch(into);
+      }
+    }
   }
 
   /** The runs of a chunk that is not stored, as the array's fill value. */

@@ -56,6 +56,14 @@ final class ContextChunkData implements ChunkData {
   }
 
   @Override
+  public void readOnce(long offset, byte[] dst, int dstOff, int len) throws IOException {
+    inContext(() -> {
+      data.readOnce(offset, dst, dstOff, len);
+      return null;
+    });
+  }
+
+  @Override
   public byte[] readAll() throws IOException {
     return inContext(data::readAll);
   }

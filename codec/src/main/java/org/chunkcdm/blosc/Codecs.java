@@ -28,6 +28,16 @@ final class Codecs {
    */
   static void decode(BloscCompressor c, byte[] in, int ip, int inLen, byte[] out, int op, int outLen, ChunkDictionary dict)
       throws IOException {
+    decode(c, in, ip, inLen, out, op, outLen, outLen, dict);
+  }
+
+  /**
+   * As {@link #decode(BloscCompressor, byte[], int, int, byte[], int, int, ChunkDictionary)}, for a read that needs
+   * only the first {@code need} bytes of the stream: an LZ4 stream stops decoding once they are final ({@link
+   * Lz4#decode(byte[], int, int, byte[], int, int, int, byte[])}), the other codecs decode the whole stream.
+   */
+  static void decode(BloscCompressor c, byte[] in, int ip, int inLen, byte[] out, int op, int outLen, int need,
+      ChunkDictionary dict) throws IOException {
     int n;
     try {
       switch (c) {
@@ -35,7 +45,7 @@ final class Codecs {
           BloscLZ.decode(in, ip, inLen, out, op, outLen);
           return;
         case LZ4:
-          Lz4.decode(in, ip, inLen, out, op, outLen, dict == null ? null : dict.prefix);
+          Lz4.decode(in, ip, inLen, out, op, outLen, need, dict == null ? null : dict.prefix);
           return;
         case SNAPPY:
           checkSnappy(in, ip, inLen, outLen);

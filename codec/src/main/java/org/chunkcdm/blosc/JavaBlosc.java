@@ -40,7 +40,10 @@ final class JavaBlosc {
       decodeBlock(h, src, off, 0, dst, dp, dst, dp, dict);
       first = 1;
     }
-    if (nb - first >= 2 && n >= PARALLEL_BYTES && ex.threads() > 1) {
+    SplitBlock one = nb == 1 && n >= SplitBlock.PARALLEL_BYTES && ex.threads() > 1 ? SplitBlock.of(h, src, off, 0) : null;
+    if (one != null) { // one large block: its streams decode in parallel
+      one.decodeParallel(dict, null, 0, dst, dp, ex);
+    } else if (nb - first >= 2 && n >= PARALLEL_BYTES && ex.threads() > 1) {
       // the blocks of a large chunk are independent: decode them on the decode threads
       int jobs = Math.min(nb - first, 4 * ex.threads());
       List<BlockExecutor.Task> work = new ArrayList<>(jobs);
@@ -65,7 +68,7 @@ final class JavaBlosc {
   }
 
   /** Chunk offset of block {@code b}'s data, checked to lie inside the chunk's data area. */
-  private static int blockStart(BloscHeader h, byte[] src, int off, int b) throws CodecException {
+  static int blockStart(BloscHeader h, byte[] src, int off, int b) throws CodecException {
     int bstart = BloscHeader.le32(src, off + h.headerLength() + 4 * b);
     int cbytes = h.cbytes();
     if (bstart < h.dataStart() || bstart > cbytes - 4) {
@@ -75,8 +78,38 @@ final class JavaBlosc {
     return bstart;
   }
 
+  /**
+   * Checks the header of stream {@code s} of block {@code b} at {@code src[p]} (its 4-byte stored size, and what a
+   * zero, negative or positive size needs) and returns where the stream's data starts.
+   */
+  static int streamStart(BloscHeader h, byte[] src, int p, int end, int b, int s) throws CodecException {
+    if (p > end - 4) {
+      throw new CodecException("Blosc chunk: block " + b + " stream " + s + " header lies past the end of the chunk");
+    }
+    int csize = BloscHeader.le32(src, p);
+    p += 4;
+    if (csize == 0) {
+      if (h.version() < 3) { // a run of zeros is a Blosc2 (format version >= 3) stream; c-blosc 1.x refuses it
+        throw new CodecException("Blosc chunk: block " + b + " stream " + s + " is empty (format version "
+            + h.version() + ")");
+      }
+    } else if (csize < 0) {
+      if (h.version() < 3 || p >= end) {
+        throw new CodecException("Blosc chunk: block " + b + " stream " + s + " has a negative size " + csize);
+      }
+      int token = src[p];
+      if ((token & 0x01) == 0) {
+        throw new CodecException("Blosc chunk: block " + b + " stream " + s + " has an unknown run token " + token);
+      }
+    } else if (csize > end - p) {
+      throw new CodecException("Blosc chunk: block " + b + " stream " + s + " of " + csize
+          + " bytes passes the end of the chunk");
+    }
+    return p;
+  }
+
   /** Streams a whole block is split into: its typesize when the chunk splits, else 1 (a short last block never splits). */
-  private static int streams(BloscHeader h) {
+  static int streams(BloscHeader h) {
     int ts = h.typesize();
     int bs = h.blocksize();
     return !h.isDontSplit() && (h.version() >= 3 || (ts <= 16 && bs / ts >= 128)) ? ts : 1;
@@ -190,7 +223,7 @@ final class JavaBlosc {
   /** Per-thread buffers for {@link #decodePieces}, taken out while in use (a nested decode gets its own). */
   private static final ThreadLocal<byte[][]> PIECE = ThreadLocal.withInitial(() -> new byte[1][]);
 
-  private static byte[] takePiece(int size) {
+  static byte[] takePiece(int size) {
     byte[][] s = PIECE.get();
     byte[] b = s[0];
     if (b == null || b.length < size) {
@@ -200,7 +233,7 @@ final class JavaBlosc {
     return b;
   }
 
-  private static void givePiece(byte[] b) {
+  static void givePiece(byte[] b) {
     byte[][] s = PIECE.get();
     if (b.length <= 4 * PIECE_BYTES && (s[0] == null || s[0].length < b.length)) {
       s[0] = b;
@@ -305,6 +338,12 @@ final class JavaBlosc {
 
     void run(BlockExecutor ex) throws IOException {
       final int pieces = (nb - from + per - 1) / per;
+      if (nb == 1 && td != null && n >= SplitBlock.PARALLEL_BYTES && ex.threads() > 1) {
+        SplitBlock one = SplitBlock.of(h, src, off, 0); // one large block: its streams decode in parallel
+        if (one != null && one.decodeParallel(dict, td, td.index(0), null, 0, ex)) {
+          return;
+        }
+      }
       if (pieces >= 2 && n >= PARALLEL_BYTES && ex.threads() > 1) {
         int jobs = Math.min(pieces, 4 * ex.threads());
         List<BlockExecutor.Task> work = new ArrayList<>(jobs);
@@ -393,6 +432,11 @@ final class JavaBlosc {
       if (from == bStart && to == bStart + bLen) {
         decodeBlock(h, src, off, b, dst, dp + from - start, ref, 0, dict);
       } else {
+        SplitBlock split = ref == null ? SplitBlock.of(h, src, off, b) : null;
+        if (split != null) { // a few items: the first bytes of each stream, those items unshuffled
+          split.readRange(from - bStart, to - bStart, dst, dp + from - start, dict);
+          continue;
+        }
         byte[] tmp = new byte[bLen];
         decodeBlock(h, src, off, b, tmp, 0, ref, 0, dict);
         System.arraycopy(tmp, from - bStart, dst, dp + from - start, to - from);
@@ -663,7 +707,7 @@ final class JavaBlosc {
   }
 
   /** True when filter {@code f} changes the bytes of a block of {@code bsize} bytes. */
-  private static boolean transforms(int f, int meta, int ts, int bsize, int version) {
+  static boolean transforms(int f, int meta, int ts, int bsize, int version) {
     switch (f) {
       case BloscHeader.SHUFFLE: {
         int group = meta != 0 && version >= 3 ? meta & 0xff : ts;

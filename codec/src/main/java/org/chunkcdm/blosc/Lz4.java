@@ -70,12 +70,23 @@ public final class Lz4 {
    */
   public static void decode(byte[] in, int ip0, int inLen, byte[] out, int op0, int outLen, byte[] dict)
       throws IOException {
+    decode(in, ip0, inLen, out, op0, outLen, outLen, dict);
+  }
+
+  /**
+   * As {@link #decode(byte[], int, int, byte[], int, int, byte[])}, but stops once at least the first {@code need}
+   * bytes of the output are final (a point read in a stream): the bytes after them may be written or not, and the
+   * input is checked as far as it was decoded. With {@code need >= outLen}, the whole stream, checked to its end.
+   */
+  static void decode(byte[] in, int ip0, int inLen, byte[] out, int op0, int outLen, int need, byte[] dict)
+      throws IOException {
     int ip = ip0;
     int op = op0;
     final int ipEnd = ip0 + inLen;
     final int opEnd = op0 + outLen;
+    final int opStop = need < outLen ? op0 + Math.max(need, 0) : Integer.MAX_VALUE;
     final int ipLimit = ipEnd - 20;
-    final int opLimit = opEnd - 96;
+    final int opLimit = Math.min(opEnd - 96, opStop);
     while (true) {
       while (ip < ipLimit && op < opLimit) {
         int token = in[ip] & 0xff;
@@ -165,6 +176,9 @@ public final class Lz4 {
           }
         }
         op = nop + len;
+      }
+      if (op >= opStop) {
+        return;
       }
       long next = sequence(in, ip, ipEnd, out, op, op0, outLen, dict);
       if (next < 0) {
