@@ -7,6 +7,8 @@ write DIR KIND...: writes DIR/bench_<KIND>.h5, the float64 [128, 1024, 1024] (1 
   level 1, netcdf-java's own reference). Existing files are kept unless --force.
 read DIR KIND ROUNDS: reads "t" of DIR/bench_<KIND>.h5 whole ROUNDS times with h5py (the HDF5 C library and the
   filter plugin HDF5_PLUGIN_PATH finds) and prints one line per read.
+raw DIR KIND OUT: writes the values of "t" of DIR/bench_<KIND>.h5 to OUT as raw little-endian float64 (for the
+  codec CLIs' own benchmarks of the same values).
 """
 import os
 import sys
@@ -57,10 +59,21 @@ def read(d, kind, rounds):
         del a
 
 
+def raw(d, kind, out):
+    path = os.path.join(d, "bench_%s.h5" % kind)
+    tmp = out + ".tmp"
+    with h5py.File(path, "r") as f, open(tmp, "wb") as o:
+        for k in range(0, SHAPE[0], 16):
+            o.write(f[VAR][k:k + 16].astype("<f8").tobytes())
+    os.replace(tmp, out)
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 4 and sys.argv[1] == "write":
         write(sys.argv[2], [k for k in sys.argv[3:] if not k.startswith("--")], "--force" in sys.argv)
     elif len(sys.argv) >= 4 and sys.argv[1] == "read":
         read(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 3)
+    elif len(sys.argv) == 5 and sys.argv[1] == "raw":
+        raw(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
         sys.exit(__doc__)

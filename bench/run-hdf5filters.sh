@@ -28,3 +28,14 @@ java ${HEAP_OPTS:--Xms4g -Xmx4g} --add-modules jdk.incubator.vector -cp bench/ta
   "bshuf_lz4=HDF5_PLUGIN_PATH=$DEB_PLUGINS $PY bench/hdf5filters_bench.py read $DIR bshuf_lz4 1" \
   "lz4=HDF5_PLUGIN_PATH=$DEB_PLUGINS $PY bench/hdf5filters_bench.py read $DIR lz4 1" \
   "zstd=HDF5_PLUGIN_PATH=$NC_PLUGINS $ZSTD_VENV/bin/python bench/hdf5filters_bench.py read $DIR zstd 1"
+# The codecs' own C libraries alone on the same values, one core (zstd and lz4 CLIs, Debian): the fastest any reader
+# of these files can decode them per core. zstd -b3 -B8M compresses and decodes 8 MiB frames at level 3 (as the Zstd
+# filter stores them), lz4 -b1 -B7 4 MiB blocks at level 1 (the LZ4 filter's compressor, 8 MiB blocks there).
+if command -v zstd >/dev/null && command -v lz4 >/dev/null; then
+  RAW="$DIR/values.raw"
+  [ -f "$RAW" ] || HDF5_PLUGIN_PATH=$DEB_PLUGINS $PY bench/hdf5filters_bench.py raw "$DIR" deflate1 "$RAW"
+  head -c 268435456 "$RAW" > "$DIR/values256.raw"
+  echo "# libzstd alone, one core: $(zstd -b3 -B8M -i3 "$DIR/values256.raw" 2>&1 | tr '\r' '\n' | grep -o '[0-9.]* MB/s' | tail -1) decode"
+  echo "# liblz4 alone, one core: $(lz4 -b1 -B7 -i3 "$DIR/values256.raw" 2>&1 | tr '\r' '\n' | grep -o '[0-9.]* MB/s' | tail -1) decode"
+  rm -f "$DIR/values256.raw"
+fi

@@ -52,7 +52,7 @@ java -Xmx2g "${JOPTS[@]}" -cp bench/target/benchmarks.jar org.chunkcdm.bench.Rem
   fixtures/blosc2-stores/dictstore/v_dict_zip.b2z fixtures/blosc2-stores/dictstore/v_dict_mixed.b2d \
   lz4_shuffle_ts8_c5.b2nd lz4_shuffle_ts8_c5.bcolz
 echo
-java -Xmx4g "${JOPTS[@]}" -cp bench/target/benchmarks.jar org.chunkcdm.bench.RemoteBench whole "$EP" bench "$ROUNDS" \
+java -Xmx4g "${JOPTS[@]}" -Dbench.serverPid=$S3PID -cp bench/target/benchmarks.jar org.chunkcdm.bench.RemoteBench whole "$EP" bench "$ROUNDS" \
   "$BUCKET" lz4_shuffle_ts8_c5.b2nd lz4_shuffle_ts8_c5.bcolz
 echo
 echo "| volume | size | open | first plane (from the open) | next plane |"
