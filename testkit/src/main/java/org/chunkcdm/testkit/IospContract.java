@@ -104,6 +104,8 @@ public abstract class IospContract {
 
   private final Class<? extends IOServiceProvider> iosp;
   private final String typeId;
+  /** The manifest entry of each fixture made by {@link #fixture(Fixtures.Dataset, List)}, by fixture name. */
+  private final java.util.Map<String, Fixtures.Dataset> manifestEntries = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** A contract whose subclass names its IOSP and file type by overriding {@link #iospClass()} and {@link #fileTypeId()}. */
   protected IospContract() {
@@ -115,6 +117,61 @@ public abstract class IospContract {
     this.iosp = iosp;
     this.typeId = fileTypeId;
   }
+
+  // ------------------------------------------------------------------ helpers for the formats
+
+  /**
+   * The fixture of manifest dataset {@code d} whose variables hold {@code variables}; {@link #dataset(Fixture)} gives
+   * {@code d} back.
+   */
+  protected Fixture fixture(Fixtures.Dataset d, List<Expected> variables) {
+    Fixture f = new Fixture(d.path(), d.file(), variables);
+    manifestEntries.put(f.name(), d);
+    return f;
+  }
+
+  /** The fixtures of datasets {@code ds} (see {@link #fixture(Fixtures.Dataset, List)}), {@code expected} saying what each holds. */
+  protected List<Fixture> fixtures(List<Fixtures.Dataset> ds,
+      java.util.function.Function<Fixtures.Dataset, List<Expected>> expected) {
+    List<Fixture> out = new ArrayList<>();
+    for (Fixtures.Dataset d : ds) {
+      out.add(fixture(d, expected.apply(d)));
+    }
+    return out;
+  }
+
+  /** What the variables of manifest dataset {@code d} hold, each by {@code each}. */
+  protected static List<Expected> expected(Fixtures.Dataset d, java.util.function.Function<Fixtures.Variable, Expected> each) {
+    List<Expected> out = new ArrayList<>();
+    for (Fixtures.Variable v : d.variables()) {
+      out.add(each.apply(v));
+    }
+    return out;
+  }
+
+  /** The manifest dataset {@code f} was made of by {@link #fixture(Fixtures.Dataset, List)}. */
+  protected Fixtures.Dataset dataset(Fixture f) {
+    Fixtures.Dataset d = manifestEntries.get(f.name());
+    if (d == null) {
+      throw new AssertionError(f + ": not a fixture of a manifest dataset");
+    }
+    return d;
+  }
+
+  /** {@code NetcdfFiles.open} of the location ({@code rel} null) or of the file {@code rel} inside it. */
+  protected static Open netcdfFiles(String name, String rel) {
+    return new Open(name, p -> NetcdfFiles.open(rel == null ? p.toAbsolutePath().toString() : p.resolve(rel).toString()));
+  }
+
+  /** {@code NetcdfDatasets.openDataset} of the location ({@code rel} null) or of the file {@code rel} inside it. */
+  protected static Open netcdfDatasets(String name, String rel) {
+    return new Open(name,
+        p -> NetcdfDatasets.openDataset(rel == null ? p.toAbsolutePath().toString() : p.resolve(rel).toString()));
+  }
+
+  /** {@code NetcdfDatasets.openDataset} of the location's {@code file:} URL. */
+  protected static final Open DATASETS_FILE_URL = new Open("NetcdfDatasets file: URL",
+      p -> NetcdfDatasets.openDataset("file:" + p.toAbsolutePath()));
 
   // ------------------------------------------------------------------ what a format supplies
 
@@ -159,8 +216,7 @@ public abstract class IospContract {
 
   /** The ways a fixture may be opened; default: {@code NetcdfFiles.open} and {@code NetcdfDatasets.openDataset("file:...")}. */
   protected List<Open> opens(Fixture f) {
-    return List.of(new Open("NetcdfFiles.open", p -> NetcdfFiles.open(p.toAbsolutePath().toString())),
-        new Open("NetcdfDatasets.openDataset(file:)", p -> NetcdfDatasets.openDataset("file:" + p.toAbsolutePath())));
+    return List.of(netcdfFiles("NetcdfFiles.open", null), DATASETS_FILE_URL);
   }
 
   /** Locations opened after registering like threddsConfig.xml; default: every fixture. */
