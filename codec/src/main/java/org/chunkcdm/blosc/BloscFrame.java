@@ -42,6 +42,24 @@ public final class BloscFrame implements Closeable {
 
     @Override
     default void close() throws IOException {}
+
+    /** The bytes of {@code b} (not copied); a read outside them is a CodecException. */
+    static Source of(byte[] b) {
+      return new Source() {
+        @Override
+        public long size() {
+          return b.length;
+        }
+
+        @Override
+        public void read(long pos, byte[] dst, int off, int len) throws IOException {
+          if (pos < 0 || len < 0 || pos > b.length - len) {
+            throw new CodecException(len + " bytes at offset " + pos + " lie outside the frame's " + b.length + " bytes");
+          }
+          System.arraycopy(b, (int) pos, dst, off, len);
+        }
+      };
+    }
   }
 
   static final byte[] MAGIC = {(byte) 0x9e, (byte) 0xa8, 'b', '2', 'f', 'r', 'a', 'm', 'e', 0};
@@ -139,20 +157,7 @@ public final class BloscFrame implements Closeable {
 
   /** A frame held in memory (not copied). */
   public static BloscFrame read(byte[] frame) throws IOException {
-    return read(new Source() {
-      @Override
-      public long size() {
-        return frame.length;
-      }
-
-      @Override
-      public void read(long pos, byte[] dst, int off, int len) throws IOException {
-        if (pos < 0 || len < 0 || pos > frame.length - len) {
-          throw new CodecException(len + " bytes at offset " + pos + " lie outside the frame's " + frame.length + " bytes");
-        }
-        System.arraycopy(frame, (int) pos, dst, off, len);
-      }
-    }, "Blosc2 frame in memory");
+    return read(Source.of(frame), "Blosc2 frame in memory");
   }
 
   /** A frame read through {@code src}; {@code name} starts every error message. */

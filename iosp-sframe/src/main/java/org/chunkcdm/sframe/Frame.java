@@ -50,7 +50,9 @@ final class Frame {
   /** Where the frame starts in {@link #file} (0 for a frame file, the member's data offset in a zip, ...). */
   private final long base;
   /** The frame's bytes when it lies inside something else (e.g. a decompressed byte stream), or null. */
-  private final ContiguousFrame.Bytes ext;
+  private final BloscFrame.Source ext;
+  /** The frame's bytes: of the array, of {@link #ext}, or of the file from {@link #base} on. */
+  private final BloscFrame.Source bytes;
   /** What error messages call the frame: the file, or the description given with the array. */
   final String name;
   final boolean sparse;
@@ -75,7 +77,7 @@ final class Frame {
    * @param base where the frame starts in {@code file}
    * @param length the frame's length from {@code base} on, -1 = up to the end of the file
    */
-  private Frame(Path file, FileHandles files, long base, long length, byte[] mem, ContiguousFrame.Bytes ext, String name)
+  private Frame(Path file, FileHandles files, long base, long length, byte[] mem, BloscFrame.Source ext, String name)
       throws IOException {
     this.file = file;
     this.files = files;
@@ -84,10 +86,10 @@ final class Frame {
     this.ext = ext;
     this.name = name;
     boolean whole = mem == null && ext == null && base == 0 && length < 0;
-    long size = size(length);
+    bytes = mem != null ? BloscFrame.Source.of(mem) : ext != null ? ext : fileBytes(length);
     BloscFrame f;
     try {
-      f = BloscFrame.read(source(size), name);
+      f = BloscFrame.read(bytes, name);
     } catch (CodecException e) { // the codec's parsing names the frame; a bad frame is a FormatException here
       throw new FormatException(e.getMessage(), e);
     }
@@ -110,24 +112,14 @@ final class Frame {
     }
   }
 
-  /** The frame's size in bytes: of the array, the byte source, or {@code length} bytes of the file from its base. */
-  private long size(long length) throws IOException {
-    if (mem != null) {
-      return mem.length;
-    }
-    if (ext != null) {
-      return ext.size();
-    }
+  /** {@code length} bytes of the file from its base (-1: up to its end), checked against the file's size. */
+  private BloscFrame.Source fileBytes(long length) throws IOException {
     long fileSize = files.size(file);
     if (base < 0 || base > fileSize || length > fileSize - base) {
       throw error("a frame of " + length + " bytes at offset " + base + " lies outside the file's " + fileSize
           + " bytes");
     }
-    return length < 0 ? fileSize - base : length;
-  }
-
-  /** The frame's {@code size} bytes for the codec's parsing of its header, trailer and offsets index. */
-  private BloscFrame.Source source(long size) {
+    long size = length < 0 ? fileSize - base : length;
     return new BloscFrame.Source() {
       @Override
       public long size() {
@@ -136,15 +128,7 @@ final class Frame {
 
       @Override
       public void read(long pos, byte[] dst, int off, int len) throws IOException {
-        if (mem != null) {
-          checkInside(pos, len, mem.length);
-          System.arraycopy(mem, (int) pos, dst, off, len);
-        } else if (ext != null) {
-          checkInside(pos, len, ext.size());
-          ext.read(pos, dst, off, len);
-        } else {
-          files.readFully(file, base + pos, dst, off, len);
-        }
+        files.readFully(file, base + pos, dst, off, len);
       }
     };
   }
@@ -165,7 +149,7 @@ final class Frame {
   }
 
   /** The contiguous frame whose bytes {@code bytes} gives. */
-  static Frame open(ContiguousFrame.Bytes bytes, String name) throws IOException {
+  static Frame open(BloscFrame.Source bytes, String name) throws IOException {
     return new Frame(null, null, 0, -1, null, bytes, name);
   }
 
@@ -179,33 +163,22 @@ final class Frame {
 
   /** {@code len} bytes at {@code pos} of the frame (file or array); sizes are checked by the callers. */
   private byte[] read(long pos, long len) throws IOException {
-    if (ext != null) {
-      checkInside(pos, len, ext.size());
-      byte[] b = new byte[(int) len];
-      ext.read(pos, b, 0, b.length);
-      return b;
-    }
-    if (mem == null) {
+    if (files != null) {
       return files.read(file, base + pos, len);
     }
-    checkInside(pos, len, mem.length);
-    return java.util.Arrays.copyOfRange(mem, (int) pos, (int) (pos + len));
-  }
-
-  private void checkInside(long pos, long len, long size) throws IOException {
+    long size = bytes.size();
     if (pos < 0 || len < 0 || len > Integer.MAX_VALUE || pos > size - len) {
       throw new FormatException(name + ": " + len + " bytes at offset " + pos + " lie outside the frame's " + size
           + " bytes");
     }
+    byte[] b = new byte[(int) len];
+    bytes.read(pos, b, 0, b.length);
+    return b;
   }
 
-  /** {@code len} bytes at {@code pos} of a frame that is not in memory, into {@code dst}. */
+  /** {@code len} bytes at {@code pos} of the frame into {@code dst}. */
   private void readFully(long pos, byte[] dst, int len) throws IOException {
-    if (ext != null) {
-      ext.read(pos, dst, 0, len);
-    } else {
-      files.readFully(file, base + pos, dst, 0, len);
-    }
+    bytes.read(pos, dst, 0, len);
   }
 
   /**
