@@ -644,7 +644,7 @@ public abstract class IospContract {
         + Arrays.toString(stride);
     assertEquals(e.type(), actual.getDataType(), what + " array type");
     if (e.strings() != null) {
-      int[] sel = select(e.shape(), first, count, stride);
+      int[] sel = ContractValues.select(e.shape(), first, count, stride);
       assertEquals(sel.length, actual.getSize(), what + " size");
       IndexIterator it = actual.getIndexIterator();
       for (int i = 0; i < sel.length; i++) {
@@ -653,7 +653,7 @@ public abstract class IospContract {
       return;
     }
     byte[] exp = CdmArrays.gather(e.raw(), e.shape(), e.itemSize(), first, count, stride);
-    byte[] got = bytes(actual, what);
+    byte[] got = ContractValues.bytes(actual, what);
     assertEquals(exp.length, got.length, what + " size in bytes");
     byte[] mask = e.definedMask();
     if (mask != null) {
@@ -666,45 +666,6 @@ public abstract class IospContract {
       }
     }
     assertArrayEquals(exp, got, what);
-  }
-
-  /** Values as little-endian bytes; chars as one byte each (a char above 0xff fails). */
-  static byte[] bytes(Array a, String what) {
-    if (a.getDataType() == DataType.CHAR) {
-      byte[] got = new byte[(int) a.getSize()];
-      IndexIterator it = a.getIndexIterator();
-      for (int i = 0; i < got.length; i++) {
-        char ch = it.getCharNext();
-        if (ch > 0xff) {
-          throw new AssertionError(what + ": char " + (int) ch + " is not a byte");
-        }
-        got[i] = (byte) ch;
-      }
-      return got;
-    }
-    return CdmArrays.littleEndian(a);
-  }
-
-  /** Linear C-order indexes of a strided selection. */
-  public static int[] select(long[] shape, long[] first, long[] count, long[] stride) {
-    int rank = shape.length;
-    long total = Expected.count(count);
-    int[] out = new int[(int) total];
-    long[] idx = new long[rank];
-    for (int k = 0; k < total; k++) {
-      long lin = 0;
-      for (int d = 0; d < rank; d++) {
-        lin = lin * shape[d] + first[d] + idx[d] * stride[d];
-      }
-      out[k] = (int) lin;
-      for (int d = rank - 1; d >= 0; d--) {
-        if (++idx[d] < count[d]) {
-          break;
-        }
-        idx[d] = 0;
-      }
-    }
-    return out;
   }
 
   /** The enhanced values (netcdf-java may widen unsigned types) equal the raw ones numerically. */
