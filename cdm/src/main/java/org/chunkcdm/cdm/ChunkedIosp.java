@@ -36,8 +36,26 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
     RemoteRafProvider.register();
   }
 
+  private final String fileTypeId;
+  private final String fileTypeDescription;
   private volatile FileHandles files;
   private RandomAccessFile opening; // the file netcdf-java opened, during build(Path, Group.Builder) only
+
+  /** An IOSP whose datasets report {@code fileTypeId} and {@code fileTypeDescription}. */
+  protected ChunkedIosp(String fileTypeId, String fileTypeDescription) {
+    this.fileTypeId = fileTypeId;
+    this.fileTypeDescription = fileTypeDescription;
+  }
+
+  @Override
+  public String getFileTypeId() {
+    return fileTypeId;
+  }
+
+  @Override
+  public String getFileTypeDescription() {
+    return fileTypeDescription;
+  }
 
   /** Reads a variable whose values are not a fixed-size chunked array (e.g. strings). */
   public interface VariableReader {
@@ -89,9 +107,11 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
 
   /**
    * The dataset root that contains every file this dataset reads: the directory of a directory dataset, or
-   * the file itself for a one-file dataset.
+   * the file itself for a one-file dataset (the default).
    */
-  protected abstract Path datasetRoot(Path entryFile) throws IOException;
+  protected Path datasetRoot(Path entryFile) throws IOException {
+    return entryFile;
+  }
 
   /** Parses the dataset whose entry file (the file netcdf-java opened) is given. */
   protected abstract void build(Path entryFile, Group.Builder root) throws IOException;
@@ -108,6 +128,11 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
 
   /** Positional file access inside the dataset root. */
   protected FileHandles files() {
+    return files;
+  }
+
+  /** The open dataset's file handles, for tests and diagnostics (which files are open, mapped, were read). */
+  public FileHandles handles() {
     return files;
   }
 
@@ -260,5 +285,14 @@ public abstract class ChunkedIosp extends AbstractIOServiceProvider {
    */
   public static Path entryPath(String location) {
     return Locations.path(location).toAbsolutePath().normalize();
+  }
+
+  /** The {@link #entryPath} of {@code raf}'s location, or null when it names no path (not a file this IOSP reads). */
+  protected static Path entryPathOrNull(RandomAccessFile raf) {
+    try {
+      return entryPath(raf.getLocation());
+    } catch (RuntimeException e) { // InvalidPathException, a malformed URL
+      return null;
+    }
   }
 }

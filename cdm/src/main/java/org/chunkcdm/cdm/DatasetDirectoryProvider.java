@@ -30,7 +30,7 @@ public abstract class DatasetDirectoryProvider implements RandomAccessFileProvid
   }
 
   /** The path of a location this provider may be asked about (local, {@code file:} or remote), or null. */
-  protected static Path pathOf(String location) {
+  public static Path pathOf(String location) {
     if (location == null || location.contains("://") && !location.startsWith("file:") && !Locations.isRemote(location)) {
       return null;
     }

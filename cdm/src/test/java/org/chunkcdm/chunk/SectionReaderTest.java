@@ -11,7 +11,6 @@ import java.nio.ByteOrder;
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import ucar.ma2.Array;
 import ucar.ma2.DataType;
@@ -25,8 +24,12 @@ class SectionReaderTest {
   /** In-memory chunked array of int32 values = C-order flat index (or fill -7 for missing chunks). */
   static final class Model extends MemoryArray {
     Model(ChunkGrid grid, ByteOrder order, Set<Long> missing) {
-      super(DType.of(DType.Kind.INT, 4, order), grid, MemoryArray.indexElements(order), missing,
-          ByteBuffer.allocate(4).order(order).putInt(-7).array());
+      this(grid, order, missing, ByteBuffer.allocate(4).order(order).putInt(-7).array());
+    }
+
+    /** Missing chunks read as {@code fill} (null: zeros). */
+    Model(ChunkGrid grid, ByteOrder order, Set<Long> missing, byte[] fill) {
+      super(DType.of(DType.Kind.INT, 4, order), grid, MemoryArray.indexElements(order), missing, fill);
     }
   }
 
@@ -93,9 +96,10 @@ class SectionReaderTest {
    */
   @Test
   void readBytesIntoAReusedBufferWritesEverySelectedElement() throws Exception {
-    Model minus7 = new Model(ChunkGrid.regular(new long[] {13, 17}, new int[] {5, 4}), ByteOrder.LITTLE_ENDIAN, Set.of(3L, 7L));
-    ChunkedArray zeros = withFill(minus7, null);
-    ChunkedArray flat = withFill(new Model(ChunkGrid.flat(new long[] {100}, 7, false), ByteOrder.BIG_ENDIAN, Set.of(4L)), new byte[4]);
+    ChunkGrid grid = ChunkGrid.regular(new long[] {13, 17}, new int[] {5, 4});
+    Model minus7 = new Model(grid, ByteOrder.LITTLE_ENDIAN, Set.of(3L, 7L));
+    ChunkedArray zeros = new Model(grid, ByteOrder.LITTLE_ENDIAN, Set.of(3L, 7L), null);
+    ChunkedArray flat = new Model(ChunkGrid.flat(new long[] {100}, 7, false), ByteOrder.BIG_ENDIAN, Set.of(4L), new byte[4]);
     java.util.Random r = new java.util.Random(5);
     for (ChunkedArray m : java.util.List.of(minus7, zeros, flat)) {
       long[] shape = m.grid().shape();
@@ -128,31 +132,6 @@ class SectionReaderTest {
     }
     assertThrows(IllegalArgumentException.class,
         () -> SectionReader.readBytes(zeros, new long[] {0, 0}, new long[] {2, 2}, null, new byte[15], 0));
-  }
-
-  /** {@code a} with another fill value. */
-  static ChunkedArray withFill(ChunkedArray a, byte[] fill) {
-    return new ChunkedArray() {
-      @Override
-      public DType dtype() {
-        return a.dtype();
-      }
-
-      @Override
-      public ChunkGrid grid() {
-        return a.grid();
-      }
-
-      @Override
-      public ChunkData chunk(long index) throws IOException {
-        return a.chunk(index);
-      }
-
-      @Override
-      public byte[] fillValue() {
-        return fill;
-      }
-    };
   }
 
   @Test

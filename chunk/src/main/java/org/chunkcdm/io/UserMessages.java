@@ -21,9 +21,12 @@ import org.chunkcdm.blosc.LimitException;
 public final class UserMessages {
   private UserMessages() {}
 
+  /** What chunkcdm's own openers open, without netcdf-java. */
+  public static final String OPENER_FORMATS = "bcolz carrays and ctables, Bloscpack (.blp), Blosc2 frames and b2nd "
+      + "arrays, python-blosc2 stores (.b2d, .b2z, .b2e), .ds, Zarr v2 and v3 stores";
+
   /** What chunkcdm opens where netcdf-java is present (the command line, a server, Fiji with netcdf-java). */
-  public static final String FORMATS = "bcolz carrays and ctables, Bloscpack (.blp), Blosc2 frames and b2nd arrays, "
-      + "python-blosc2 stores (.b2d, .b2z, .b2e), .ds, Zarr v2 and v3 stores, HDF5 and NetCDF-4 (also with Blosc, LZF, LZ4, Bitshuffle, Zstd and other HDF5 filters), netCDF-3 and ncstream (.ncs)";
+  public static final String FORMATS = OPENER_FORMATS + ", HDF5 and NetCDF-4 (also with Blosc, LZF, LZ4, Bitshuffle, Zstd and other HDF5 filters), netCDF-3 and ncstream (.ncs)";
 
   /** Dataset directories chunkcdm opens (a directory that is none of these is refused). */
   public static final String DIRECTORIES = "a bcolz carray or ctable, a sparse Blosc2 frame, a python-blosc2 .b2d store or a Zarr store";

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** The {@link ChunkedDataset} the format openers return. */
-public final class BasicDataset implements ChunkedDataset {
+/** The {@link ChunkedDataset} the format openers return (a format that tells more extends it). */
+public class BasicDataset implements ChunkedDataset {
   private final String format;
   private final Path root;
   private final List<ChunkedVariable> variables;
@@ -25,6 +25,15 @@ public final class BasicDataset implements ChunkedDataset {
     this.variables = Collections.unmodifiableList(new ArrayList<>(variables));
     this.attrs = attrs == null ? new Attributes() : attrs;
     this.resources = resources;
+  }
+
+  /** A dataset of the same variables, attributes and resources as {@code d}. */
+  protected BasicDataset(BasicDataset d) {
+    this.format = d.format;
+    this.root = d.root;
+    this.variables = d.variables;
+    this.attrs = d.attrs;
+    this.resources = d.resources;
   }
 
   @Override

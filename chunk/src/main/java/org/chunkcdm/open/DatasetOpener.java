@@ -36,9 +36,22 @@ public interface DatasetOpener {
    * closed when the read fails and otherwise belong to the dataset.
    */
   static ChunkedDataset open(Path root, Reader reader, OpenOptions options) throws IOException {
+    return withHandles(root, files -> reader.read(files).withOptions(options));
+  }
+
+  /** Makes a dataset from the handles on its root. */
+  interface Opening<D extends ChunkedDataset> {
+    D open(FileHandles files) throws IOException;
+  }
+
+  /**
+   * The dataset {@code opening} makes from new handles on {@code root}; the handles are closed when that fails and
+   * otherwise belong to the dataset.
+   */
+  static <D extends ChunkedDataset> D withHandles(Path root, Opening<D> opening) throws IOException {
     FileHandles files = new FileHandles(root);
     try {
-      return reader.read(files).withOptions(options);
+      return opening.open(files);
     } catch (IOException | RuntimeException e) {
       files.close();
       throw e;

@@ -59,7 +59,7 @@ public final class Datasets {
         throw new java.nio.file.NoSuchFileException(path.toString(), null, "no such object or prefix");
       }
       throw new IOException(path + (remote ? ": no dataset chunkcdm opens here (not an object of a known format, and no"
-          + " entry object of a known directory format)" : ": not a dataset chunkcdm opens (bcolz, Bloscpack, Blosc2 frame, b2nd, python-blosc2 store, .ds, Zarr)"));
+          + " entry object of a known directory format)" : ": not a dataset chunkcdm opens (" + org.chunkcdm.io.UserMessages.OPENER_FORMATS + ")"));
     }
     return o.open(path, options == null ? OpenOptions.defaults() : options);
   }

@@ -85,32 +85,13 @@ class FrameDumpTest {
           assertTrue(Double.isNaN(want) ? Double.isNaN(got) : got == want, where + ": " + t + " vs " + want);
           break;
         }
-        case "i1":
-          assertEquals(String.valueOf(bb.get(p)), t, where);
-          break;
-        case "i2":
-          assertEquals(String.valueOf(bb.getShort(p)), t, where);
-          break;
-        case "i4":
-          assertEquals(String.valueOf(bb.getInt(p)), t, where);
-          break;
-        case "i8":
-          assertEquals(String.valueOf(bb.getLong(p)), t, where);
-          break;
-        case "u1":
-          assertEquals(String.valueOf(bb.get(p) & 0xff), t, where);
-          break;
-        case "u2":
-          assertEquals(String.valueOf(bb.getShort(p) & 0xffff), t, where);
-          break;
-        case "u4":
-          assertEquals(String.valueOf(bb.getInt(p) & 0xffffffffL), t, where);
-          break;
-        case "u8":
-          assertEquals(Long.toUnsignedString(bb.getLong(p)), t, where);
-          break;
-        default:
-          throw new AssertionError(d + ": dtype " + v.dtype() + " not handled by this test");
+        default: {
+          String want = Fixtures.integerText(bb, p, plain ? "u" + size : dtype);
+          if (want == null) {
+            throw new AssertionError(d + ": dtype " + v.dtype() + " not handled by this test");
+          }
+          assertEquals(want, t, where);
+        }
       }
       checked++;
     }

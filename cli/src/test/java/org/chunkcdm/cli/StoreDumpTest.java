@@ -63,31 +63,7 @@ class StoreDumpTest {
           continue;
         }
         String t = tokens[i].replaceAll("[A-Za-z]+$", ""); // ncdump suffixes: 1b, 2s, 3UL ...
-        switch (dt.substring(1)) {
-          case "i1":
-            assertEquals(bb.get(p), Byte.parseByte(t), where);
-            break;
-          case "i2":
-            assertEquals(bb.getShort(p), Short.parseShort(t), where);
-            break;
-          case "i4":
-            assertEquals(bb.getInt(p), Integer.parseInt(t), where);
-            break;
-          case "i8":
-            assertEquals(bb.getLong(p), Long.parseLong(t), where);
-            break;
-          case "u1":
-            assertEquals(bb.get(p) & 0xff, Integer.parseInt(t), where);
-            break;
-          case "u2":
-            assertEquals(bb.getShort(p) & 0xffff, Integer.parseInt(t), where);
-            break;
-          case "u4":
-            assertEquals(bb.getInt(p) & 0xffffffffL, Long.parseLong(t), where);
-            break;
-          default:
-            assertEquals(Long.toUnsignedString(bb.getLong(p)), t, where);
-        }
+        assertEquals(Fixtures.integerText(bb, p, dt.substring(1)), t, where);
       }
       compared++;
     }

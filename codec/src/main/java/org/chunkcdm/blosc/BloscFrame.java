@@ -42,12 +42,34 @@ public final class BloscFrame implements Closeable {
 
     @Override
     default void close() throws IOException {}
+
+    /** The bytes of {@code b} (not copied); a read outside them is a CodecException. */
+    static Source of(byte[] b) {
+      return new Source() {
+        @Override
+        public long size() {
+          return b.length;
+        }
+
+        @Override
+        public void read(long pos, byte[] dst, int off, int len) throws IOException {
+          if (pos < 0 || len < 0 || pos > b.length - len) {
+            throw new CodecException(len + " bytes at offset " + pos + " lie outside the frame's " + b.length + " bytes");
+          }
+          System.arraycopy(b, (int) pos, dst, off, len);
+        }
+      };
+    }
   }
 
   static final byte[] MAGIC = {(byte) 0x9e, (byte) 0xa8, 'b', '2', 'f', 'r', 'a', 'm', 'e', 0};
   private static final int FIXED_HEADER = 87;
   private static final int MAX_META_BYTES = 256 << 20;
   private static final int MAX_INDEX_BYTES = 256 << 20;
+  /**
+   * Largest item size accepted. The frame header keeps the writer's typesize as an int32 even above 255
+   * (e.g. b2nd {@code |S300} or {@code <U70}); c-blosc2 then compresses the chunks as 1-byte items.
+   */
   private static final int MAX_TYPESIZE = 1 << 24;
   /** Kinds of special index entries. */
   public static final int SPECIAL_ZEROS = 1;
@@ -64,7 +86,10 @@ public final class BloscFrame implements Closeable {
   private final int typesize;
   private final int blocksize;
   private final int chunksize;
+  private final int codecFlags;
   private final int[] filters = new int[6];
+  private final int[] filtersMeta = new int[6];
+  private final int otherFlags2;
   private final Map<String, byte[]> metalayers;
   private final Map<String, byte[]> vlmetalayers;
   private final long[] index;
@@ -72,30 +97,8 @@ public final class BloscFrame implements Closeable {
   private BloscFrame(Source src, String name) throws IOException {
     this.src = src;
     this.name = name;
-    long size = src.size();
-    if (size < FIXED_HEADER) {
-      throw error(size + " bytes, less than a Blosc2 frame header (truncated?)");
-    }
-    byte[] fixed = read(0, 24);
-    for (int i = 0; i < MAGIC.length; i++) {
-      if (fixed[i] != MAGIC[i]) {
-        throw error("no Blosc2 frame magic (0x9E 0xA8 'b2frame\\0') at the start");
-      }
-    }
-    if ((fixed[10] & 0xff) != 0xd2 || (fixed[15] & 0xff) != 0xcf) {
-      throw error("header_len / frame_len fields are not msgpack int32 / uint64");
-    }
-    long hl = be(fixed, 11, 4);
-    long fl = be(fixed, 16, 8);
-    if (hl < FIXED_HEADER || hl > size || hl > MAX_META_BYTES) {
-      throw error("header_len " + hl + " does not fit in the frame's " + size + " bytes");
-    }
-    if (fl != size) {
-      throw error("frame_len in the header is " + Long.toUnsignedString(fl) + " but the frame has " + size
-          + " bytes (truncated or not a frame)");
-    }
-    headerLen = (int) hl;
-    frameLen = fl;
+    frameLen = src.size();
+    headerLen = readHeaderLength();
     MsgPack h = new MsgPack(read(0, headerLen), name + ": frame header");
     if (h.arrayHeader() != 14) {
       throw error("the header is not a msgpack array of 14 fields");
@@ -114,6 +117,7 @@ public final class BloscFrame implements Closeable {
     if ((flags[0] & 0x80) != 0) {
       throw error("variable-length-block chunks (general_flags bit 7) are not supported");
     }
+    codecFlags = flags[2] & 0xff;
     sparse = frameType == 1;
     nbytes = h.integer();
     cbytes = h.integer();
@@ -126,7 +130,9 @@ public final class BloscFrame implements Closeable {
     byte[] f = h.fixext(16);
     for (int i = 0; i < 6; i++) {
       filters[i] = f[i] & 0xff;
+      filtersMeta[i] = f[8 + i];
     }
+    otherFlags2 = f[14] & 0xff;
     metalayers = Collections.unmodifiableMap(metalayers(h, "metalayer"));
     if (nbytes < 0 || cbytes < 0) {
       throw error("negative nbytes " + nbytes + " or cbytes " + cbytes + " in the header");
@@ -139,7 +145,7 @@ public final class BloscFrame implements Closeable {
     }
     typesize = (int) ts;
     chunksize = (int) cs;
-    long trailerPos = trailerPosition();
+    long trailerPos = frameLen - readTrailerLength();
     vlmetalayers = Collections.unmodifiableMap(vlmetalayers(trailerPos));
     long indexPos = sparse ? headerLen : headerLen + cbytes;
     if (!sparse && (cbytes > frameLen || indexPos > trailerPos)) {
@@ -151,20 +157,7 @@ public final class BloscFrame implements Closeable {
 
   /** A frame held in memory (not copied). */
   public static BloscFrame read(byte[] frame) throws IOException {
-    return read(new Source() {
-      @Override
-      public long size() {
-        return frame.length;
-      }
-
-      @Override
-      public void read(long pos, byte[] dst, int off, int len) throws IOException {
-        if (pos < 0 || len < 0 || pos > frame.length - len) {
-          throw new CodecException(len + " bytes at offset " + pos + " lie outside the frame's " + frame.length + " bytes");
-        }
-        System.arraycopy(frame, (int) pos, dst, off, len);
-      }
-    }, "Blosc2 frame in memory");
+    return read(Source.of(frame), "Blosc2 frame in memory");
   }
 
   /** A frame read through {@code src}; {@code name} starts every error message. */
@@ -253,6 +246,41 @@ public final class BloscFrame implements Closeable {
     return filters.clone();
   }
 
+  /** header_len: bytes of the msgpack header (the chunks of a contiguous frame follow it). */
+  public int headerLength() {
+    return headerLen;
+  }
+
+  /** frame_len: bytes of the whole frame. */
+  public long frameLength() {
+    return frameLen;
+  }
+
+  /**
+   * The offsets index as stored: per chunk its offset from the end of the header (contiguous), its chunk file number
+   * (sparse), or a negative special entry ({@link #special(int)}).
+   */
+  public long[] indexEntries() {
+    return index.clone();
+  }
+
+  private static final String[] CODECS = {"blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"};
+
+  /** The header's compression settings, e.g. "blosc2 zstd clevel 5; filters: delta, shuffle; typesize 8; blocksize 8192". */
+  public String compression() {
+    int codec = codecFlags & 0x0f;
+    StringBuilder sb = new StringBuilder("blosc2 ");
+    sb.append(codec < CODECS.length ? CODECS[codec] : "codec " + codec).append(" clevel ").append(codecFlags >> 4);
+    String fs = BloscHeader.filterDescription(filters, filtersMeta);
+    sb.append("; filters: ").append(fs.isEmpty() ? "none" : fs);
+    sb.append("; typesize ").append(typesize);
+    sb.append("; blocksize ").append(blocksize == 0 ? "automatic" : String.valueOf(blocksize));
+    if ((otherFlags2 & 0x01) != 0) {
+      sb.append("; zstd dictionary");
+    }
+    return sb.toString();
+  }
+
   /** Number of chunks. */
   public int chunkCount() {
     return index.length;
@@ -339,8 +367,35 @@ public final class BloscFrame implements Closeable {
 
   // ------------------------------------------------------------------ parsing
 
-  /** The trailer's position; its length is the uint32 after 0xCE at frame_len - 23. */
-  private long trailerPosition() throws IOException {
+  /** header_len from the msgpack fields after the magic, checked with frame_len against the frame's size. */
+  private int readHeaderLength() throws IOException {
+    long size = frameLen;
+    if (size < FIXED_HEADER) {
+      throw error(size + " bytes, less than a Blosc2 frame header (truncated?)");
+    }
+    byte[] fixed = read(0, 24);
+    for (int i = 0; i < MAGIC.length; i++) {
+      if (fixed[i] != MAGIC[i]) {
+        throw error("no Blosc2 frame magic (0x9E 0xA8 'b2frame\\0') at the start");
+      }
+    }
+    if ((fixed[10] & 0xff) != 0xd2 || (fixed[15] & 0xff) != 0xcf) {
+      throw error("header_len / frame_len fields are not msgpack int32 / uint64");
+    }
+    long hl = be(fixed, 11, 4);
+    long fl = be(fixed, 16, 8);
+    if (hl < FIXED_HEADER || hl > size || hl > MAX_META_BYTES) {
+      throw error("header_len " + hl + " does not fit in the frame's " + size + " bytes");
+    }
+    if (fl != size) {
+      throw error("frame_len in the header is " + Long.toUnsignedString(fl) + " but the frame has " + size
+          + " bytes (truncated or not a frame)");
+    }
+    return (int) hl;
+  }
+
+  /** trailer_len: the uint32 after 0xCE at frame_len - 23. */
+  private long readTrailerLength() throws IOException {
     if (frameLen - headerLen < 23) {
       throw error("no room for a trailer after the " + headerLen + "-byte header");
     }
@@ -348,11 +403,11 @@ public final class BloscFrame implements Closeable {
     if ((tl[0] & 0xff) != 0xce) {
       throw error("trailer length field (0xCE + uint32 at frame_len - 23) not found");
     }
-    long trailerLen = be(tl, 1, 4);
-    if (trailerLen < 23 || trailerLen > frameLen - headerLen || trailerLen > MAX_META_BYTES) {
-      throw error("trailer_len " + trailerLen + " lies past the frame (" + frameLen + " bytes, header " + headerLen + ")");
+    long len = be(tl, 1, 4);
+    if (len < 23 || len > frameLen - headerLen || len > MAX_META_BYTES) {
+      throw error("trailer_len " + len + " lies past the frame (" + frameLen + " bytes, header " + headerLen + ")");
     }
-    return frameLen - trailerLen;
+    return len;
   }
 
   private Map<String, byte[]> vlmetalayers(long trailerPos) throws IOException {
@@ -408,16 +463,20 @@ public final class BloscFrame implements Closeable {
     }
     byte[] c = read(pos, len);
     BloscHeader h;
-    byte[] d;
     try {
       h = BloscHeader.parse(c, 0, c.length);
-      if (h.nbytes() % 8 != 0 || h.nbytes() > MAX_INDEX_BYTES) {
-        throw new CodecException("holds " + h.nbytes() + " bytes, not a sane number of int64 entries");
-      }
-      if (chunksize > 0 && h.nbytes() / 8 != (nbytes + chunksize - 1) / chunksize) {
-        throw new CodecException("has " + h.nbytes() / 8 + " entries, but nbytes " + nbytes + " / chunksize " + chunksize
-            + " makes " + (nbytes + chunksize - 1) / chunksize + " chunks");
-      }
+    } catch (IOException e) {
+      throw error("offsets index at " + pos + ": " + e.getMessage());
+    }
+    if (h.nbytes() % 8 != 0 || h.nbytes() > MAX_INDEX_BYTES) {
+      throw error("offsets index at " + pos + " holds " + h.nbytes() + " bytes, not a sane number of int64 entries");
+    }
+    if (chunksize > 0 && h.nbytes() / 8 != (nbytes + chunksize - 1) / chunksize) {
+      throw error("offsets index has " + h.nbytes() / 8 + " entries, but nbytes " + nbytes + " / chunksize " + chunksize
+          + " makes " + (nbytes + chunksize - 1) / chunksize + " chunks");
+    }
+    byte[] d;
+    try {
       d = BloscChunk.parse(c).decode();
     } catch (IOException e) {
       throw error("offsets index at " + pos + ": " + e.getMessage());

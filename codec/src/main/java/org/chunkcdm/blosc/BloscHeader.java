@@ -353,6 +353,11 @@ public final class BloscHeader {
 
   /** The filter pipeline in application order, e.g. {@code delta, shuffle} (empty when none). */
   public String filterDescription() {
+    return filterDescription(filters, filtersMeta);
+  }
+
+  /** Six filter ids with their meta bytes as {@link #filterDescription()} writes them. */
+  static String filterDescription(int[] filters, int[] filtersMeta) {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < 6; i++) {
       if (filters[i] != NOFILTER) {

@@ -3,7 +3,6 @@ package org.chunkcdm.fiji;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
-import java.util.Objects;
 import net.imglib2.img.basictypeaccess.array.ByteArray;
 import net.imglib2.img.basictypeaccess.array.DoubleArray;
 import net.imglib2.img.basictypeaccess.array.FloatArray;
@@ -181,25 +180,7 @@ public final class ChunkImgs {
   }
 
   /** Key of a cell layout of one array in the shared chunk cache (distinct from core's chunk keys). */
-  private static final class CellKey {
-    final Object arrayKey;
-    final String layout;
-
-    CellKey(Object arrayKey, String layout) {
-      this.arrayKey = arrayKey;
-      this.layout = layout;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof CellKey && ((CellKey) o).arrayKey.equals(arrayKey) && ((CellKey) o).layout.equals(layout);
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(arrayKey, layout);
-    }
-  }
+  private record CellKey(Object arrayKey, String layout) {}
 
   /** Loads one cell's box through core, through the shared cache. */
   static final class CellLoader {

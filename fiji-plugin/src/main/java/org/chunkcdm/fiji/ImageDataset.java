@@ -70,9 +70,8 @@ public final class ImageDataset implements Closeable {
     }
     if (!netcdfAvailable()) {
       throw new IOException(Files.isDirectory(path) ? org.chunkcdm.io.UserMessages.isDirectory(path.toString())
-          : path + ": not a dataset chunkcdm opens without netcdf-java (bcolz carrays and ctables, Bloscpack, Blosc2 "
-              + "frames and b2nd arrays, python-blosc2 stores, .ds, Zarr); NetCDF and HDF5 files need netcdf-java, which Fiji and chunkcdm-imagej.zip "
-              + "include");
+          : path + ": not a dataset chunkcdm opens without netcdf-java (" + org.chunkcdm.io.UserMessages.OPENER_FORMATS
+              + "); NetCDF and HDF5 files need netcdf-java, which Fiji and chunkcdm-imagej.zip include");
     }
     return openWithNetcdf(path);
   }

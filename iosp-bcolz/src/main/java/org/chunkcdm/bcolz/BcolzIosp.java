@@ -31,6 +31,10 @@ import ucar.unidata.io.RandomAccessFile;
  * same code {@link BcolzOpener} uses without netcdf-java; this class is its CDM view.
  */
 public class BcolzIosp extends ChunkedIosp {
+  public BcolzIosp() {
+    super("bcolz", "bcolz carray/ctable, Blaze chunked array or Bloscpack file (chunkcdm)");
+  }
+
   /** Name of the shared row dimension of a ctable's columns. */
   public static final String ROW_DIM = Bcolz.ROW_DIM;
 
@@ -45,10 +49,8 @@ public class BcolzIosp extends ChunkedIosp {
 
   @Override
   public boolean isValidFile(RandomAccessFile raf) throws IOException {
-    Path p;
-    try {
-      p = entryPath(raf.getLocation());
-    } catch (IllegalArgumentException e) { // InvalidPathException too
+    Path p = entryPathOrNull(raf);
+    if (p == null) {
       return false;
     }
     if (classify(p) != null) {
@@ -61,21 +63,6 @@ public class BcolzIosp extends ChunkedIosp {
     raf.seek(0);
     raf.readFully(head);
     return Bloscpack.isBloscpack(head, head.length);
-  }
-
-  /** File handles of the open dataset (tests check which files were touched). */
-  org.chunkcdm.io.FileHandles handles() {
-    return files();
-  }
-
-  @Override
-  public String getFileTypeId() {
-    return "bcolz";
-  }
-
-  @Override
-  public String getFileTypeDescription() {
-    return "bcolz carray/ctable, Blaze chunked array or Bloscpack file (chunkcdm)";
   }
 
   @Override

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import org.chunkcdm.io.Locations;
 import org.chunkcdm.open.ChunkedDataset;
 import org.chunkcdm.open.DatasetOpener;
+import org.chunkcdm.open.FormatOpener;
 import org.chunkcdm.open.OpenOptions;
 
 /**
@@ -13,30 +14,25 @@ import org.chunkcdm.open.OpenOptions;
  * (or their entry files {@code meta/sizes}, {@code meta/storage}, {@code __attrs__}, {@code __rootdirs__},
  * {@code meta/attributes}) and Bloscpack format-3 files.
  */
-public final class BcolzOpener implements DatasetOpener {
-  @Override
-  public String format() {
-    return Bcolz.FORMAT;
+public final class BcolzOpener extends FormatOpener {
+  public BcolzOpener() {
+    super(Bcolz.FORMAT);
   }
 
   @Override
-  public boolean canOpen(Path path) {
-    try {
-      Path p = path.toAbsolutePath().normalize();
-      if (Locations.mayBeDirectory(p)) {
-        return Bcolz.entryOfDirectory(p) != null;
-      }
-      if (!Files.isRegularFile(p)) {
-        return false;
-      }
-      if (Bcolz.classify(p) != null) {
-        return true;
-      }
-      byte[] head = DatasetOpener.head(p, 5);
-      return head.length == 5 && Bloscpack.isBloscpack(head, 5) && Files.size(p) >= Bloscpack.HEADER;
-    } catch (IOException | RuntimeException e) {
+  protected boolean claims(Path path) throws IOException {
+    Path p = path.toAbsolutePath().normalize();
+    if (Locations.mayBeDirectory(p)) {
+      return Bcolz.entryOfDirectory(p) != null;
+    }
+    if (!Files.isRegularFile(p)) {
       return false;
     }
+    if (Bcolz.classify(p) != null) {
+      return true;
+    }
+    byte[] head = DatasetOpener.head(p, 5);
+    return head.length == 5 && Bloscpack.isBloscpack(head, 5) && Files.size(p) >= Bloscpack.HEADER;
   }
 
   @Override

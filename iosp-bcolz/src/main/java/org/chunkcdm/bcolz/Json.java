@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.io.FormatException;
+import org.chunkcdm.open.JsonDocuments;
 
 /** The family's JSON files: Python's json module writes bare {@code NaN}/{@code Infinity} tokens. */
 final class Json {
@@ -32,15 +33,7 @@ final class Json {
   }
 
   static JsonNode parse(byte[] b, String what) throws IOException {
-    JsonNode n;
-    try {
-      n = MAPPER.readTree(b);
-    } catch (com.fasterxml.jackson.core.JacksonException e) {
-      throw new FormatException(what + ": invalid JSON: " + e.getOriginalMessage(), e);
-    } catch (IOException | RuntimeException e) {
-      // e.g. CharConversionException when the bytes look like UTF-32: still bad bytes in this file
-      throw new FormatException(what + ": invalid JSON: " + e, e);
-    }
+    JsonNode n = JsonDocuments.parse(MAPPER, b, what);
     if (n == null || n.isMissingNode()) {
       throw new FormatException(what + ": empty JSON");
     }

@@ -7,9 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.chunkcdm.testkit.Expected;
 import org.chunkcdm.testkit.Fixtures;
 import org.chunkcdm.testkit.IospContract;
@@ -26,70 +24,45 @@ import ucar.nc2.dataset.NetcdfDatasets;
  * attribute, and a changed {@code __attrs__} seen after the cache reopens a modified carray.
  */
 class BcolzIospContractTest extends IospContract {
-  /** The manifest entry of each fixture, by fixture name. */
-  private final Map<String, Fixtures.Dataset> datasets = new LinkedHashMap<>();
-
   BcolzIospContractTest() {
     super(BcolzIosp.class, "bcolz");
   }
 
-  private Fixture fixture(Fixtures.Dataset d) {
-    List<Expected> vars = new ArrayList<>();
-    for (Fixtures.Variable fv : d.variables()) {
-      vars.add(Check.expected(fv));
-    }
-    Fixture f = new Fixture(d.path(), d.file(), vars);
-    datasets.put(f.name(), d);
-    return f;
-  }
-
   private Fixture fixture(String family, String path) {
-    return fixture(Fixtures.manifest(family).dataset(path));
+    Fixtures.Dataset d = Fixtures.manifest(family).dataset(path);
+    return fixture(d, expected(d, Check::expected));
   }
 
   @Override
   protected List<Fixture> fixtures() {
     List<Fixture> out = new ArrayList<>();
     for (String fam : new String[] {"bcolz", "bloscpack"}) {
-      for (Fixtures.Dataset d : Fixtures.manifest(fam).datasets()) {
-        out.add(fixture(d));
-      }
+      out.addAll(fixtures(Fixtures.manifest(fam).datasets(), d -> expected(d, Check::expected)));
     }
     return out;
   }
 
-  private static Open files(String name, String rel) {
-    return new Open(name, p -> NetcdfFiles.open(rel == null ? p.toAbsolutePath().toString() : p.resolve(rel).toString()));
-  }
-
-  private static Open datasets(String name, String rel) {
-    return new Open(name, p -> NetcdfDatasets.openDataset(rel == null ? p.toAbsolutePath().toString() : p.resolve(rel).toString()));
-  }
-
-  private static final Open DATASETS_FILE_URL = new Open("NetcdfDatasets file: URL",
-      p -> NetcdfDatasets.openDataset("file:" + p.toAbsolutePath()));
-
   @Override
   protected List<Open> opens(Fixture f) {
-    switch (datasets.get(f.name()).kind()) {
+    switch (dataset(f).kind()) {
       case "bcolz-carray":
-        return List.of(files("NetcdfFiles dir", null), files("NetcdfFiles meta/sizes", "meta/sizes"),
-            files("NetcdfFiles meta/storage", "meta/storage"), files("NetcdfFiles __attrs__", "__attrs__"),
-            DATASETS_FILE_URL, datasets("NetcdfDatasets meta/sizes", "meta/sizes"));
+        return List.of(netcdfFiles("NetcdfFiles dir", null), netcdfFiles("NetcdfFiles meta/sizes", "meta/sizes"),
+            netcdfFiles("NetcdfFiles meta/storage", "meta/storage"), netcdfFiles("NetcdfFiles __attrs__", "__attrs__"),
+            DATASETS_FILE_URL, netcdfDatasets("NetcdfDatasets meta/sizes", "meta/sizes"));
       case "bcolz-ctable":
-        return List.of(files("NetcdfFiles dir", null), files("NetcdfFiles __rootdirs__", "__rootdirs__"),
-            DATASETS_FILE_URL, datasets("NetcdfDatasets __rootdirs__", "__rootdirs__"));
+        return List.of(netcdfFiles("NetcdfFiles dir", null), netcdfFiles("NetcdfFiles __rootdirs__", "__rootdirs__"),
+            DATASETS_FILE_URL, netcdfDatasets("NetcdfDatasets __rootdirs__", "__rootdirs__"));
       case "bloscpack-bytes":
       case "bloscpack-ndarray":
-        return List.of(files("NetcdfFiles file", null), datasets("NetcdfDatasets file", null), DATASETS_FILE_URL);
+        return List.of(netcdfFiles("NetcdfFiles file", null), netcdfDatasets("NetcdfDatasets file", null), DATASETS_FILE_URL);
       default:
-        throw new AssertionError("unknown kind " + datasets.get(f.name()).kind());
+        throw new AssertionError("unknown kind " + dataset(f).kind());
     }
   }
 
   @Override
   protected void checkVariable(Fixture f, Open how, Expected e, Variable v, Variable raw) {
-    if (datasets.get(f.name()).kind().startsWith("bcolz")) {
+    if (dataset(f).kind().startsWith("bcolz")) {
       assertNotNull(v.findAttribute("compression"), e + ": compression attribute");
     }
   }

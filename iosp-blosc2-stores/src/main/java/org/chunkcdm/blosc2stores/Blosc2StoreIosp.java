@@ -6,7 +6,6 @@ import java.util.Map;
 import org.chunkcdm.cdm.CdmAttributes;
 import org.chunkcdm.cdm.ChunkedIosp;
 import org.chunkcdm.cdm.ChunkedVariables;
-import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.open.ChunkedVariable;
 import ucar.nc2.Group;
 import ucar.nc2.Variable;
@@ -20,31 +19,18 @@ import ucar.unidata.io.RandomAccessFile;
  * The view is the one {@link Blosc2StoreOpener} gives ({@link Blosc2Stores}).
  */
 public class Blosc2StoreIosp extends ChunkedIosp {
+  public Blosc2StoreIosp() {
+    super(Blosc2Stores.FORMAT, "python-blosc2 DictStore, TreeStore, EmbedStore or CTable (chunkcdm)");
+  }
+
   @Override
   public boolean isValidFile(RandomAccessFile raf) throws IOException {
-    Path p;
-    try {
-      p = entryPath(raf.getLocation());
-    } catch (RuntimeException e) {
+    Path p = entryPathOrNull(raf);
+    if (p == null) {
       return false;
     }
     Blosc2Stores.Kind k = Blosc2Stores.kind(p);
     return k != null && k != Blosc2Stores.Kind.DIRECTORY;
-  }
-
-  @Override
-  public String getFileTypeId() {
-    return Blosc2Stores.FORMAT;
-  }
-
-  @Override
-  public String getFileTypeDescription() {
-    return "python-blosc2 DictStore, TreeStore, EmbedStore or CTable (chunkcdm)";
-  }
-
-  /** File handles of the open dataset (tests check which files were touched). */
-  FileHandles handles() {
-    return files();
   }
 
   @Override

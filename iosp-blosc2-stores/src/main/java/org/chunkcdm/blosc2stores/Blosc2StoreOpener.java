@@ -2,8 +2,8 @@ package org.chunkcdm.blosc2stores;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.open.DatasetOpener;
+import org.chunkcdm.open.FormatOpener;
 import org.chunkcdm.open.OpenOptions;
 
 /**
@@ -12,14 +12,13 @@ import org.chunkcdm.open.OpenOptions;
  * ({@link Blosc2Stores}). Variable names are key paths ({@code dir/arr}); {@link StoreDataset#groupAttributes()}
  * gives the groups' attributes.
  */
-public final class Blosc2StoreOpener implements DatasetOpener {
-  @Override
-  public String format() {
-    return Blosc2Stores.FORMAT;
+public final class Blosc2StoreOpener extends FormatOpener {
+  public Blosc2StoreOpener() {
+    super(Blosc2Stores.FORMAT);
   }
 
   @Override
-  public boolean canOpen(Path path) {
+  protected boolean claims(Path path) {
     return Blosc2Stores.kind(path) != null;
   }
 
@@ -28,12 +27,7 @@ public final class Blosc2StoreOpener implements DatasetOpener {
     if (Blosc2Stores.kind(path) == null) {
       throw new IOException(path + ": not a python-blosc2 DictStore, TreeStore, EmbedStore or CTable");
     }
-    FileHandles files = new FileHandles(Blosc2Stores.datasetRoot(path));
-    try {
-      return Blosc2Stores.read(files, options).withOptions(options);
-    } catch (IOException | RuntimeException e) {
-      files.close();
-      throw e;
-    }
+    return DatasetOpener.withHandles(Blosc2Stores.datasetRoot(path),
+        files -> Blosc2Stores.read(files, options).withOptions(options));
   }
 }

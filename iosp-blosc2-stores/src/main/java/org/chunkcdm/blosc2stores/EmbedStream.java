@@ -2,6 +2,7 @@ package org.chunkcdm.blosc2stores;
 
 import java.io.IOException;
 import java.util.concurrent.atomic.LongAdder;
+import org.chunkcdm.blosc.BloscFrame;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.io.FormatException;
 import org.chunkcdm.sframe.ContiguousFrame;
@@ -42,12 +43,12 @@ final class EmbedStream {
   }
 
   /** The value at {@code offset, length} of the stream as frame bytes; outside the stream is a FormatException. */
-  ContiguousFrame.Bytes slice(String key, long offset, long len) throws IOException {
+  BloscFrame.Source slice(String key, long offset, long len) throws IOException {
     if (offset < 0 || len < 0 || offset > length - len) {
       throw new FormatException(name + ": key '" + key + "': the key map puts it at offset " + offset + ", length "
           + len + ", outside the embed store's byte stream of " + length + " bytes");
     }
-    return new ContiguousFrame.Bytes() {
+    return new BloscFrame.Source() {
       @Override
       public long size() {
         return len;

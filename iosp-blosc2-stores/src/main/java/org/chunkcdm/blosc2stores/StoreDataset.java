@@ -1,16 +1,12 @@
 package org.chunkcdm.blosc2stores;
 
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.chunkcdm.open.Attributes;
 import org.chunkcdm.open.BasicDataset;
 import org.chunkcdm.open.ChunkedDataset;
-import org.chunkcdm.open.ChunkedVariable;
 import org.chunkcdm.open.OpenOptions;
 
 /**
@@ -18,12 +14,11 @@ import org.chunkcdm.open.OpenOptions;
  * {@code /dir/arr} is the variable {@code dir/arr} (in the CDM view: variable {@code arr} of group {@code dir});
  * {@link #groupAttributes()} gives the attributes of each group (TreeStore group vlmeta, an inline CTable's vlmeta).
  */
-public final class StoreDataset implements ChunkedDataset {
-  private final BasicDataset ds;
+public final class StoreDataset extends BasicDataset {
   private final Map<String, Attributes> groups;
 
   StoreDataset(BasicDataset ds, Map<String, Attributes> groups) {
-    this.ds = ds;
+    super(ds);
     this.groups = Collections.unmodifiableMap(new LinkedHashMap<>(groups));
   }
 
@@ -43,48 +38,9 @@ public final class StoreDataset implements ChunkedDataset {
     return a == null ? Set.of() : a.unsigned();
   }
 
-  StoreDataset withOptions(OpenOptions options) {
-    BasicDataset b = ds.withOptions(options);
-    return b == ds ? this : new StoreDataset(b, groups);
-  }
-
   @Override
-  public String format() {
-    return ds.format();
-  }
-
-  @Override
-  public Path root() {
-    return ds.root();
-  }
-
-  @Override
-  public List<ChunkedVariable> variables() {
-    return ds.variables();
-  }
-
-  @Override
-  public Map<String, Object> attributes() {
-    return ds.attributes();
-  }
-
-  @Override
-  public Set<String> unsigned() {
-    return ds.unsigned();
-  }
-
-  @Override
-  public long lastModified() throws IOException {
-    return ds.lastModified();
-  }
-
-  @Override
-  public void close() throws IOException {
-    ds.close();
-  }
-
-  @Override
-  public String toString() {
-    return ds.toString();
+  public StoreDataset withOptions(OpenOptions options) {
+    BasicDataset b = super.withOptions(options);
+    return b == this ? this : new StoreDataset(b, groups);
   }
 }

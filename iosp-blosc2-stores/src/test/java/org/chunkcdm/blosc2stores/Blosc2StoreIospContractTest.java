@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.chunkcdm.testkit.Expected;
@@ -21,7 +20,6 @@ import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 import ucar.nc2.dataset.NetcdfDatasets;
-import ucar.nc2.iosp.IOServiceProvider;
 
 /**
  * The shared IOSP contract over every store fixture of testdata/blosc2-stores (DictStore and TreeStore as
@@ -30,12 +28,8 @@ import ucar.nc2.iosp.IOServiceProvider;
  * global, group and variable attributes equal the manifest's, key paths are groups.
  */
 class Blosc2StoreIospContractTest extends IospContract {
-  private final Map<String, Fixtures.Dataset> datasets = new LinkedHashMap<>();
-
-  private Fixture fixture(Fixtures.Dataset d) {
-    Fixture f = new Fixture(d.path(), d.file(), StoreFixtures.expected(d));
-    datasets.put(f.name(), d);
-    return f;
+  Blosc2StoreIospContractTest() {
+    super(Blosc2StoreIosp.class, "blosc2-store");
   }
 
   /** A {@code .b2d} directory finds its external values by listing: over plain HTTP it must say so. */
@@ -46,30 +40,22 @@ class Blosc2StoreIospContractTest extends IospContract {
 
   @Override
   protected List<Fixture> fixtures() {
-    List<Fixture> out = new ArrayList<>();
-    for (Fixtures.Dataset d : StoreFixtures.datasets()) {
-      out.add(fixture(d));
-    }
-    return out;
+    return fixtures(StoreFixtures.datasets(), StoreFixtures::expected);
   }
 
   @Override
   protected List<Open> opens(Fixture f) {
-    Open files = new Open("NetcdfFiles", p -> NetcdfFiles.open(p.toAbsolutePath().toString()));
-    Open datasetsFile = new Open("NetcdfDatasets", p -> NetcdfDatasets.openDataset(p.toAbsolutePath().toString()));
-    Open url = new Open("NetcdfDatasets file: URL", p -> NetcdfDatasets.openDataset("file:" + p.toAbsolutePath()));
+    Open files = netcdfFiles("NetcdfFiles", null);
     if (Files.isDirectory(f.location())) {
-      Open entry = new Open("NetcdfFiles embed.b2e", p -> NetcdfFiles.open(p.resolve("embed.b2e").toString()));
-      Open entryDs = new Open("NetcdfDatasets embed.b2e",
-          p -> NetcdfDatasets.openDataset(p.resolve("embed.b2e").toString()));
-      return List.of(files, url, entry, entryDs);
+      return List.of(files, DATASETS_FILE_URL, netcdfFiles("NetcdfFiles embed.b2e", "embed.b2e"),
+          netcdfDatasets("NetcdfDatasets embed.b2e", "embed.b2e"));
     }
-    return List.of(files, datasetsFile, url);
+    return List.of(files, netcdfDatasets("NetcdfDatasets", null), DATASETS_FILE_URL);
   }
 
   @Override
   protected void checkDataset(Fixture f, Open how, NetcdfFile nc) {
-    Fixtures.Dataset d = datasets.get(f.name());
+    Fixtures.Dataset d = dataset(f);
     StoreFixtures.assertAttributes(d.json().path("attrs"), nc.getRootGroup().attributes(), f + " via " + how);
     JsonNode groups = d.json().path("group_attrs");
     Iterator<Map.Entry<String, JsonNode>> it = groups.fields();
@@ -85,7 +71,7 @@ class Blosc2StoreIospContractTest extends IospContract {
 
   @Override
   protected void checkVariable(Fixture f, Open how, Expected e, Variable v, Variable raw) {
-    Fixtures.Dataset d = datasets.get(f.name());
+    Fixtures.Dataset d = dataset(f);
     Fixtures.Variable fv = null;
     for (Fixtures.Variable x : d.variables()) {
       if (StoreFixtures.cdmName(x.name()).equals(e.cdmName())) {
@@ -103,16 +89,6 @@ class Blosc2StoreIospContractTest extends IospContract {
     if (d.kind().equals("blosc2-ctable")) {
       assertEquals("row", raw.getDimension(0).getShortName(), e + ": columns share the row dimension");
     }
-  }
-
-  @Override
-  protected Class<? extends IOServiceProvider> iospClass() {
-    return Blosc2StoreIosp.class;
-  }
-
-  @Override
-  protected String fileTypeId() {
-    return "blosc2-store";
   }
 
   @Override
@@ -158,7 +134,8 @@ class Blosc2StoreIospContractTest extends IospContract {
     List<Fixture> out = new ArrayList<>();
     for (String p : List.of("dictstore/v_dict_mixed.b2d", "embedstore/v_embed.b2e", "ctable/v_table_dir.b2d",
         "treestore/v_tree_zip.b2z")) {
-      out.add(fixture(StoreFixtures.dataset(p)));
+      Fixtures.Dataset d = StoreFixtures.dataset(p);
+      out.add(fixture(d, StoreFixtures.expected(d)));
     }
     return out;
   }

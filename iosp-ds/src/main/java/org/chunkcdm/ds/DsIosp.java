@@ -7,13 +7,11 @@ import org.chunkcdm.cdm.CdmAttributes;
 import org.chunkcdm.cdm.CdmTypes;
 import org.chunkcdm.cdm.ChunkedIosp;
 import org.chunkcdm.cdm.ChunkedVariables;
-import org.chunkcdm.io.FileHandles;
 import ucar.nc2.Attribute;
 import ucar.nc2.Dimension;
 import ucar.nc2.Group;
 import ucar.nc2.Variable;
 import ucar.unidata.io.RandomAccessFile;
-
 
 /**
  * netcdf-java IOSP for ds-format {@code .ds} files (format ds-1.x, and the pre-1.0 experimental layout
@@ -24,6 +22,10 @@ import ucar.unidata.io.RandomAccessFile;
  * {@link DsOpener} uses without netcdf-java; this class is its CDM view and adds the string variables' reader.
  */
 public class DsIosp extends ChunkedIosp {
+  public DsIosp() {
+    super("ds", "ds-format .ds file (chunkcdm)");
+  }
+
   /** Units that make netcdf-java show a Julian date ({@code .time: true}) as a date. */
   static final String JULIAN_DATE_UNITS = Template.JULIAN_DATE_UNITS;
   static final String JULIAN_DATE_CALENDAR = Template.JULIAN_DATE_CALENDAR;
@@ -35,26 +37,6 @@ public class DsIosp extends ChunkedIosp {
     raf.seek(0);
     int n = raf.read(head);
     return n >= 2 && DsDatasets.looksLikeDs(head, n, raf.getLocation());
-  }
-
-  @Override
-  public String getFileTypeId() {
-    return "ds";
-  }
-
-  @Override
-  public String getFileTypeDescription() {
-    return "ds-format .ds file (chunkcdm)";
-  }
-
-  @Override
-  protected Path datasetRoot(Path entry) {
-    return entry;
-  }
-
-  /** File handles of the open file (tests check release()). */
-  FileHandles handles() {
-    return files();
   }
 
   /** The CDM view of the dataset {@link DsDatasets} reads; string variables read through {@link DsStrings}. */

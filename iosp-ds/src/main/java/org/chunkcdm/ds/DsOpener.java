@@ -5,26 +5,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.chunkcdm.open.ChunkedDataset;
 import org.chunkcdm.open.DatasetOpener;
+import org.chunkcdm.open.FormatOpener;
 import org.chunkcdm.open.OpenOptions;
 
 /**
  * Opens ds-format {@code .ds} files without netcdf-java ({@link DsDatasets}). String variables are listed
  * (names, dimensions, attributes) but have no chunked array.
  */
-public final class DsOpener implements DatasetOpener {
-  @Override
-  public String format() {
-    return DsDatasets.FORMAT;
+public final class DsOpener extends FormatOpener {
+  public DsOpener() {
+    super(DsDatasets.FORMAT);
   }
 
   @Override
-  public boolean canOpen(Path path) {
-    try {
-      byte[] head = DatasetOpener.head(path, 3);
-      return DsDatasets.looksLikeDs(head, head.length, path.getFileName().toString());
-    } catch (IOException | RuntimeException e) {
-      return false;
-    }
+  protected boolean claims(Path path) throws IOException {
+    byte[] head = DatasetOpener.head(path, 3);
+    return DsDatasets.looksLikeDs(head, head.length, path.getFileName().toString());
   }
 
   @Override

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
 import java.util.stream.Stream;
@@ -40,11 +39,7 @@ class DsIospContractTest extends IospContract {
   }
 
   static Fixture fixture(Fixtures.Dataset d) {
-    List<Expected> vars = new ArrayList<>();
-    for (Fixtures.Variable fv : d.variables()) {
-      vars.add(new Expect(fv).contract());
-    }
-    return new Fixture(d.path(), d.file(), vars);
+    return new Fixture(d.path(), d.file(), expected(d, fv -> new Expect(fv).contract()));
   }
 
   static Fixture fixture(String path) {

@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import org.chunkcdm.cdm.ChunkedIosp;
 import org.chunkcdm.cdm.ChunkedVariables;
-import org.chunkcdm.io.FileHandles;
 import ucar.nc2.Group;
 import ucar.unidata.io.RandomAccessFile;
 
@@ -25,6 +24,10 @@ import ucar.unidata.io.RandomAccessFile;
  * learn their chunk boundaries from the chunks' 16-byte headers on the first read that needs them).
  */
 public class Blosc2FrameIosp extends ChunkedIosp {
+  public Blosc2FrameIosp() {
+    super("blosc2", "Blosc2 sparse or contiguous frame, b2nd array (chunkcdm)");
+  }
+
   static final String INDEX_FILE = Blosc2Frames.INDEX_FILE;
 
   @Override
@@ -38,21 +41,6 @@ public class Blosc2FrameIosp extends ChunkedIosp {
     // a python-blosc2 container's key-map frame (embed.b2e, .b2e) belongs to the stores reader
     return Arrays.equals(head, 0, Frame.MAGIC.length, Frame.MAGIC, 0, Frame.MAGIC.length)
         && !ContiguousFrame.isStoreFrame(head);
-  }
-
-  @Override
-  public String getFileTypeId() {
-    return "blosc2";
-  }
-
-  @Override
-  public String getFileTypeDescription() {
-    return "Blosc2 sparse or contiguous frame, b2nd array (chunkcdm)";
-  }
-
-  /** File handles of the open dataset (tests check which files were touched). */
-  FileHandles handles() {
-    return files();
   }
 
   /** True when the frame file at {@code p} is a sparse frame's index file (frame_type byte 1). */

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.chunkcdm.blosc.BloscFrame;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.io.FormatException;
@@ -17,20 +18,11 @@ import org.chunkcdm.open.DatasetVariable;
  * a {@code b2nd} metalayer, the same b2nd layout code ({@code B2nd}: block padding dropped, a byte range decodes
  * only the blocks it needs). The frame can be held in a byte array ({@link #parse}: formats that store whole frames
  * as their chunks, such as the HDF5 Blosc2 filter, 32026), lie at an offset of a file ({@link #open(FileHandles,
- * Path, long, long, String)}: a stored zip member) or inside any other byte source ({@link #open(Bytes, String)}:
+ * Path, long, long, String)}: a stored zip member) or inside any other byte source ({@link #open(BloscFrame.Source, String)}:
  * a value inside another frame's decompressed byte stream). Opening reads the header, the offsets index and the
  * trailer only. Thread-safe once parsed; a byte array is not copied and must not change while the frame is used.
  */
 public final class ContiguousFrame {
-  /** Random access to the bytes of a frame that lies inside something else. Must be thread-safe. */
-  public interface Bytes {
-    /** The frame's length. */
-    long size();
-
-    /** Copies {@code len} bytes at {@code pos} of the frame into {@code dst[off..]}; a range outside is an IOException. */
-    void read(long pos, byte[] dst, int off, int len) throws IOException;
-  }
-
   private final Frame f;
   private final B2nd nd;
 
@@ -85,8 +77,11 @@ public final class ContiguousFrame {
     return of(Frame.open(files, file, offset, length, name));
   }
 
-  /** The contiguous frame whose bytes {@code bytes} gives; {@code name} starts every error message. */
-  public static ContiguousFrame open(Bytes bytes, String name) throws IOException {
+  /**
+   * The contiguous frame whose bytes {@code bytes} gives (thread-safe reads; a range outside is an IOException);
+   * {@code name} starts every error message.
+   */
+  public static ContiguousFrame open(BloscFrame.Source bytes, String name) throws IOException {
     return of(Frame.open(bytes, name));
   }
 

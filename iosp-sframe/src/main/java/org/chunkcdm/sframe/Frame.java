@@ -3,11 +3,10 @@ package org.chunkcdm.sframe;
 import org.chunkcdm.chunk.Lazy;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Collections;
 import java.util.Map;
-import org.chunkcdm.blosc.Blosc;
+import org.chunkcdm.blosc.BloscFrame;
 import org.chunkcdm.chunk.BloscChunkData;
-import org.chunkcdm.blosc.BloscHeader;
+import org.chunkcdm.blosc.CodecException;
 import org.chunkcdm.chunk.ChunkData;
 import org.chunkcdm.chunk.FetchBuffers;
 import org.chunkcdm.io.FileHandles;
@@ -18,8 +17,10 @@ import org.chunkcdm.io.FormatException;
  * A Blosc2 frame: the msgpack header (with metalayers), the offsets index (a Blosc2 chunk of int64 entries,
  * one per logical chunk) and the msgpack trailer (with vlmetalayers), of a contiguous frame ({@code .b2frame},
  * {@code .b2f}, {@code .b2nd}) or of a sparse frame's {@code chunks.b2frame}. Layout facts: see
- * testdata/blosc2/README.md. Opening reads only the header, the index and the trailer; chunks are
- * located from the index when a read needs them ({@link #chunk(long)}).
+ * testdata/blosc2/README.md. Opening reads only the header, the index and the trailer (parsed by the codec's
+ * {@link BloscFrame}); chunks are located from the index when a read needs them ({@link #chunk(long)}), through this
+ * reader's file handles (ranged, prefetched reads of remote files), from a frame at an offset of a larger file (a
+ * stored zip member) or from a frame in memory.
  *
  * <p>A contiguous frame can also be parsed from a byte array ({@link #of(byte[], String)}: a frame held in
  * memory, e.g. one chunk of the HDF5 Blosc2 filter, see {@link ContiguousFrame}); the same code then reads it,
@@ -32,15 +33,6 @@ final class Frame {
   static final byte[] MAGIC = {(byte) 0x9e, (byte) 0xa8, 'b', '2', 'f', 'r', 'a', 'm', 'e', 0};
   /** Fixed part of the header up to the metalayer section. */
   static final int FIXED_HEADER = 87;
-  /** Largest offsets index accepted (decompressed bytes): 32 M chunks. */
-  static final int MAX_INDEX_BYTES = 256 << 20;
-  /** Largest header / trailer read in one piece. */
-  static final int MAX_META_BYTES = 256 << 20;
-  /**
-   * Largest item size accepted. The frame header keeps the writer's typesize as an int32 even above 255
-   * (e.g. b2nd {@code |S300} or {@code <U70}); c-blosc2 then compresses the chunks as 1-byte items.
-   */
-  static final int MAX_TYPESIZE = 1 << 24;
 
   /** Chunks asked for by {@link #chunk(long)}, process-wide (tests prove what opening and reads touch). */
   static final java.util.concurrent.atomic.LongAdder FETCHED = new java.util.concurrent.atomic.LongAdder();
@@ -58,26 +50,21 @@ final class Frame {
   /** Where the frame starts in {@link #file} (0 for a frame file, the member's data offset in a zip, ...). */
   private final long base;
   /** The frame's bytes when it lies inside something else (e.g. a decompressed byte stream), or null. */
-  private final ContiguousFrame.Bytes ext;
+  private final BloscFrame.Source ext;
+  /** The frame's bytes: of the array, of {@link #ext}, or of the file from {@link #base} on. */
+  private final BloscFrame.Source bytes;
   /** What error messages call the frame: the file, or the description given with the array. */
   final String name;
   final boolean sparse;
   final int headerLen;
   final long frameLen;
-  final int generalFlags;
-  final int codecFlags;
-  final int otherFlags;
   final long nbytes;
   final long cbytes;
   final int typesize;
-  final int blocksize;
   final int chunksize;
-  final int[] filters;
-  final int[] filtersMeta;
-  final int otherFlags2;
   final Map<String, byte[]> metalayers;
   final Map<String, byte[]> vlmetalayers; // decompressed content
-  final long trailerLen;
+  private final String compression;
   final long[] index;
   /** Uncompressed bytes of each logical chunk. */
   private final Lazy<long[]> chunkBytesLazy = new Lazy<>(this::chunkSizes);
@@ -90,7 +77,7 @@ final class Frame {
    * @param base where the frame starts in {@code file}
    * @param length the frame's length from {@code base} on, -1 = up to the end of the file
    */
-  private Frame(Path file, FileHandles files, long base, long length, byte[] mem, ContiguousFrame.Bytes ext, String name)
+  private Frame(Path file, FileHandles files, long base, long length, byte[] mem, BloscFrame.Source ext, String name)
       throws IOException {
     this.file = file;
     this.files = files;
@@ -99,143 +86,51 @@ final class Frame {
     this.ext = ext;
     this.name = name;
     boolean whole = mem == null && ext == null && base == 0 && length < 0;
-    long size = size(length);
-    long[] lengths = lengths(size, whole);
-    headerLen = (int) lengths[0];
-    frameLen = lengths[1];
-    FrameHeader h;
+    bytes = mem != null ? BloscFrame.Source.of(mem) : ext != null ? ext : fileBytes(length);
+    BloscFrame f;
     try {
-      h = FrameHeader.parse(read(0, headerLen));
-    } catch (IOException | RuntimeException e) {
-      throw wrap("frame header", e);
+      f = BloscFrame.read(bytes, name);
+    } catch (CodecException e) { // the codec's parsing names the frame; a bad frame is a FormatException here
+      throw new FormatException(e.getMessage(), e);
     }
-    generalFlags = h.generalFlags;
-    codecFlags = h.codecFlags;
-    otherFlags = h.otherFlags;
-    sparse = h.sparse;
-    nbytes = h.nbytes;
-    cbytes = h.cbytes;
-    typesize = h.typesize;
-    blocksize = h.blocksize;
-    chunksize = h.chunksize;
-    otherFlags2 = h.otherFlags2;
-    filters = h.filters;
-    filtersMeta = h.filtersMeta;
-    metalayers = Collections.unmodifiableMap(h.metalayers);
-    checkHeader(whole);
-    trailerLen = trailerLength();
-    long trailerPos = frameLen - trailerLen;
-    vlmetalayers = Collections.unmodifiableMap(vlmetalayers(trailerPos));
-    // offsets index: right after the chunks section (contiguous) or the header (sparse)
-    long indexPos = sparse ? headerLen : headerLen + cbytes;
-    if (!sparse && (cbytes > frameLen || indexPos > trailerPos)) {
-      throw error("the header's cbytes " + cbytes + " puts the offsets index at " + indexPos
-          + ", past the trailer at " + trailerPos);
+    headerLen = f.headerLength();
+    frameLen = f.frameLength();
+    sparse = f.isSparse();
+    nbytes = f.nbytes();
+    cbytes = f.cbytes();
+    typesize = f.typesize();
+    chunksize = f.chunksize();
+    metalayers = f.metalayers();
+    vlmetalayers = f.vlmetalayers();
+    compression = f.compression();
+    index = f.indexEntries();
+    if (sparse && !whole) {
+      throw error("a sparse frame (frame type 1) keeps its chunks in files beside it; only a contiguous frame can be read from memory");
     }
-    index = readIndex(indexPos, trailerPos);
     if (chunksize > 0) {
       chunkBytesLazy.get(); // fixed chunk sizes: known (and checked) at open
     }
   }
 
-  /** The frame's size in bytes: of the array, the byte source, or {@code length} bytes of the file from its base. */
-  private long size(long length) throws IOException {
-    if (mem != null) {
-      return mem.length;
-    }
-    if (ext != null) {
-      return ext.size();
-    }
+  /** {@code length} bytes of the file from its base (-1: up to its end), checked against the file's size. */
+  private BloscFrame.Source fileBytes(long length) throws IOException {
     long fileSize = files.size(file);
     if (base < 0 || base > fileSize || length > fileSize - base) {
       throw error("a frame of " + length + " bytes at offset " + base + " lies outside the file's " + fileSize
           + " bytes");
     }
-    return length < 0 ? fileSize - base : length;
-  }
-
-  /** header_len and frame_len from the magic's msgpack fields, checked against the frame's {@code size}. */
-  private long[] lengths(long size, boolean whole) throws IOException {
-    String holder = whole ? "the file has " : "the frame has ";
-    if (size < FIXED_HEADER) {
-      throw error(holder + size + " bytes, less than a Blosc2 frame header (truncated?)");
-    }
-    byte[] fixed = read(0, 24);
-    for (int i = 0; i < MAGIC.length; i++) {
-      if (fixed[i] != MAGIC[i]) {
-        throw error("no Blosc2 frame magic (0x9E 0xA8 'b2frame\\0') at the start");
+    long size = length < 0 ? fileSize - base : length;
+    return new BloscFrame.Source() {
+      @Override
+      public long size() {
+        return size;
       }
-    }
-    if ((fixed[10] & 0xff) != 0xd2 || (fixed[15] & 0xff) != 0xcf) {
-      throw error("header_len / frame_len fields are not msgpack int32 / uint64");
-    }
-    long hl = be(fixed, 11, 4);
-    long fl = be(fixed, 16, 8);
-    if (hl < FIXED_HEADER || hl > size || hl > MAX_META_BYTES) {
-      throw error("header_len " + hl + " does not fit in the " + (whole ? "file's " : "frame's ") + size + " bytes");
-    }
-    if (fl != size) {
-      throw error("frame_len in the header is " + Long.toUnsignedString(fl) + " but " + holder + size
-          + " bytes (truncated or not a frame)");
-    }
-    return new long[] {hl, fl};
-  }
 
-  /** The header's values that this reader cannot take. */
-  private void checkHeader(boolean whole) throws IOException {
-    if (sparse && !whole) {
-      throw error("a sparse frame (frame type 1) keeps its chunks in files beside it; only a contiguous frame can be read from memory");
-    }
-    if (nbytes < 0 || cbytes < 0) {
-      throw error("negative nbytes " + nbytes + " or cbytes " + cbytes + " in the header");
-    }
-    if (typesize <= 0 || typesize > MAX_TYPESIZE) {
-      throw error("typesize " + typesize + " in the header is not between 1 and " + MAX_TYPESIZE);
-    }
-    if (chunksize < 0) {
-      throw error("negative chunksize " + chunksize + " in the header");
-    }
-    if ((generalFlags & 0x80) != 0) {
-      throw error("variable-length-block chunks (general_flags bit 7) are not supported");
-    }
-  }
-
-  /** trailer_len: the uint32 after 0xCE at frame_len - 23. */
-  private long trailerLength() throws IOException {
-    if (frameLen - headerLen < 23) {
-      throw error("no room for a trailer after the " + headerLen + "-byte header");
-    }
-    byte[] tl = read(frameLen - 23, 5);
-    if ((tl[0] & 0xff) != 0xce) {
-      throw error("trailer length field (0xCE + uint32 at frame_len - 23) not found");
-    }
-    long len = be(tl, 1, 4);
-    if (len < 23 || len > frameLen - headerLen || len > MAX_META_BYTES) {
-      throw error("trailer_len " + len + " lies past the file (" + frameLen + " bytes, header " + headerLen + ")");
-    }
-    return len;
-  }
-
-  /** The trailer's vlmetalayers, decompressed. */
-  private Map<String, byte[]> vlmetalayers(long trailerPos) throws IOException {
-    Map<String, byte[]> vl;
-    try {
-      vl = FrameHeader.trailer(read(trailerPos, trailerLen));
-    } catch (IOException | RuntimeException e) {
-      throw wrap("frame trailer at offset " + trailerPos, e);
-    }
-    for (Map.Entry<String, byte[]> e : vl.entrySet()) {
-      byte[] c = e.getValue();
-      try {
-        if (BloscHeader.parse(c, 0, c.length).nbytes() > MAX_META_BYTES) {
-          throw new FormatException("decompresses to more than " + MAX_META_BYTES + " bytes");
-        }
-        e.setValue(Blosc.decompress(c, 0, c.length));
-      } catch (IOException ex) {
-        throw error("vlmetalayer '" + e.getKey() + "': " + ex.getMessage());
+      @Override
+      public void read(long pos, byte[] dst, int off, int len) throws IOException {
+        files.readFully(file, base + pos, dst, off, len);
       }
-    }
-    return vl;
+    };
   }
 
   static Frame open(FileHandles files, Path file) throws IOException {
@@ -254,7 +149,7 @@ final class Frame {
   }
 
   /** The contiguous frame whose bytes {@code bytes} gives. */
-  static Frame open(ContiguousFrame.Bytes bytes, String name) throws IOException {
+  static Frame open(BloscFrame.Source bytes, String name) throws IOException {
     return new Frame(null, null, 0, -1, null, bytes, name);
   }
 
@@ -268,74 +163,22 @@ final class Frame {
 
   /** {@code len} bytes at {@code pos} of the frame (file or array); sizes are checked by the callers. */
   private byte[] read(long pos, long len) throws IOException {
-    if (ext != null) {
-      if (pos < 0 || len < 0 || len > Integer.MAX_VALUE || pos > ext.size() - len) {
-        throw new FormatException(name + ": " + len + " bytes at offset " + pos + " lie outside the frame's "
-            + ext.size() + " bytes");
-      }
-      byte[] b = new byte[(int) len];
-      ext.read(pos, b, 0, b.length);
-      return b;
-    }
-    if (mem == null) {
+    if (files != null) {
       return files.read(file, base + pos, len);
     }
-    if (pos < 0 || len < 0 || pos > mem.length - len) {
-      throw new FormatException(name + ": " + len + " bytes at offset " + pos + " lie outside the frame's " + mem.length
+    long size = bytes.size();
+    if (pos < 0 || len < 0 || len > Integer.MAX_VALUE || pos > size - len) {
+      throw new FormatException(name + ": " + len + " bytes at offset " + pos + " lie outside the frame's " + size
           + " bytes");
     }
-    return java.util.Arrays.copyOfRange(mem, (int) pos, (int) (pos + len));
+    byte[] b = new byte[(int) len];
+    bytes.read(pos, b, 0, b.length);
+    return b;
   }
 
-  /** {@code len} bytes at {@code pos} of a frame that is not in memory, into {@code dst}. */
+  /** {@code len} bytes at {@code pos} of the frame into {@code dst}. */
   private void readFully(long pos, byte[] dst, int len) throws IOException {
-    if (ext != null) {
-      ext.read(pos, dst, 0, len);
-    } else {
-      files.readFully(file, base + pos, dst, 0, len);
-    }
-  }
-
-  private long[] readIndex(long pos, long end) throws IOException {
-    long len = end - pos;
-    if (len == 0) {
-      if (nbytes != 0) {
-        throw error("no offsets index, but the header says " + nbytes + " bytes of data");
-      }
-      return new long[0];
-    }
-    byte[] c = read(pos, len);
-    BloscHeader h;
-    try {
-      h = BloscHeader.parse(c, 0, c.length);
-    } catch (IOException e) {
-      throw error("offsets index at " + pos + ": " + e.getMessage());
-    }
-    if (h.nbytes() % 8 != 0 || h.nbytes() > MAX_INDEX_BYTES) {
-      throw error("offsets index at " + pos + " holds " + h.nbytes() + " bytes, not a sane number of int64 entries");
-    }
-    if (chunksize > 0) {
-      long want = (nbytes + chunksize - 1) / chunksize;
-      if (h.nbytes() / 8 != want) {
-        throw error("offsets index has " + h.nbytes() / 8 + " entries, but nbytes " + nbytes + " / chunksize " + chunksize
-            + " makes " + want + " chunks");
-      }
-    }
-    byte[] d;
-    try {
-      d = Blosc.decompress(c, 0, c.length);
-    } catch (IOException e) {
-      throw error("offsets index at " + pos + ": " + e.getMessage());
-    }
-    long[] idx = new long[d.length / 8];
-    for (int i = 0; i < idx.length; i++) {
-      long v = 0;
-      for (int b = 7; b >= 0; b--) {
-        v = v << 8 | (d[8 * i + b] & 0xff);
-      }
-      idx[i] = v;
-    }
-    return idx;
+    bytes.read(pos, dst, 0, len);
   }
 
   /**
@@ -598,44 +441,12 @@ final class Frame {
     return new FormatException(name + ": " + msg);
   }
 
-  private IOException wrap(String what, Exception e) {
-    return new IOException(name + ": " + what + ": " + e.getMessage(), e);
-  }
-
-  static long be(byte[] b, int off, int n) {
-    long v = 0;
-    for (int i = 0; i < n; i++) {
-      v = v << 8 | (b[off + i] & 0xff);
-    }
-    return v;
-  }
-
   static int le32(byte[] b, int p) {
     return (b[p] & 0xff) | (b[p + 1] & 0xff) << 8 | (b[p + 2] & 0xff) << 16 | (b[p + 3] & 0xff) << 24;
   }
 
-  private static final String[] CODECS = {"blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"};
-
-  /** e.g. "blosc2 zstd clevel 5; filters: delta, shuffle; typesize 8; blocksize 8192; dictionary". */
+  /** e.g. "blosc2 zstd clevel 5; filters: delta, shuffle; typesize 8; blocksize 8192; zstd dictionary". */
   String compression() {
-    int codec = codecFlags & 0x0f;
-    StringBuilder sb = new StringBuilder("blosc2 ");
-    sb.append(codec < CODECS.length ? CODECS[codec] : "codec " + codec).append(" clevel ").append(codecFlags >> 4);
-    StringBuilder fs = new StringBuilder();
-    for (int i = 0; i < 6; i++) {
-      if (filters[i] != BloscHeader.NOFILTER) {
-        fs.append(fs.length() > 0 ? ", " : "").append(BloscHeader.filterName(filters[i]));
-        if (filtersMeta[i] != 0) {
-          fs.append('(').append(filtersMeta[i]).append(')');
-        }
-      }
-    }
-    sb.append("; filters: ").append(fs.length() > 0 ? fs : "none");
-    sb.append("; typesize ").append(typesize);
-    sb.append("; blocksize ").append(blocksize == 0 ? "automatic" : String.valueOf(blocksize));
-    if ((otherFlags2 & 0x01) != 0) {
-      sb.append("; zstd dictionary");
-    }
-    return sb.toString();
+    return compression;
   }
 }

@@ -7,10 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.chunkcdm.testkit.Expected;
 import org.chunkcdm.testkit.Fixtures;
 import org.chunkcdm.testkit.IospContract;
@@ -29,46 +27,37 @@ import ucar.nc2.dataset.NetcdfDatasets;
  * has one entry per CDM dimension, the short extension {@code .b2f}.
  */
 class Blosc2FrameIospContractTest extends IospContract {
-  private final Map<String, Fixtures.Dataset> datasets = new LinkedHashMap<>();
-
   Blosc2FrameIospContractTest() {
     super(Blosc2FrameIosp.class, "blosc2");
   }
 
-  private Fixture fixture(Fixtures.Dataset d) {
-    Fixture f = new Fixture(d.path(), d.file(), List.of(Check.expected(d.variables().get(0))));
-    datasets.put(f.name(), d);
-    return f;
+  /** A frame's one variable. */
+  private static List<Expected> expected(Fixtures.Dataset d) {
+    return List.of(Check.expected(d.variables().get(0)));
   }
 
   private Fixture fixture(String path) {
-    return fixture(Fixtures.manifest("blosc2").dataset(path));
+    Fixtures.Dataset d = Fixtures.manifest("blosc2").dataset(path);
+    return fixture(d, expected(d));
   }
 
   @Override
   protected List<Fixture> fixtures() {
-    List<Fixture> out = new ArrayList<>();
-    for (Fixtures.Dataset d : Check.datasets()) {
-      out.add(fixture(d));
-    }
-    return out;
+    return fixtures(Check.datasets(), Blosc2FrameIospContractTest::expected);
   }
 
   @Override
   protected List<Open> opens(Fixture f) {
-    Open filesIndex = new Open("NetcdfFiles index file", p -> NetcdfFiles.open(p.resolve(Blosc2FrameIosp.INDEX_FILE).toString()));
-    Open datasetsIndex = new Open("NetcdfDatasets index file",
-        p -> NetcdfDatasets.openDataset(p.resolve(Blosc2FrameIosp.INDEX_FILE).toString()));
-    Open files = new Open("NetcdfFiles", p -> NetcdfFiles.open(p.toAbsolutePath().toString()));
-    Open datasetsFile = new Open("NetcdfDatasets", p -> NetcdfDatasets.openDataset(p.toAbsolutePath().toString()));
-    Open url = new Open("NetcdfDatasets file: URL", p -> NetcdfDatasets.openDataset("file:" + p.toAbsolutePath()));
-    return Check.sparse(datasets.get(f.name())) ? List.of(files, filesIndex, url, datasetsIndex)
-        : List.of(files, datasetsFile, url);
+    Open files = netcdfFiles("NetcdfFiles", null);
+    return Check.sparse(dataset(f))
+        ? List.of(files, netcdfFiles("NetcdfFiles index file", Blosc2FrameIosp.INDEX_FILE), DATASETS_FILE_URL,
+            netcdfDatasets("NetcdfDatasets index file", Blosc2FrameIosp.INDEX_FILE))
+        : List.of(files, netcdfDatasets("NetcdfDatasets", null), DATASETS_FILE_URL);
   }
 
   @Override
   protected void checkVariable(Fixture f, Open how, Expected exp, Variable v, Variable raw) {
-    Fixtures.Dataset d = datasets.get(f.name());
+    Fixtures.Dataset d = dataset(f);
     Attribute comp = v.findAttribute("compression");
     assertNotNull(comp, d + ": compression attribute");
     String codec = d.json().path("cparams").path("codec").asText().toLowerCase(Locale.ROOT);

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.chunkcdm.blosc.BloscFrame;
 import org.chunkcdm.chunk.SectionReader;
 import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.open.ChunkedDataset;
@@ -53,21 +54,7 @@ class FrameAtOffsetTest {
         long[] shape = want.array().grid().shape();
         byte[] values = SectionReader.readBytes(want.array(), new long[shape.length], shape, ones(shape.length));
         ContiguousFrame at = ContiguousFrame.open(files, f, 777, frame.length, "member x");
-        ContiguousFrame.Bytes bytes = new ContiguousFrame.Bytes() {
-          @Override
-          public long size() {
-            return frame.length;
-          }
-
-          @Override
-          public void read(long pos, byte[] dst, int off, int len) throws IOException {
-            if (pos < 0 || len < 0 || pos > frame.length - len) {
-              throw new IOException("outside");
-            }
-            System.arraycopy(frame, (int) pos, dst, off, len);
-          }
-        };
-        for (ContiguousFrame cf : List.of(at, ContiguousFrame.open(bytes, "bytes x"))) {
+        for (ContiguousFrame cf : List.of(at, ContiguousFrame.open(BloscFrame.Source.of(frame), "bytes x"))) {
           DatasetVariable v = cf.variable(want.name(), null);
           assertEquals(want.dimensions(), v.dimensions());
           assertEquals(want.attributes().keySet(), v.attributes().keySet(), name);

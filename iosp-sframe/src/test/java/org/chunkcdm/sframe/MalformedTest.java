@@ -165,7 +165,7 @@ class MalformedTest {
     Path f = copy(CFRAME);
     long len = Files.size(f);
     TestFiles.patch(f, len - 22, TestFiles.be(0x7fff0000L, 4));
-    assertMentions(openFails(f), f.toString(), "trailer_len", "past the file");
+    assertMentions(openFails(f), f.toString(), "trailer_len", "past the frame");
     Path d = copy(SFRAME);
     Path idx = d.resolve("chunks.b2frame");
     TestFiles.patch(idx, Files.size(idx) - 22, TestFiles.be(Files.size(idx) + 1, 4));

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import org.chunkcdm.io.FormatException;
+import org.chunkcdm.open.JsonDocuments;
 
 /** Zarr metadata JSON: zarr-python writes the bare tokens {@code NaN}, {@code Infinity} and {@code -Infinity}. */
 final class Json {
@@ -18,14 +19,7 @@ final class Json {
 
   /** Parses a metadata document; bad JSON is a FormatException naming {@code what}. */
   static JsonNode parse(byte[] b, String what) throws IOException {
-    JsonNode n;
-    try {
-      n = MAPPER.readTree(b);
-    } catch (com.fasterxml.jackson.core.JacksonException e) {
-      throw new FormatException(what + ": invalid JSON: " + e.getOriginalMessage(), e);
-    } catch (IOException | RuntimeException e) {
-      throw new FormatException(what + ": invalid JSON: " + e.getMessage(), e);
-    }
+    JsonNode n = JsonDocuments.parse(MAPPER, b, what);
     if (n == null || n.isMissingNode() || !n.isObject()) {
       throw new FormatException(what + ": not a JSON object");
     }

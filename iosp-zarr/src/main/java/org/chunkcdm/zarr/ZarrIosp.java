@@ -13,7 +13,6 @@ import org.chunkcdm.cdm.CdmTypes;
 import org.chunkcdm.cdm.ChunkedIosp;
 import org.chunkcdm.chunk.DType;
 import org.chunkcdm.chunk.SectionReader;
-import org.chunkcdm.io.FileHandles;
 import ucar.ma2.DataType;
 import ucar.nc2.Dimension;
 import ucar.nc2.Group;
@@ -28,12 +27,14 @@ import ucar.unidata.io.RandomAccessFile;
  * {@link ZarrZipProvider}.
  */
 public class ZarrIosp extends ChunkedIosp {
+  public ZarrIosp() {
+    super("Zarr", "Zarr v2/v3 store (chunkcdm)");
+  }
+
   @Override
   public boolean isValidFile(RandomAccessFile raf) throws IOException {
-    Path p;
-    try {
-      p = entryPath(raf.getLocation());
-    } catch (IllegalArgumentException e) { // InvalidPathException too
+    Path p = entryPathOrNull(raf);
+    if (p == null) {
       return false;
     }
     if (Zarr.isZipName(p)) {
@@ -47,21 +48,6 @@ public class ZarrIosp extends ChunkedIosp {
     raf.readFully(b);
     String head = new String(b, StandardCharsets.UTF_8);
     return head.trim().startsWith("{") && (head.contains("\"zarr_format\"") || head.contains("\"metadata\""));
-  }
-
-  @Override
-  public String getFileTypeId() {
-    return "Zarr";
-  }
-
-  @Override
-  public String getFileTypeDescription() {
-    return "Zarr v2/v3 store (chunkcdm)";
-  }
-
-  /** File handles of the open store (tests check which files were touched). */
-  FileHandles handles() {
-    return files();
   }
 
   @Override

@@ -12,6 +12,7 @@ import org.chunkcdm.open.BasicDataset;
 import org.chunkcdm.open.ChunkedDataset;
 import org.chunkcdm.open.DatasetOpener;
 import org.chunkcdm.open.DatasetVariable;
+import org.chunkcdm.open.FormatOpener;
 import org.chunkcdm.open.OpenOptions;
 
 /**
@@ -19,26 +20,21 @@ import org.chunkcdm.open.OpenOptions;
  * array is one variable named by its path inside the store ({@code model/run1/u}; a root array by the store's name),
  * with the dimensions and attributes the CDM view shows; global attributes are the root group's.
  */
-public final class ZarrOpener implements DatasetOpener {
-  @Override
-  public String format() {
-    return Zarr.FORMAT;
+public final class ZarrOpener extends FormatOpener {
+  public ZarrOpener() {
+    super(Zarr.FORMAT);
   }
 
   @Override
-  public boolean canOpen(Path path) {
-    try {
-      Path p = path.toAbsolutePath().normalize();
-      if (Zarr.isZipName(p) && !Files.isDirectory(p)) {
-        return Zarr.isZipStore(p);
-      }
-      if (Zarr.isEntryFile(p)) {
-        return true;
-      }
-      return Locations.mayBeDirectory(p) && Zarr.entryOfDirectory(p) != null;
-    } catch (RuntimeException e) {
-      return false;
+  protected boolean claims(Path path) {
+    Path p = path.toAbsolutePath().normalize();
+    if (Zarr.isZipName(p) && !Files.isDirectory(p)) {
+      return Zarr.isZipStore(p);
     }
+    if (Zarr.isEntryFile(p)) {
+      return true;
+    }
+    return Locations.mayBeDirectory(p) && Zarr.entryOfDirectory(p) != null;
   }
 
   @Override
@@ -49,13 +45,7 @@ public final class ZarrOpener implements DatasetOpener {
           + "one of those files, or a zip store)");
     }
     Path root = Zarr.storeRoot(p);
-    FileHandles files = new FileHandles(root);
-    try {
-      return read(files, root).withOptions(options);
-    } catch (IOException | RuntimeException e) {
-      files.close();
-      throw e;
-    }
+    return DatasetOpener.open(root, files -> read(files, root), options);
   }
 
   /** The dataset of the store at {@code root} read through {@code files}. */

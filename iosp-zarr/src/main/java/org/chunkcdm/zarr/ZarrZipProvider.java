@@ -1,10 +1,9 @@
 package org.chunkcdm.zarr;
 
 import java.io.IOException;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import org.chunkcdm.cdm.ChunkedIosp;
+import org.chunkcdm.cdm.DatasetDirectoryProvider;
+import org.chunkcdm.io.Locations;
 import ucar.unidata.io.RandomAccessFile;
 import ucar.unidata.io.spi.RandomAccessFileProvider;
 
@@ -16,13 +15,13 @@ import ucar.unidata.io.spi.RandomAccessFileProvider;
  */
 public class ZarrZipProvider implements RandomAccessFileProvider {
   private static Path zipOf(String location) {
-    if (location == null || location.contains("://") && !location.startsWith("file:")) {
+    if (location == null || Locations.isRemote(location)) { // read in place only as a local file
       return null;
     }
+    Path p = DatasetDirectoryProvider.pathOf(location);
     try {
-      Path p = Paths.get(ChunkedIosp.stripFileUrl(location)).toAbsolutePath().normalize();
-      return Zarr.isZipStore(p) ? p : null;
-    } catch (InvalidPathException | SecurityException e) {
+      return p != null && Zarr.isZipStore(p) ? p : null;
+    } catch (SecurityException e) {
       return null;
     }
   }

@@ -8,9 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.chunkcdm.testkit.Expected;
 import org.chunkcdm.testkit.Fixtures;
 import org.chunkcdm.testkit.IospContract;
@@ -19,7 +17,6 @@ import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFiles;
 import ucar.nc2.Variable;
 import ucar.nc2.dataset.NetcdfDatasets;
-import ucar.nc2.iosp.IOServiceProvider;
 
 /**
  * The shared IOSP contract over every store of testdata/zarr (14 Zarr v2 stores, one of them a zip, and 5 Zarr v3
@@ -28,39 +25,32 @@ import ucar.nc2.iosp.IOServiceProvider;
  * cycle on a v2 and a sharded v3 copy.
  */
 class ZarrIospContractTest extends IospContract {
-  private final Map<String, Fixtures.Dataset> datasets = new LinkedHashMap<>();
-
-  private Fixture fixture(Fixtures.Dataset d) {
-    Fixture f = new Fixture(d.path(), d.file(), ZarrFixtures.expected(d));
-    datasets.put(f.name(), d);
-    return f;
+  ZarrIospContractTest() {
+    super(ZarrIosp.class, "Zarr");
   }
 
   private Fixture fixture(String path) {
-    return fixture(ZarrFixtures.dataset(path));
+    Fixtures.Dataset d = ZarrFixtures.dataset(path);
+    return fixture(d, ZarrFixtures.expected(d));
   }
 
   @Override
   protected List<Fixture> fixtures() {
-    List<Fixture> out = new ArrayList<>();
-    for (Fixtures.Dataset d : ZarrFixtures.datasets()) {
-      out.add(fixture(d));
-    }
-    return out;
+    return fixtures(ZarrFixtures.datasets(), ZarrFixtures::expected);
   }
 
   @Override
   protected List<Open> opens(Fixture f) {
     Path p = f.location();
     List<Open> out = new ArrayList<>();
-    out.add(new Open("NetcdfFiles.open", x -> NetcdfFiles.open(x.toAbsolutePath().toString())));
-    out.add(new Open("NetcdfDatasets.openDataset(file:)", x -> NetcdfDatasets.openDataset("file:" + x.toAbsolutePath())));
+    out.add(netcdfFiles("NetcdfFiles", null));
+    out.add(DATASETS_FILE_URL);
     if (Files.isDirectory(p)) {
       String entry = Zarr.entryOfDirectory(p).getFileName().toString();
-      out.add(new Open("NetcdfFiles " + entry, x -> NetcdfFiles.open(x.resolve(entry).toString())));
-      out.add(new Open("NetcdfDatasets " + entry, x -> NetcdfDatasets.openDataset(x.resolve(entry).toString())));
+      out.add(netcdfFiles("NetcdfFiles " + entry, entry));
+      out.add(netcdfDatasets("NetcdfDatasets " + entry, entry));
     } else {
-      out.add(new Open("NetcdfDatasets.openDataset", x -> NetcdfDatasets.openDataset(x.toAbsolutePath().toString())));
+      out.add(netcdfDatasets("NetcdfDatasets", null));
     }
     return out;
   }
@@ -90,7 +80,7 @@ class ZarrIospContractTest extends IospContract {
 
   @Override
   protected void checkDataset(Fixture f, Open how, NetcdfFile nc) {
-    Fixtures.Dataset d = datasets.get(f.name());
+    Fixtures.Dataset d = dataset(f);
     // the root group's user attributes are global attributes
     d.json().path("attrs").fields().forEachRemaining(e -> {
       String n = e.getKey();
@@ -99,16 +89,6 @@ class ZarrIospContractTest extends IospContract {
       }
       assertNotNull(nc.getRootGroup().findAttribute(n), f + " via " + how + ": global attribute " + n);
     });
-  }
-
-  @Override
-  protected Class<? extends IOServiceProvider> iospClass() {
-    return ZarrIosp.class;
-  }
-
-  @Override
-  protected String fileTypeId() {
-    return "Zarr";
   }
 
   @Override

@@ -39,6 +39,19 @@ class ZarrMalformedTest {
     TestFiles.write(file, Files.readString(file).replace(from, to));
   }
 
+  /**
+   * A copy of {@code store} whose {@code array}'s metadata file {@code meta} says {@code to} where it said
+   * {@code from}: reading the array fails with a message naming it and {@code says}.
+   */
+  private Path unreadableAfterEdit(String store, String array, String meta, String from, String to, String says)
+      throws IOException {
+    Path s = copy(store);
+    edit(s.resolve(array).resolve(meta), from, to);
+    String m = readFails(s, array);
+    assertTrue(m.contains("'" + array + "'") && m.contains(says), m);
+    return s;
+  }
+
   private static String readFails(Path store, String var) throws IOException {
     try (NetcdfFile nc = NetcdfFiles.open(store.toString())) {
       Variable v = nc.findVariable(var);
@@ -155,21 +168,13 @@ class ZarrMalformedTest {
 
   @Test
   void unknownCodecKeepsTheVariableAndNamesIt() throws IOException {
-    Path s = copy("v2_codecs.zarr");
-    Path za = s.resolve("zstd_l1/.zarray");
-    edit(za, "\"id\": \"zstd\"", "\"id\": \"fancy\"");
-    String m = readFails(s, "zstd_l1");
-    assertTrue(m.contains("'zstd_l1'") && m.contains("fancy"), m);
+    Path s = unreadableAfterEdit("v2_codecs.zarr", "zstd_l1", ".zarray", "\"id\": \"zstd\"", "\"id\": \"fancy\"", "fancy");
     try (NetcdfFile nc = NetcdfFiles.open(s.toString())) {
       assertEquals(10, nc.getVariables().size(), "the other arrays still open");
       assertNotNull(nc.findVariable("zstd_l1").findAttribute("unreadable"));
       assertEquals(33 * 21, nc.findVariable("lz4_a1").read().getSize(), "an array beside it reads");
     }
-    Path v3 = copy("v3_codecs.zarr");
-    Path zj = v3.resolve("gzip_f4/zarr.json");
-    edit(zj, "\"gzip\"", "\"brotli\"");
-    String m2 = readFails(v3, "gzip_f4");
-    assertTrue(m2.contains("'gzip_f4'") && m2.contains("brotli"), m2);
+    unreadableAfterEdit("v3_codecs.zarr", "gzip_f4", "zarr.json", "\"gzip\"", "\"brotli\"", "brotli");
   }
 
   @Test
@@ -184,11 +189,7 @@ class ZarrMalformedTest {
       IOException e = assertThrows(IOException.class, v::read);
       assertTrue(e.getMessage().contains("'U5_2d'") && e.getMessage().contains("|O"), e.getMessage());
     }
-    Path v3 = copy("v3_keys_fill.zarr");
-    Path zj = v3.resolve("key_default_slash/zarr.json");
-    edit(zj, "\"int32\"", "\"string\"");
-    String m = readFails(v3, "key_default_slash");
-    assertTrue(m.contains("'key_default_slash'") && m.contains("string"), m);
+    unreadableAfterEdit("v3_keys_fill.zarr", "key_default_slash", "zarr.json", "\"int32\"", "\"string\"", "string");
   }
 
   @Test

@@ -174,6 +174,33 @@ public final class Fixtures {
     }
   }
 
+  /**
+   * The integer at byte {@code p} of expected values {@code le} (little-endian) of numpy kind and size {@code code}
+   * ({@code i1} to {@code u8}) in decimal, as a dump prints it; null for another code.
+   */
+  public static String integerText(java.nio.ByteBuffer le, int p, String code) {
+    switch (code) {
+      case "i1":
+        return String.valueOf(le.get(p));
+      case "i2":
+        return String.valueOf(le.getShort(p));
+      case "i4":
+        return String.valueOf(le.getInt(p));
+      case "i8":
+        return String.valueOf(le.getLong(p));
+      case "u1":
+        return String.valueOf(le.get(p) & 0xff);
+      case "u2":
+        return String.valueOf(le.getShort(p) & 0xffff);
+      case "u4":
+        return String.valueOf(le.getInt(p) & 0xffffffffL);
+      case "u8":
+        return Long.toUnsignedString(le.getLong(p));
+      default:
+        return null;
+    }
+  }
+
   /** Reads a whole file. */
   public static byte[] bytes(Path p) {
     try {

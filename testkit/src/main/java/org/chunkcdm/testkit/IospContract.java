@@ -104,6 +104,8 @@ public abstract class IospContract {
 
   private final Class<? extends IOServiceProvider> iosp;
   private final String typeId;
+  /** The manifest entry of each fixture made by {@link #fixture(Fixtures.Dataset, List)}, by fixture name. */
+  private final java.util.Map<String, Fixtures.Dataset> manifestEntries = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** A contract whose subclass names its IOSP and file type by overriding {@link #iospClass()} and {@link #fileTypeId()}. */
   protected IospContract() {
@@ -115,6 +117,61 @@ public abstract class IospContract {
     this.iosp = iosp;
     this.typeId = fileTypeId;
   }
+
+  // ------------------------------------------------------------------ helpers for the formats
+
+  /**
+   * The fixture of manifest dataset {@code d} whose variables hold {@code variables}; {@link #dataset(Fixture)} gives
+   * {@code d} back.
+   */
+  protected Fixture fixture(Fixtures.Dataset d, List<Expected> variables) {
+    Fixture f = new Fixture(d.path(), d.file(), variables);
+    manifestEntries.put(f.name(), d);
+    return f;
+  }
+
+  /** The fixtures of datasets {@code ds} (see {@link #fixture(Fixtures.Dataset, List)}), {@code expected} saying what each holds. */
+  protected List<Fixture> fixtures(List<Fixtures.Dataset> ds,
+      java.util.function.Function<Fixtures.Dataset, List<Expected>> expected) {
+    List<Fixture> out = new ArrayList<>();
+    for (Fixtures.Dataset d : ds) {
+      out.add(fixture(d, expected.apply(d)));
+    }
+    return out;
+  }
+
+  /** What the variables of manifest dataset {@code d} hold, each by {@code each}. */
+  protected static List<Expected> expected(Fixtures.Dataset d, java.util.function.Function<Fixtures.Variable, Expected> each) {
+    List<Expected> out = new ArrayList<>();
+    for (Fixtures.Variable v : d.variables()) {
+      out.add(each.apply(v));
+    }
+    return out;
+  }
+
+  /** The manifest dataset {@code f} was made of by {@link #fixture(Fixtures.Dataset, List)}. */
+  protected Fixtures.Dataset dataset(Fixture f) {
+    Fixtures.Dataset d = manifestEntries.get(f.name());
+    if (d == null) {
+      throw new AssertionError(f + ": not a fixture of a manifest dataset");
+    }
+    return d;
+  }
+
+  /** {@code NetcdfFiles.open} of the location ({@code rel} null) or of the file {@code rel} inside it. */
+  protected static Open netcdfFiles(String name, String rel) {
+    return new Open(name, p -> NetcdfFiles.open(rel == null ? p.toAbsolutePath().toString() : p.resolve(rel).toString()));
+  }
+
+  /** {@code NetcdfDatasets.openDataset} of the location ({@code rel} null) or of the file {@code rel} inside it. */
+  protected static Open netcdfDatasets(String name, String rel) {
+    return new Open(name,
+        p -> NetcdfDatasets.openDataset(rel == null ? p.toAbsolutePath().toString() : p.resolve(rel).toString()));
+  }
+
+  /** {@code NetcdfDatasets.openDataset} of the location's {@code file:} URL. */
+  protected static final Open DATASETS_FILE_URL = new Open("NetcdfDatasets file: URL",
+      p -> NetcdfDatasets.openDataset("file:" + p.toAbsolutePath()));
 
   // ------------------------------------------------------------------ what a format supplies
 
@@ -159,8 +216,7 @@ public abstract class IospContract {
 
   /** The ways a fixture may be opened; default: {@code NetcdfFiles.open} and {@code NetcdfDatasets.openDataset("file:...")}. */
   protected List<Open> opens(Fixture f) {
-    return List.of(new Open("NetcdfFiles.open", p -> NetcdfFiles.open(p.toAbsolutePath().toString())),
-        new Open("NetcdfDatasets.openDataset(file:)", p -> NetcdfDatasets.openDataset("file:" + p.toAbsolutePath())));
+    return List.of(netcdfFiles("NetcdfFiles.open", null), DATASETS_FILE_URL);
   }
 
   /** Locations opened after registering like threddsConfig.xml; default: every fixture. */
@@ -588,7 +644,7 @@ public abstract class IospContract {
         + Arrays.toString(stride);
     assertEquals(e.type(), actual.getDataType(), what + " array type");
     if (e.strings() != null) {
-      int[] sel = select(e.shape(), first, count, stride);
+      int[] sel = ContractValues.select(e.shape(), first, count, stride);
       assertEquals(sel.length, actual.getSize(), what + " size");
       IndexIterator it = actual.getIndexIterator();
       for (int i = 0; i < sel.length; i++) {
@@ -597,7 +653,7 @@ public abstract class IospContract {
       return;
     }
     byte[] exp = CdmArrays.gather(e.raw(), e.shape(), e.itemSize(), first, count, stride);
-    byte[] got = bytes(actual, what);
+    byte[] got = ContractValues.bytes(actual, what);
     assertEquals(exp.length, got.length, what + " size in bytes");
     byte[] mask = e.definedMask();
     if (mask != null) {
@@ -610,45 +666,6 @@ public abstract class IospContract {
       }
     }
     assertArrayEquals(exp, got, what);
-  }
-
-  /** Values as little-endian bytes; chars as one byte each (a char above 0xff fails). */
-  static byte[] bytes(Array a, String what) {
-    if (a.getDataType() == DataType.CHAR) {
-      byte[] got = new byte[(int) a.getSize()];
-      IndexIterator it = a.getIndexIterator();
-      for (int i = 0; i < got.length; i++) {
-        char ch = it.getCharNext();
-        if (ch > 0xff) {
-          throw new AssertionError(what + ": char " + (int) ch + " is not a byte");
-        }
-        got[i] = (byte) ch;
-      }
-      return got;
-    }
-    return CdmArrays.littleEndian(a);
-  }
-
-  /** Linear C-order indexes of a strided selection. */
-  public static int[] select(long[] shape, long[] first, long[] count, long[] stride) {
-    int rank = shape.length;
-    long total = Expected.count(count);
-    int[] out = new int[(int) total];
-    long[] idx = new long[rank];
-    for (int k = 0; k < total; k++) {
-      long lin = 0;
-      for (int d = 0; d < rank; d++) {
-        lin = lin * shape[d] + first[d] + idx[d] * stride[d];
-      }
-      out[k] = (int) lin;
-      for (int d = rank - 1; d >= 0; d--) {
-        if (++idx[d] < count[d]) {
-          break;
-        }
-        idx[d] = 0;
-      }
-    }
-    return out;
   }
 
   /** The enhanced values (netcdf-java may widen unsigned types) equal the raw ones numerically. */

@@ -40,6 +40,10 @@ import ucar.unidata.io.RandomAccessFile;
  * {@code <ioServiceProvider class="org.chunkcdm.ncstream.iosp.NcStreamFileIosp"/>} in threddsConfig.xml.
  */
 public class NcStreamFileIosp extends ChunkedIosp {
+  public NcStreamFileIosp() {
+    super("ncstream", "netCDF streaming protocol (chunkcdm reader)");
+  }
+
   /** Bytes the last open read from its file while indexing (tests: opening reads message headers only). */
   private volatile long indexBytesRead;
   private volatile int dataMessages;
@@ -82,21 +86,6 @@ public class NcStreamFileIosp extends ChunkedIosp {
     } catch (ReflectiveOperationException e) {
       throw new IOException(path + ": cannot instantiate " + NcStreamFileIosp.class.getName(), e);
     }
-  }
-
-  @Override
-  public String getFileTypeId() {
-    return "ncstream";
-  }
-
-  @Override
-  public String getFileTypeDescription() {
-    return "netCDF streaming protocol (chunkcdm reader)";
-  }
-
-  @Override
-  protected Path datasetRoot(Path entryFile) {
-    return entryFile;
   }
 
   /** Bytes read from the file while opening it. */
