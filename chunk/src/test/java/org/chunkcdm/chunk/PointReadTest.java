@@ -7,7 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
-import org.chunkcdm.testkit.SplitBloscChunk;
+import org.chunkcdm.testkit.BloscChunks;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -40,7 +40,7 @@ class PointReadTest {
         for (int i = 0; i < Y * X; i++) {
           b.putFloat(values[t * Y * X + i]);
         }
-        chunks[t] = SplitBloscChunk.of(b.array(), 4, blockBytes);
+        chunks[t] = BloscChunks.split(b.array(), 4, blockBytes);
       }
     }
 

@@ -139,9 +139,9 @@ class RawCopyTest {
     r.nextBytes(data);
     // a frame by hand: magic, descriptor 0xA0 (single segment, 4-byte content size), raw blocks (type 0)
     ByteArrayOutputStream f = new ByteArrayOutputStream();
-    RawStreamTest.le32(f, ZstdDecoder.MAGIC);
+    org.chunkcdm.testkit.BloscChunks.le32(f, ZstdDecoder.MAGIC);
     f.write(0xA0); // frame header descriptor: FCS field 4 bytes (flag 2), single segment
-    RawStreamTest.le32(f, total);
+    org.chunkcdm.testkit.BloscChunks.le32(f, total);
     int p = 0;
     for (int b = 0; b < blocks.length; b++) {
       int header = blocks[b] << 3 | (b == blocks.length - 1 ? 1 : 0); // size, type 0 (raw), last block

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.zip.Deflater;
+import org.chunkcdm.testkit.BloscChunks;
 import org.chunkcdm.testkit.ZlibReference;
 import org.junit.jupiter.api.Test;
 
@@ -34,13 +35,6 @@ class RawStreamTest {
     return ZlibReference.deflate(b, off, len, 6, Deflater.DEFAULT_STRATEGY);
   }
 
-  static void le32(ByteArrayOutputStream o, int v) {
-    o.write(v);
-    o.write(v >>> 8);
-    o.write(v >>> 16);
-    o.write(v >>> 24);
-  }
-
   /**
    * A version-2 chunk: {@code bit} selects bit shuffle (one stream per block) over byte shuffle (split streams);
    * {@code raw(stream)} decides which streams are stored raw.
@@ -64,27 +58,16 @@ class RawStreamTest {
       for (int s = 0; s < nstreams; s++) {
         byte[] c = zlib(shuffled, s * ne, ne);
         if (raw.test(streamNo++) || c.length >= ne) {
-          le32(body, ne);
+          BloscChunks.le32(body, ne);
           body.write(shuffled, s * ne, ne);
         } else {
-          le32(body, c.length);
+          BloscChunks.le32(body, c.length);
           body.write(c, 0, c.length);
         }
       }
     }
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    o.write(2);
-    o.write(1);
-    o.write(ZLIB | (bit ? BloscHeader.FLAG_BITSHUFFLE | BloscHeader.FLAG_DONT_SPLIT : BloscHeader.FLAG_SHUFFLE));
-    o.write(ts);
-    le32(o, nbytes);
-    le32(o, bs);
-    le32(o, 16 + 4 * nb + body.size());
-    for (int v : bstarts) {
-      le32(o, v);
-    }
-    o.write(body.toByteArray(), 0, body.size());
-    return o.toByteArray();
+    return BloscChunks.assemble(ZLIB | (bit ? BloscHeader.FLAG_BITSHUFFLE | BloscHeader.FLAG_DONT_SPLIT
+        : BloscHeader.FLAG_SHUFFLE), ts, nbytes, bs, bstarts, body);
   }
 
   /** Items whose high bytes repeat (they compress) and whose low bytes are random (they are stored raw). */

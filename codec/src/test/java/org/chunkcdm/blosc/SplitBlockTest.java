@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.airlift.compress.lz4.Lz4Compressor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -13,15 +12,14 @@ import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.IntPredicate;
-import org.chunkcdm.testkit.SplitBloscChunk;
+import org.chunkcdm.testkit.BloscChunks;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * Chunks of one large block split into one LZ4 stream per item byte with a byte shuffle, as numcodecs writes them
- * ({@link SplitBloscChunk}; some streams stored raw): their streams decode in parallel into
+ * ({@link BloscChunks#split}; some streams stored raw): their streams decode in parallel into
  * bytes and into typed arrays, and a few items are read from the start of each stream; every result must equal the
  * original bytes. Also the LZ4 decoder's stop after the first bytes of a stream.
  */
@@ -51,22 +49,12 @@ class SplitBlockTest {
     return d;
   }
 
-  static byte[] lz4(byte[] b, int off, int len) {
-    Lz4Compressor c = new Lz4Compressor();
-    byte[] out = new byte[c.maxCompressedLength(len)];
-    return Arrays.copyOf(out, c.compress(b, off, len, out, 0, out.length));
-  }
-
-  static byte[] chunk(byte[] data, int ts, int bs, IntPredicate raw) {
-    return SplitBloscChunk.of(data, ts, bs, raw);
-  }
-
   @Test
   void lz4StopsAfterTheBytesAskedFor() throws IOException {
     Random r = new Random(31);
     for (int ts : new int[] {2, 4, 8}) {
       byte[] d = data(r, ts, 40_000);
-      byte[] c = lz4(d, 0, d.length);
+      byte[] c = BloscChunks.lz4(d, 0, d.length);
       for (int need : new int[] {0, 1, 7, 95, 96, 97, 1000, d.length / 2, d.length - 100, d.length - 1}) {
         byte[] out = new byte[d.length];
         Lz4.decode(c, 0, c.length, out, 0, out.length, need, null);
@@ -85,7 +73,7 @@ class SplitBlockTest {
       byte[] d = data(r, ts, items);
       for (int mode = 0; mode < 2; mode++) {
         int m = mode;
-        byte[] c = chunk(d, ts, d.length, s -> m == 1 && s % 3 == 0);
+        byte[] c = BloscChunks.split(d, ts, d.length, s -> m == 1 && s % 3 == 0);
         BloscChunk chunk = BloscChunk.parse(c);
         assertTrue(SplitBlock.of(chunk.header(), c, 0, 0) != null, "split block ts " + ts);
         byte[] out = new byte[d.length + 5];
@@ -143,7 +131,7 @@ class SplitBlockTest {
       int bs = ts * 8192; // three whole blocks and a short last one (one stream)
       for (int mode = 0; mode < 2; mode++) {
         int m = mode;
-        byte[] c = chunk(d, ts, bs, s -> m == 1 && s % 2 == 0);
+        byte[] c = BloscChunks.split(d, ts, bs, s -> m == 1 && s % 2 == 0);
         BloscChunk chunk = BloscChunk.parse(c);
         for (int i = 0; i < 200; i++) {
           int from = i < 4 ? new int[] {0, bs - 1, bs - ts, d.length - 1}[i] : r.nextInt(d.length);
@@ -163,7 +151,7 @@ class SplitBlockTest {
   @Test
   void aCorruptStreamIsNamedInAPointRead() throws IOException {
     byte[] d = data(new Random(34), 4, 20_000);
-    byte[] c = chunk(d, 4, d.length, s -> false);
+    byte[] c = BloscChunks.split(d, 4, d.length, s -> false);
     int stream2 = 16 + 4; // block 0's data: stream sizes and streams
     for (int s = 0; s < 2; s++) {
       stream2 += 4 + BloscHeader.le32(c, stream2);

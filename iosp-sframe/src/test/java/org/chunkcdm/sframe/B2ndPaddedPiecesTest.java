@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import org.chunkcdm.chunk.BloscChunkData;
 import org.chunkcdm.chunk.ChunkData;
+import org.chunkcdm.testkit.BloscChunks;
 import org.junit.jupiter.api.Test;
 import org.msgpack.core.MessageBufferPacker;
 import org.msgpack.core.MessagePack;
@@ -94,13 +95,6 @@ class B2ndPaddedPiecesTest {
     return new byte[][] {stored, c};
   }
 
-  static void le32(ByteArrayOutputStream o, int v) {
-    o.write(v);
-    o.write(v >>> 8);
-    o.write(v >>> 16);
-    o.write(v >>> 24);
-  }
-
   /** A format-version-2 BloscLZ chunk, no filter, one stream per block, every stream stored raw. */
   static byte[] bloscRaw(byte[] data, int ts, int bs) {
     int nb = (data.length + bs - 1) / bs;
@@ -109,22 +103,10 @@ class B2ndPaddedPiecesTest {
     for (int b = 0; b < nb; b++) {
       starts[b] = 16 + 4 * nb + body.size();
       int n = Math.min(bs, data.length - b * bs);
-      le32(body, n);
+      BloscChunks.le32(body, n);
       body.write(data, b * bs, n);
     }
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    o.write(2);
-    o.write(1);
-    o.write(0x10); // BloscLZ, no shuffle, streams not split
-    o.write(ts);
-    le32(o, data.length);
-    le32(o, bs);
-    le32(o, 16 + 4 * nb + body.size());
-    for (int s : starts) {
-      le32(o, s);
-    }
-    o.write(body.toByteArray(), 0, body.size());
-    return o.toByteArray();
+    return BloscChunks.assemble(0x10, ts, data.length, bs, starts, body); // BloscLZ, no shuffle, streams not split
   }
 
   @Test

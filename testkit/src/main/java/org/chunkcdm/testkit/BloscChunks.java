@@ -5,21 +5,21 @@ import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 import java.util.function.IntPredicate;
 
-/**
- * Blosc1 chunks as numcodecs and c-blosc write them by default, built by the format's layout: LZ4, byte shuffle, every
- * whole block split into one stream per item byte (a short last block is one stream); the LZ4 streams come from
- * aircompressor's compressor, and a stream that does not shrink (or that the caller asks for) is stored raw.
- */
-public final class SplitBloscChunk {
-  private SplitBloscChunk() {}
+/** Blosc1 chunks for tests, built by the format's layout (a 16-byte header, the block starts, the blocks' streams). */
+public final class BloscChunks {
+  private BloscChunks() {}
 
-  /** {@code data} (items of {@code ts} bytes) in blocks of {@code bs} bytes, no stream forced raw. */
-  public static byte[] of(byte[] data, int ts, int bs) {
-    return of(data, ts, bs, s -> false);
+  /**
+   * A chunk as numcodecs and c-blosc write one by default: LZ4, byte shuffle, every whole block of {@code bs} bytes
+   * split into one stream per item byte (a short last block is one stream); the LZ4 streams come from aircompressor's
+   * compressor, and a stream that does not shrink is stored raw.
+   */
+  public static byte[] split(byte[] data, int ts, int bs) {
+    return split(data, ts, bs, s -> false);
   }
 
-  /** As {@link #of(byte[], int, int)}; {@code raw.test(n)}: the n-th stream of the chunk (counted over its blocks) raw. */
-  public static byte[] of(byte[] data, int ts, int bs, IntPredicate raw) {
+  /** As {@link #split(byte[], int, int)}; {@code raw.test(n)}: the n-th stream of the chunk (over its blocks) raw. */
+  public static byte[] split(byte[] data, int ts, int bs, IntPredicate raw) {
     int nb = (data.length + bs - 1) / bs;
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     int[] starts = new int[nb];
@@ -37,14 +37,24 @@ public final class SplitBloscChunk {
         body.write(asIs ? shuffled : c, asIs ? s * ne : 0, asIs ? ne : c.length);
       }
     }
+    return assemble((1 << 5) | 0x01, ts, data.length, bs, starts, body); // LZ4, byte shuffle, split
+  }
+
+  /**
+   * A Blosc1 chunk (format version 2) of {@code nbytes} decoded bytes in blocks of {@code bs}: header flags
+   * {@code flags} (codec in bits 5-7, shuffle 0x01, bit shuffle 0x04, not split 0x10), typesize {@code ts}, then the
+   * block starts and {@code body}, the blocks' streams (each a 4-byte size and its bytes), block {@code b} at
+   * {@code starts[b]} (counted from the chunk's start).
+   */
+  public static byte[] assemble(int flags, int ts, int nbytes, int bs, int[] starts, ByteArrayOutputStream body) {
     ByteArrayOutputStream o = new ByteArrayOutputStream();
     o.write(2); // Blosc1 format version
-    o.write(1); // LZ4 format version
-    o.write((1 << 5) | 0x01); // LZ4, byte shuffle, split
+    o.write(1); // codec format version
+    o.write(flags);
     o.write(ts);
-    le32(o, data.length);
+    le32(o, nbytes);
     le32(o, bs);
-    le32(o, 16 + 4 * nb + body.size());
+    le32(o, 16 + 4 * starts.length + body.size());
     for (int v : starts) {
       le32(o, v);
     }
@@ -64,13 +74,15 @@ public final class SplitBloscChunk {
     return out;
   }
 
-  static byte[] lz4(byte[] b, int off, int len) {
+  /** {@code b[off..off+len)} as one raw LZ4 block (aircompressor's compressor). */
+  public static byte[] lz4(byte[] b, int off, int len) {
     Lz4Compressor c = new Lz4Compressor();
     byte[] out = new byte[c.maxCompressedLength(len)];
     return Arrays.copyOf(out, c.compress(b, off, len, out, 0, out.length));
   }
 
-  private static void le32(ByteArrayOutputStream o, int v) {
+  /** {@code v} as 4 little-endian bytes. */
+  public static void le32(ByteArrayOutputStream o, int v) {
     o.write(v);
     o.write(v >>> 8);
     o.write(v >>> 16);
