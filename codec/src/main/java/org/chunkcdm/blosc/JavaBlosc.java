@@ -105,7 +105,7 @@ final class JavaBlosc {
     int[] meta = h.filtersMeta();
     int bits = 0;
     for (int i = 5; i >= 0; i--) {
-      if (transforms(filters[i], meta[i], ts, bs, version)) {
+      if (BlockFilters.transforms(filters[i], meta[i], ts, bs, version)) {
         if (filters[i] != BloscHeader.BITSHUFFLE) {
           return 0;
         }
@@ -491,50 +491,59 @@ final class JavaBlosc {
   static boolean decodeBlock(BloscHeader h, byte[] src, int off, int b, byte[] dst, int dp, byte[] ref, int rp,
       ChunkDictionary dict, TypedDestination td, int ti)
       throws IOException {
-    final int nbytes = h.nbytes();
     final int bs = h.blocksize();
-    final int bStart = b * bs;
-    final int bsize = Math.min(bs, nbytes - bStart);
-    final boolean leftover = bsize < bs;
+    final int bsize = Math.min(bs, h.nbytes() - b * bs);
     final int ts = h.typesize();
     final int version = h.version();
-    final int cbytes = h.cbytes();
     int bstart = blockStart(h, src, off, b);
-    int nstreams = leftover ? 1 : streams(h);
+    int nstreams = bsize < bs ? 1 : streams(h);
     if (bsize % nstreams != 0) {
       throw new CodecException("Blosc chunk: block " + b + " of " + bsize + " bytes cannot be split into " + nstreams + " streams");
     }
-    // the transforming filters, in the order they are undone (slot 5 down to 0)
+    // the transforming filters, in the order they are undone (slot 5 down to 0), and the first of them
     int[] filters = h.filters();
     int[] meta = h.filtersMeta();
     int ops = 0;
-    for (int i = 5; i >= 0; i--) {
-      if (transforms(filters[i], meta[i], ts, bsize, version)) {
-        ops++;
-      }
-    }
-    // the first filter undone; when it is a byte shuffle over the split streams, streams stored raw are read
-    // straight from the chunk as its planes, and a single raw stream is read in place by the first filter
     int first = -1;
     int firstMeta = 0;
-    for (int i = 5; i >= 0 && first < 0; i--) {
-      if (transforms(filters[i], meta[i], ts, bsize, version)) {
+    for (int i = 5; i >= 0; i--) {
+      if (BlockFilters.transforms(filters[i], meta[i], ts, bsize, version) && ops++ == 0) {
         first = filters[i];
         firstMeta = meta[i];
       }
     }
+    // when the first filter undone is a byte shuffle over the split streams, streams stored raw are read
+    // straight from the chunk as its planes, and a single raw stream is read in place by the first filter
     final boolean planes = nstreams > 1 && first == BloscHeader.SHUFFLE
         && (firstMeta != 0 && version >= 3 ? firstMeta & 0xff : ts) == nstreams;
     final boolean inPlaceRaw = nstreams == 1 && ops > 0 && first != BloscHeader.DELTA;
     byte[][] pa = planes ? new byte[nstreams][] : null;
     int[] po = planes ? new int[nstreams] : null;
-    byte[] cur = null; // set when the single stream is read in place
-    int cp = 0;
     byte[] target = ops == 0 ? dst : scratch(0, bsize);
     int tp = ops == 0 ? dp : 0;
-    int neblock = bsize / nstreams;
-    int pos = off + bstart;
-    final int end = off + cbytes;
+    int raw = readStreams(h, src, off, off + bstart, b, nstreams, bsize / nstreams, target, tp, pa, po, inPlaceRaw, dict);
+    BloscStats.BLOCKS.increment();
+    BloscStats.BYTES.add(bsize);
+    if (ops == 0) {
+      return false;
+    }
+    // the single stream read in place, or the decoded streams in target (from 0: ops > 0)
+    byte[] cur = raw >= 0 ? src : target;
+    int cp = raw >= 0 ? raw : 0;
+    return BlockFilters.undo(h, b, bsize, cur, cp, pa, po, bsize / nstreams, dst, dp, ref, rp, td, ti);
+  }
+
+  /**
+   * Decodes the {@code nstreams} streams of block {@code b}, from {@code src[pos..]} on, into {@code target[tp..]}, {@code neblock} bytes each.
+   * With {@code pa}, stream s's bytes are at {@code pa[s][po[s]..]} afterwards (in the chunk itself when stored
+   * raw); with {@code inPlaceRaw}, a single stream stored raw is left in the chunk: returns its position in
+   * {@code src} then, -1 otherwise.
+   */
+  private static int readStreams(BloscHeader h, byte[] src, int off, int pos, int b, int nstreams, int neblock, byte[] target,
+      int tp, byte[][] pa, int[] po, boolean inPlaceRaw, ChunkDictionary dict) throws IOException {
+    final int version = h.version();
+    final int end = off + h.cbytes();
+    int raw = -1;
     for (int s = 0; s < nstreams; s++) {
       if (pos > end - 4) {
         throw new CodecException("Blosc chunk: block " + b + " stream " + s + " header lies past the end of the chunk");
@@ -542,7 +551,7 @@ final class JavaBlosc {
       int csize = BloscHeader.le32(src, pos);
       pos += 4;
       int out = tp + s * neblock;
-      if (planes) {
+      if (pa != null) {
         pa[s] = target;
         po[s] = out;
       }
@@ -565,12 +574,11 @@ final class JavaBlosc {
           throw new CodecException("Blosc chunk: block " + b + " stream " + s + " of " + csize + " bytes passes the end of the chunk");
         }
         if (csize == neblock) {
-          if (planes) {
+          if (pa != null) {
             pa[s] = src;
             po[s] = pos;
           } else if (inPlaceRaw) {
-            cur = src;
-            cp = pos;
+            raw = pos;
           } else {
             RawCopy.copy(src, pos, target, out, neblock);
           }
@@ -584,105 +592,6 @@ final class JavaBlosc {
         pos += csize;
       }
     }
-    BloscStats.BLOCKS.increment();
-    BloscStats.BYTES.add(bsize);
-    if (ops == 0) {
-      return false;
-    }
-    // undo the pipeline; out-of-place steps alternate between scratch buffers, the last one lands in dst
-    if (cur == null) {
-      cur = target;
-      cp = 0;
-    }
-    int remainingOutOfPlace = 0;
-    for (int i = 5; i >= 0; i--) {
-      if (transforms(filters[i], meta[i], ts, bsize, version) && filters[i] != BloscHeader.DELTA) {
-        remainingOutOfPlace++;
-      }
-    }
-    int spare = 1;
-    for (int i = 5; i >= 0; i--) {
-      int f = filters[i];
-      if (!transforms(f, meta[i], ts, bsize, version)) {
-        continue;
-      }
-      if (f == BloscHeader.DELTA) {
-        Filters.undelta(ts, cur, cp, bsize, b == 0 ? null : ref, rp);
-        continue;
-      }
-      remainingOutOfPlace--;
-      byte[] next;
-      int np;
-      if (remainingOutOfPlace == 0 && td != null && bsize % ts == 0) { // the last step, into a typed array?
-        if (f == BloscHeader.SHUFFLE && planes && pa != null) {
-          if (nstreams == ts && TypedUnshuffle.planes(ts, pa, po, neblock, td, ti)) {
-            return true;
-          }
-        } else if (f == BloscHeader.SHUFFLE) {
-          int group = meta[i] != 0 && version >= 3 ? meta[i] & 0xff : ts;
-          if (group == ts) {
-            int items = bsize / ts;
-            byte[][] qa = new byte[ts][];
-            int[] qo = new int[ts];
-            for (int j = 0; j < ts; j++) {
-              qa[j] = cur;
-              qo[j] = cp + j * items;
-            }
-            if (TypedUnshuffle.planes(ts, qa, qo, items, td, ti)) {
-              return true;
-            }
-          }
-        } else if (TypedUnshuffle.bits(ts, cur, cp, bsize, td, ti)) {
-          return true;
-        }
-      }
-      if (remainingOutOfPlace == 0) { // the last reordering step writes the final block; DELTA then runs in place there
-        next = dst;
-        np = dp;
-      } else {
-        next = scratch(spare, bsize);
-        spare = spare == 1 ? 2 : 1;
-        np = 0;
-      }
-      if (f == BloscHeader.SHUFFLE && planes && pa != null) { // the first filter undone: planes where they lie
-        Filters.unshufflePlanes(nstreams, pa, po, next, np, neblock);
-        pa = null;
-      } else if (f == BloscHeader.SHUFFLE) {
-        int group = meta[i] != 0 && version >= 3 ? meta[i] & 0xff : ts;
-        Filters.unshuffle(group, cur, cp, next, np, bsize);
-      } else {
-        Filters.bitunshuffle(ts, cur, cp, next, np, bsize);
-      }
-      cur = next;
-      cp = np;
-    }
-    if (cur != dst || cp != dp) {
-      RawCopy.copy(cur, cp, dst, dp, bsize);
-    }
-    return false;
-  }
-
-  /** True when filter {@code f} changes the bytes of a block of {@code bsize} bytes. */
-  private static boolean transforms(int f, int meta, int ts, int bsize, int version) {
-    switch (f) {
-      case BloscHeader.SHUFFLE: {
-        int group = meta != 0 && version >= 3 ? meta & 0xff : ts;
-        return group > 1 && bsize >= group;
-      }
-      case BloscHeader.BITSHUFFLE: {
-        if (bsize < ts) {
-          return false;
-        }
-        int items = bsize / ts;
-        if (version <= 2) {
-          return items % 8 == 0;
-        }
-        return items >= 8;
-      }
-      case BloscHeader.DELTA:
-        return true;
-      default:
-        return false; // NOFILTER, TRUNC_PREC (lossy, nothing to undo)
-    }
+    return raw;
   }
 }
