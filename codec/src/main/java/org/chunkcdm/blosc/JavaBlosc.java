@@ -138,7 +138,7 @@ final class JavaBlosc {
     int[] meta = h.filtersMeta();
     int bits = 0;
     for (int i = 5; i >= 0; i--) {
-      if (transforms(filters[i], meta[i], ts, bs, version)) {
+      if (BlockFilters.transforms(filters[i], meta[i], ts, bs, version)) {
         if (filters[i] != BloscHeader.BITSHUFFLE) {
           return 0;
         }
@@ -182,28 +182,10 @@ final class JavaBlosc {
   private static void decodeStream(BloscHeader h, byte[] src, int off, int b, byte[] out, int op,
       ChunkDictionary dict) throws IOException {
     final int bs = h.blocksize();
-    final int cbytes = h.cbytes();
-    int bstart = blockStart(h, src, off, b);
-    int pos = off + bstart;
-    final int end = off + cbytes;
-    int csize = BloscHeader.le32(src, pos);
-    pos += 4;
-    if (csize == 0) {
-      if (h.version() < 3) {
-        throw new CodecException("Blosc chunk: block " + b + " stream 0 is empty (format version " + h.version() + ")");
-      }
-      Arrays.fill(out, op, op + bs, (byte) 0);
-    } else if (csize < 0) {
-      if (h.version() < 3 || pos >= end) {
-        throw new CodecException("Blosc chunk: block " + b + " stream 0 has a negative size " + csize);
-      }
-      int token = src[pos];
-      if ((token & 0x01) == 0) {
-        throw new CodecException("Blosc chunk: block " + b + " stream 0 has an unknown run token " + token);
-      }
-      Arrays.fill(out, op, op + bs, (byte) (-csize));
-    } else if (csize > end - pos) {
-      throw new CodecException("Blosc chunk: block " + b + " stream 0 of " + csize + " bytes passes the end of the chunk");
+    int pos = streamStart(h, src, off + blockStart(h, src, off, b), off + h.cbytes(), b, 0);
+    int csize = BloscHeader.le32(src, pos - 4);
+    if (csize <= 0) { // a run of zeros, or of the byte after the run token
+      Arrays.fill(out, op, op + bs, csize == 0 ? 0 : (byte) -csize);
     } else if (csize == bs) {
       RawCopy.copy(src, pos, out, op, bs);
     } else {
@@ -535,198 +517,89 @@ final class JavaBlosc {
   static boolean decodeBlock(BloscHeader h, byte[] src, int off, int b, byte[] dst, int dp, byte[] ref, int rp,
       ChunkDictionary dict, TypedDestination td, int ti)
       throws IOException {
-    final int nbytes = h.nbytes();
     final int bs = h.blocksize();
-    final int bStart = b * bs;
-    final int bsize = Math.min(bs, nbytes - bStart);
-    final boolean leftover = bsize < bs;
+    final int bsize = Math.min(bs, h.nbytes() - b * bs);
     final int ts = h.typesize();
     final int version = h.version();
-    final int cbytes = h.cbytes();
     int bstart = blockStart(h, src, off, b);
-    int nstreams = leftover ? 1 : streams(h);
+    int nstreams = bsize < bs ? 1 : streams(h);
     if (bsize % nstreams != 0) {
       throw new CodecException("Blosc chunk: block " + b + " of " + bsize + " bytes cannot be split into " + nstreams + " streams");
     }
-    // the transforming filters, in the order they are undone (slot 5 down to 0)
+    // the transforming filters, in the order they are undone (slot 5 down to 0), and the first of them
     int[] filters = h.filters();
     int[] meta = h.filtersMeta();
     int ops = 0;
-    for (int i = 5; i >= 0; i--) {
-      if (transforms(filters[i], meta[i], ts, bsize, version)) {
-        ops++;
-      }
-    }
-    // the first filter undone; when it is a byte shuffle over the split streams, streams stored raw are read
-    // straight from the chunk as its planes, and a single raw stream is read in place by the first filter
     int first = -1;
     int firstMeta = 0;
-    for (int i = 5; i >= 0 && first < 0; i--) {
-      if (transforms(filters[i], meta[i], ts, bsize, version)) {
+    for (int i = 5; i >= 0; i--) {
+      if (BlockFilters.transforms(filters[i], meta[i], ts, bsize, version) && ops++ == 0) {
         first = filters[i];
         firstMeta = meta[i];
       }
     }
+    // when the first filter undone is a byte shuffle over the split streams, streams stored raw are read
+    // straight from the chunk as its planes, and a single raw stream is read in place by the first filter
     final boolean planes = nstreams > 1 && first == BloscHeader.SHUFFLE
         && (firstMeta != 0 && version >= 3 ? firstMeta & 0xff : ts) == nstreams;
     final boolean inPlaceRaw = nstreams == 1 && ops > 0 && first != BloscHeader.DELTA;
     byte[][] pa = planes ? new byte[nstreams][] : null;
     int[] po = planes ? new int[nstreams] : null;
-    byte[] cur = null; // set when the single stream is read in place
-    int cp = 0;
     byte[] target = ops == 0 ? dst : scratch(0, bsize);
     int tp = ops == 0 ? dp : 0;
-    int neblock = bsize / nstreams;
-    int pos = off + bstart;
-    final int end = off + cbytes;
-    for (int s = 0; s < nstreams; s++) {
-      if (pos > end - 4) {
-        throw new CodecException("Blosc chunk: block " + b + " stream " + s + " header lies past the end of the chunk");
-      }
-      int csize = BloscHeader.le32(src, pos);
-      pos += 4;
-      int out = tp + s * neblock;
-      if (planes) {
-        pa[s] = target;
-        po[s] = out;
-      }
-      if (csize == 0) {
-        if (version < 3) { // a run of zeros is a Blosc2 (format version >= 3) stream; c-blosc 1.x refuses it
-          throw new CodecException("Blosc chunk: block " + b + " stream " + s + " is empty (format version " + version + ")");
-        }
-        Arrays.fill(target, out, out + neblock, (byte) 0);
-      } else if (csize < 0) {
-        if (version < 3 || pos >= end) {
-          throw new CodecException("Blosc chunk: block " + b + " stream " + s + " has a negative size " + csize);
-        }
-        int token = src[pos++];
-        if ((token & 0x01) == 0) {
-          throw new CodecException("Blosc chunk: block " + b + " stream " + s + " has an unknown run token " + token);
-        }
-        Arrays.fill(target, out, out + neblock, (byte) (-csize));
-      } else {
-        if (csize > end - pos) {
-          throw new CodecException("Blosc chunk: block " + b + " stream " + s + " of " + csize + " bytes passes the end of the chunk");
-        }
-        if (csize == neblock) {
-          if (planes) {
-            pa[s] = src;
-            po[s] = pos;
-          } else if (inPlaceRaw) {
-            cur = src;
-            cp = pos;
-          } else {
-            RawCopy.copy(src, pos, target, out, neblock);
-          }
-        } else {
-          try {
-            Codecs.decode(h.compressor(), src, pos, csize, target, out, neblock, dict);
-          } catch (IOException e) {
-            throw new CodecException("Blosc chunk: block " + b + " stream " + s + ": " + e.getMessage(), e);
-          }
-        }
-        pos += csize;
-      }
-    }
+    int raw = readStreams(h, src, off, off + bstart, b, nstreams, bsize / nstreams, target, tp, pa, po, inPlaceRaw, dict);
     BloscStats.BLOCKS.increment();
     BloscStats.BYTES.add(bsize);
     if (ops == 0) {
       return false;
     }
-    // undo the pipeline; out-of-place steps alternate between scratch buffers, the last one lands in dst
-    if (cur == null) {
-      cur = target;
-      cp = 0;
-    }
-    int remainingOutOfPlace = 0;
-    for (int i = 5; i >= 0; i--) {
-      if (transforms(filters[i], meta[i], ts, bsize, version) && filters[i] != BloscHeader.DELTA) {
-        remainingOutOfPlace++;
-      }
-    }
-    int spare = 1;
-    for (int i = 5; i >= 0; i--) {
-      int f = filters[i];
-      if (!transforms(f, meta[i], ts, bsize, version)) {
-        continue;
-      }
-      if (f == BloscHeader.DELTA) {
-        Filters.undelta(ts, cur, cp, bsize, b == 0 ? null : ref, rp);
-        continue;
-      }
-      remainingOutOfPlace--;
-      byte[] next;
-      int np;
-      if (remainingOutOfPlace == 0 && td != null && bsize % ts == 0) { // the last step, into a typed array?
-        if (f == BloscHeader.SHUFFLE && planes && pa != null) {
-          if (nstreams == ts && TypedUnshuffle.planes(ts, pa, po, neblock, td, ti)) {
-            return true;
-          }
-        } else if (f == BloscHeader.SHUFFLE) {
-          int group = meta[i] != 0 && version >= 3 ? meta[i] & 0xff : ts;
-          if (group == ts) {
-            int items = bsize / ts;
-            byte[][] qa = new byte[ts][];
-            int[] qo = new int[ts];
-            for (int j = 0; j < ts; j++) {
-              qa[j] = cur;
-              qo[j] = cp + j * items;
-            }
-            if (TypedUnshuffle.planes(ts, qa, qo, items, td, ti)) {
-              return true;
-            }
-          }
-        } else if (TypedUnshuffle.bits(ts, cur, cp, bsize, td, ti)) {
-          return true;
-        }
-      }
-      if (remainingOutOfPlace == 0) { // the last reordering step writes the final block; DELTA then runs in place there
-        next = dst;
-        np = dp;
-      } else {
-        next = scratch(spare, bsize);
-        spare = spare == 1 ? 2 : 1;
-        np = 0;
-      }
-      if (f == BloscHeader.SHUFFLE && planes && pa != null) { // the first filter undone: planes where they lie
-        Filters.unshufflePlanes(nstreams, pa, po, next, np, neblock);
-        pa = null;
-      } else if (f == BloscHeader.SHUFFLE) {
-        int group = meta[i] != 0 && version >= 3 ? meta[i] & 0xff : ts;
-        Filters.unshuffle(group, cur, cp, next, np, bsize);
-      } else {
-        Filters.bitunshuffle(ts, cur, cp, next, np, bsize);
-      }
-      cur = next;
-      cp = np;
-    }
-    if (cur != dst || cp != dp) {
-      RawCopy.copy(cur, cp, dst, dp, bsize);
-    }
-    return false;
+    // the single stream read in place, or the decoded streams in target (from 0: ops > 0)
+    byte[] cur = raw >= 0 ? src : target;
+    int cp = raw >= 0 ? raw : 0;
+    return BlockFilters.undo(h, b, bsize, cur, cp, pa, po, bsize / nstreams, dst, dp, ref, rp, td, ti);
   }
 
-  /** True when filter {@code f} changes the bytes of a block of {@code bsize} bytes. */
-  static boolean transforms(int f, int meta, int ts, int bsize, int version) {
-    switch (f) {
-      case BloscHeader.SHUFFLE: {
-        int group = meta != 0 && version >= 3 ? meta & 0xff : ts;
-        return group > 1 && bsize >= group;
+  /**
+   * Decodes the {@code nstreams} streams of block {@code b}, from {@code src[pos..]} on, into {@code target[tp..]}, {@code neblock} bytes each.
+   * With {@code pa}, stream s's bytes are at {@code pa[s][po[s]..]} afterwards (in the chunk itself when stored
+   * raw); with {@code inPlaceRaw}, a single stream stored raw is left in the chunk: returns its position in
+   * {@code src} then, -1 otherwise.
+   */
+  private static int readStreams(BloscHeader h, byte[] src, int off, int pos, int b, int nstreams, int neblock, byte[] target,
+      int tp, byte[][] pa, int[] po, boolean inPlaceRaw, ChunkDictionary dict) throws IOException {
+    final int end = off + h.cbytes();
+    int raw = -1;
+    for (int s = 0; s < nstreams; s++) {
+      pos = streamStart(h, src, pos, end, b, s);
+      int csize = BloscHeader.le32(src, pos - 4);
+      int out = tp + s * neblock;
+      if (pa != null) {
+        pa[s] = target;
+        po[s] = out;
       }
-      case BloscHeader.BITSHUFFLE: {
-        if (bsize < ts) {
-          return false;
-        }
-        int items = bsize / ts;
-        if (version <= 2) {
-          return items % 8 == 0;
-        }
-        return items >= 8;
+      if (csize <= 0) { // a run of zeros, or of the byte after the run token
+        Arrays.fill(target, out, out + neblock, csize == 0 ? 0 : (byte) -csize);
+        pos += csize == 0 ? 0 : 1;
+        continue;
       }
-      case BloscHeader.DELTA:
-        return true;
-      default:
-        return false; // NOFILTER, TRUNC_PREC (lossy, nothing to undo)
+      if (csize == neblock) {
+        if (pa != null) {
+          pa[s] = src;
+          po[s] = pos;
+        } else if (inPlaceRaw) {
+          raw = pos;
+        } else {
+          RawCopy.copy(src, pos, target, out, neblock);
+        }
+      } else {
+        try {
+          Codecs.decode(h.compressor(), src, pos, csize, target, out, neblock, dict);
+        } catch (IOException e) {
+          throw new CodecException("Blosc chunk: block " + b + " stream " + s + ": " + e.getMessage(), e);
+        }
+      }
+      pos += csize;
     }
+    return raw;
   }
 }

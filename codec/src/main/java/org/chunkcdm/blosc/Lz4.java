@@ -37,8 +37,8 @@ public final class Lz4 {
       0x0000000100000001L, 0x0000010000000001L, 0x0001000000000001L, 0x0100000000000001L, 1L};
 
   /**
-   * 1 where the long-match loops of {@link #decode} run with a stride that the JIT cannot prove constant, 0 where it
-   * can. With a constant stride C2 makes them counted loops. Then Java 25's C2 compiles the whole fast loop so that
+   * 1 where the long-match loops of {@link #decode} ({@link #patternRun}, {@link #farRun}) run with a stride that the
+   * JIT cannot prove constant, 0 where it can. With a constant stride C2 makes them counted loops. Then Java 25's C2 compiles the whole fast loop so that
    * the benchmark's LZ4 streams decode 9-21% slower than with uncounted loops, and Java 17's so that its typesize-4
    * and -8 streams decode 7-9% faster (typesize 2: 2-4% slower). The stride is {@code 64 | (len >>> 31 & UNCOUNTED)},
    * which is 64 either way since len is positive; with 0 the term folds away and Java 17 runs the code it ran before.
@@ -139,40 +139,9 @@ public final class Lz4 {
           // longer one a loop: measured 2-9% faster on the typesize-8 and -2 streams than the loop from 24, whose
           // exit at a varying round the branch predictor misses
           if ((0x16 >>> m & 1) != 0) {
-            // period 1, 2 or 4: every word is w, written from the register. Read back from the word just written,
-            // as for the other offsets, each round waited for the store before it; these long pattern runs hold a
-            // third of the typesize-4 streams' bytes (avg. ~1,000-byte runs of period 2). Measured 2-20% faster on
-            // the lz4 streams, with the 32-byte rounds below
-            LONG.set(out, nop + 24, w);
-            LONG.set(out, nop + 32, w);
-            LONG.set(out, nop + 40, w);
-            LONG.set(out, nop + 48, w);
-            LONG.set(out, nop + 56, w);
-            final int step = 64 | (len >>> 31 & UNCOUNTED); // 64: see UNCOUNTED
-            for (int i = 64; i < len; i += step) { // up to 63 bytes past the match: room checked above
-              LONG.set(out, nop + i, w);
-              LONG.set(out, nop + i + 8, w);
-              LONG.set(out, nop + i + 16, w);
-              LONG.set(out, nop + i + 24, w);
-              LONG.set(out, nop + i + 32, w);
-              LONG.set(out, nop + i + 40, w);
-              LONG.set(out, nop + i + 48, w);
-              LONG.set(out, nop + i + 56, w);
-            }
+            patternRun(out, nop, w, len);
           } else {
-            LONG.set(out, nop + 24, (long) LONG.get(out, src + 24));
-            LONG.set(out, nop + 32, (long) LONG.get(out, src + 32));
-            LONG.set(out, nop + 40, (long) LONG.get(out, src + 40));
-            LONG.set(out, nop + 48, (long) LONG.get(out, src + 48));
-            LONG.set(out, nop + 56, (long) LONG.get(out, src + 56));
-            // 32 bytes a round (up to 31 past the match): each read ends in bytes written before it, as above
-            final int step = 32 | (len >>> 31 & UNCOUNTED); // 32: see UNCOUNTED
-            for (int i = 64; i < len; i += step) {
-              LONG.set(out, nop + i, (long) LONG.get(out, src + i));
-              LONG.set(out, nop + i + 8, (long) LONG.get(out, src + i + 8));
-              LONG.set(out, nop + i + 16, (long) LONG.get(out, src + i + 16));
-              LONG.set(out, nop + i + 24, (long) LONG.get(out, src + i + 24));
-            }
+            farRun(out, nop, src, len);
           }
         }
         op = nop + len;
@@ -243,12 +212,21 @@ public final class Lz4 {
       }
       return -1;
     }
+    return match(in, ip, ipEnd, out, op, op0, outLen, dict, token & 15);
+  }
+
+  /**
+   * The match of a sequence checked by {@link #sequence} (its offset at {@code in[ip]}, {@code len} its token's low
+   * nibble), every field checked: returns the positions after it ({@code ip << 32 | op}).
+   */
+  private static long match(byte[] in, int ip, int ipEnd, byte[] out, int op, int op0, int outLen, byte[] dict,
+      int len) throws IOException {
+    final int opEnd = op0 + outLen;
     if (ip > ipEnd - 2) {
       throw corrupt("match offset passes the end of the input", op - op0, outLen);
     }
     int offset = (in[ip] & 0xff) | (in[ip + 1] & 0xff) << 8;
     ip += 2;
-    int len = token & 15;
     if (len == 15) {
       int b;
       do {
@@ -266,21 +244,8 @@ public final class Lz4 {
     if (len > opEnd - op) {
       throw corrupt("decodes to more than the expected bytes", op - op0, outLen);
     }
-    int back = op - op0;
-    if (offset > back) { // the match starts in the dictionary
-      int fromDict = offset - back;
-      if (dict == null || fromDict > dict.length) {
-        throw corrupt("match offset " + offset + " reaches before the start of the output"
-            + (dict == null ? "" : " and its " + dict.length + "-byte dictionary"), back, outLen);
-      }
-      int n = Math.min(len, fromDict);
-      System.arraycopy(dict, dict.length - fromDict, out, op, n);
-      op += n;
-      len -= n;
-      if (len > 0) {
-        copyMatch(out, op0, op, len);
-        op += len;
-      }
+    if (offset > op - op0) { // the match starts in the dictionary
+      op = dictionaryMatch(out, op, op0, outLen, dict, offset, len);
     } else if (len <= opEnd - 16 - op && (len <= WILD || offset < len)) {
       wideMatch(out, op, offset, len);
       op += len;
@@ -289,6 +254,75 @@ public final class Lz4 {
       op += len;
     }
     return (long) ip << 32 | (op & 0xffffffffL);
+  }
+
+  /**
+   * A match of {@code len} bytes (room checked) at {@code out[op..]} that starts {@code offset} bytes back, in the
+   * dictionary before the output: returns the output position after it.
+   */
+  private static int dictionaryMatch(byte[] out, int op, int op0, int outLen, byte[] dict, int offset, int len)
+      throws IOException {
+    int back = op - op0;
+    int fromDict = offset - back;
+    if (dict == null || fromDict > dict.length) {
+      throw corrupt("match offset " + offset + " reaches before the start of the output"
+          + (dict == null ? "" : " and its " + dict.length + "-byte dictionary"), back, outLen);
+    }
+    int n = Math.min(len, fromDict);
+    System.arraycopy(dict, dict.length - fromDict, out, op, n);
+    op += n;
+    len -= n;
+    if (len > 0) {
+      copyMatch(out, op0, op, len);
+      op += len;
+    }
+    return op;
+  }
+
+  /**
+   * The rest of a match of {@code len > 24} bytes at {@code out[nop..]} with period 1, 2 or 4 from byte 24 on: every
+   * word is {@code w}, written from the register (read back from the word just written, as for the other offsets,
+   * each round waited for the store before it; these long pattern runs hold a third of the typesize-4 streams'
+   * bytes, avg. ~1,000-byte runs of period 2; measured 2-20% faster on the lz4 streams, with the 32-byte rounds of
+   * {@link #farRun}). Writes up to 63 bytes past the match: the fast loop checked the room.
+   */
+  private static void patternRun(byte[] out, int nop, long w, int len) {
+    LONG.set(out, nop + 24, w);
+    LONG.set(out, nop + 32, w);
+    LONG.set(out, nop + 40, w);
+    LONG.set(out, nop + 48, w);
+    LONG.set(out, nop + 56, w);
+    final int step = 64 | (len >>> 31 & UNCOUNTED); // 64: see UNCOUNTED
+    for (int i = 64; i < len; i += step) {
+      LONG.set(out, nop + i, w);
+      LONG.set(out, nop + i + 8, w);
+      LONG.set(out, nop + i + 16, w);
+      LONG.set(out, nop + i + 24, w);
+      LONG.set(out, nop + i + 32, w);
+      LONG.set(out, nop + i + 40, w);
+      LONG.set(out, nop + i + 48, w);
+      LONG.set(out, nop + i + 56, w);
+    }
+  }
+
+  /**
+   * The rest of a match of {@code len > 24} bytes at {@code out[nop..]} of any other offset from byte 24 on, each
+   * word read from {@code src} = {@code nop - max(PERIOD[min(offset, 8)], offset)} on (see {@link #decode}): 32
+   * bytes a round past 64 (up to 31 past the match), each read ending in bytes written before it.
+   */
+  private static void farRun(byte[] out, int nop, int src, int len) {
+    LONG.set(out, nop + 24, (long) LONG.get(out, src + 24));
+    LONG.set(out, nop + 32, (long) LONG.get(out, src + 32));
+    LONG.set(out, nop + 40, (long) LONG.get(out, src + 40));
+    LONG.set(out, nop + 48, (long) LONG.get(out, src + 48));
+    LONG.set(out, nop + 56, (long) LONG.get(out, src + 56));
+    final int step = 32 | (len >>> 31 & UNCOUNTED); // 32: see UNCOUNTED
+    for (int i = 64; i < len; i += step) {
+      LONG.set(out, nop + i, (long) LONG.get(out, src + i));
+      LONG.set(out, nop + i + 8, (long) LONG.get(out, src + i + 8));
+      LONG.set(out, nop + i + 16, (long) LONG.get(out, src + i + 16));
+      LONG.set(out, nop + i + 24, (long) LONG.get(out, src + i + 24));
+    }
   }
 
   /**

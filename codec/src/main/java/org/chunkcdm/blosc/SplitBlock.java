@@ -65,7 +65,7 @@ final class SplitBlock {
     int[] meta = h.filtersMeta();
     int shuffles = 0;
     for (int i = 5; i >= 0; i--) {
-      if (JavaBlosc.transforms(filters[i], meta[i], ts, bs, h.version())) {
+      if (BlockFilters.transforms(filters[i], meta[i], ts, bs, h.version())) {
         int group = meta[i] != 0 && h.version() >= 3 ? meta[i] & 0xff : ts;
         if (filters[i] != BloscHeader.SHUFFLE || group != ts) {
           return null;

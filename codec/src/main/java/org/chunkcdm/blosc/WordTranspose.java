@@ -143,29 +143,7 @@ final class WordTranspose {
             load(src, base + x * rowBytes, src, base + (x | a) * rowBytes, r[x], r[x | a], s, m, n);
           }
         }
-        // rounds 2+3, 4+5
-        for (int k = 2; k < 10; k += 4) {
-          int qa = 1 << rounds[k];
-          int qb = 1 << rounds[k + 2];
-          int sa = 1 << rounds[k + 1];
-          int sb = 1 << rounds[k + 3];
-          long ma = MASK[rounds[k + 1]];
-          long mb = MASK[rounds[k + 3]];
-          for (int x = 0; x < regs; x++) {
-            if ((x & (qa | qb)) == 0) {
-              two(r[x], r[x | qa], r[x | qb], r[x | qa | qb], sa, ma, sb, mb, n);
-            }
-          }
-        }
-        // round 6
-        a = 1 << rounds[10];
-        s = 1 << rounds[11];
-        m = MASK[rounds[11]];
-        for (int x = 0; x < regs; x++) {
-          if ((x & a) == 0) {
-            one(r[x], r[x | a], s, m, n);
-          }
-        }
+        laterRounds(r, regs, rounds, n);
         // place the words: register source[o], lane w is output word wordsPerLane * w + o (times groups, + h)
         int wordsPerLane = regs; // output words per 64 items for ts <= 8: 8 * ts; for ts = 8 * groups: 64 per group
         int laneStep = 8 * wordsPerLane * groups; // bytes of output per lane
@@ -213,78 +191,97 @@ final class WordTranspose {
     int regs = ts >= 8 ? 64 : 8 * ts;
     int groups = ts >= 8 ? ts / 8 : 1;
     int[] rounds = ROUNDS[v];
-    int[] source = SOURCE[v];
     for (int w0 = 0; w0 < total; w0 += TILE) {
       int n = Math.min(TILE, total - w0);
       for (int h = 0; h < groups; h++) {
-        // round 1 on the loads, block by block
-        int a = 1 << rounds[0];
-        int s = 1 << rounds[1];
-        long m = MASK[rounds[1]];
-        for (int lane = w0; lane < w0 + n; ) {
-          int blk = lane / lanes;
-          int w = lane - blk * lanes;
-          int len = Math.min(lanes - w, w0 + n - lane);
-          int base = sp + blk * blockBytes + 64 * h * rowBytes + 8 * w;
-          for (int x = 0; x < regs; x++) {
-            if ((x & a) == 0 && lane == w0) { // the first block of the tile (the only one when blocks = 1)
-              load(src, base + x * rowBytes, src, base + (x | a) * rowBytes, r[x], r[x | a], s, m, len);
-            } else if ((x & a) == 0) {
-              load(src, base + x * rowBytes, src, base + (x | a) * rowBytes, r[x], r[x | a], lane - w0, s, m, len);
-            }
-          }
-          lane += len;
-        }
-        // rounds 2+3, 4+5
-        for (int k = 2; k < 10; k += 4) {
-          int qa = 1 << rounds[k];
-          int qb = 1 << rounds[k + 2];
-          int sa = 1 << rounds[k + 1];
-          int sb = 1 << rounds[k + 3];
-          long ma = MASK[rounds[k + 1]];
-          long mb = MASK[rounds[k + 3]];
-          for (int x = 0; x < regs; x++) {
-            if ((x & (qa | qb)) == 0) {
-              two(r[x], r[x | qa], r[x | qb], r[x | qa | qb], sa, ma, sb, mb, n);
-            }
-          }
-        }
-        // round 6
-        a = 1 << rounds[10];
-        s = 1 << rounds[11];
-        m = MASK[rounds[11]];
-        for (int x = 0; x < regs; x++) {
-          if ((x & a) == 0) {
-            one(r[x], r[x | a], s, m, n);
-          }
-        }
-        // place the words: register source[o], lane w is output word wordsPerLane * w + o (times groups, + h)
-        int wordsPerLane = regs; // output words per 64 items for ts <= 8: 8 * ts; for ts = 8 * groups: 64 per group
-        int laneStep = 8 * wordsPerLane * groups; // bytes of output per lane
-        int d0 = dp + w0 * laneStep + 8 * h;
-        for (int o = 0; o < wordsPerLane; o += 8) {
-          long[] a0 = r[source[o]], a1 = r[source[o + 1]], a2 = r[source[o + 2]], a3 = r[source[o + 3]];
-          long[] a4 = r[source[o + 4]], a5 = r[source[o + 5]], a6 = r[source[o + 6]], a7 = r[source[o + 7]];
-          int d = d0 + 8 * groups * o;
-          if (groups > 1) {
-            store8(a0, a1, a2, a3, a4, a5, a6, a7, dst, d, 8 * groups, laneStep, n);
-          } else if (v == 3) { // the lane step as a constant: see store4of8
-            store4of8(a0, a1, a2, a3, dst, d, 512, n);
-            store4of8(a4, a5, a6, a7, dst, d + 32, 512, n);
-          } else if (v == 2) {
-            store4of8(a0, a1, a2, a3, dst, d, 256, n);
-            store4of8(a4, a5, a6, a7, dst, d + 32, 256, n);
-          } else if (v == 1) {
-            store4of8(a0, a1, a2, a3, dst, d, 128, n);
-            store4of8(a4, a5, a6, a7, dst, d + 32, 128, n);
-          } else {
-            store4of8(a0, a1, a2, a3, dst, d, 64, n);
-            store4of8(a4, a5, a6, a7, dst, d + 32, 64, n);
-          }
-        }
+        firstRound(src, sp, blockBytes, rowBytes, lanes, h, w0, n, regs, rounds, r);
+        laterRounds(r, regs, rounds, n);
+        placeBlocks(r, SOURCE[v], v, regs, groups, dst, dp, w0, h, n);
       }
     }
     return n8;
+  }
+
+  /**
+   * Round 1 of {@link #bitunshuffleBlocks} on the loads of the tile of {@code n} lanes from lane {@code w0} (counted
+   * over all the blocks, {@code lanes} per block; group {@code h} of 8 bytes of the items), block by block.
+   */
+  private static void firstRound(byte[] src, int sp, int blockBytes, int rowBytes, int lanes, int h, int w0, int n,
+      int regs, int[] rounds, long[][] r) {
+    int a = 1 << rounds[0];
+    int s = 1 << rounds[1];
+    long m = MASK[rounds[1]];
+    for (int lane = w0; lane < w0 + n; ) {
+      int blk = lane / lanes;
+      int w = lane - blk * lanes;
+      int len = Math.min(lanes - w, w0 + n - lane);
+      int base = sp + blk * blockBytes + 64 * h * rowBytes + 8 * w;
+      for (int x = 0; x < regs; x++) {
+        if ((x & a) == 0 && lane == w0) { // the first block of the tile (the only one when blocks = 1)
+          load(src, base + x * rowBytes, src, base + (x | a) * rowBytes, r[x], r[x | a], s, m, len);
+        } else if ((x & a) == 0) {
+          load(src, base + x * rowBytes, src, base + (x | a) * rowBytes, r[x], r[x | a], lane - w0, s, m, len);
+        }
+      }
+      lane += len;
+    }
+  }
+
+  /** Rounds 2+3, 4+5 and 6 ({@code rounds}) on the first {@code n} lanes of the {@code regs} registers {@code r}. */
+  private static void laterRounds(long[][] r, int regs, int[] rounds, int n) {
+    for (int k = 2; k < 10; k += 4) {
+      int qa = 1 << rounds[k];
+      int qb = 1 << rounds[k + 2];
+      int sa = 1 << rounds[k + 1];
+      int sb = 1 << rounds[k + 3];
+      long ma = MASK[rounds[k + 1]];
+      long mb = MASK[rounds[k + 3]];
+      for (int x = 0; x < regs; x++) {
+        if ((x & (qa | qb)) == 0) {
+          two(r[x], r[x | qa], r[x | qb], r[x | qa | qb], sa, ma, sb, mb, n);
+        }
+      }
+    }
+    int a = 1 << rounds[10];
+    int s = 1 << rounds[11];
+    long m = MASK[rounds[11]];
+    for (int x = 0; x < regs; x++) {
+      if ((x & a) == 0) {
+        one(r[x], r[x | a], s, m, n);
+      }
+    }
+  }
+
+  /**
+   * The last pass of {@link #bitunshuffleBlocks}: places the words of the tile of {@code n} lanes from lane
+   * {@code w0} (group {@code h}) in the output; register {@code source[o]}, lane w is output word
+   * {@code wordsPerLane * w + o} (times groups, + h).
+   */
+  private static void placeBlocks(long[][] r, int[] source, int v, int regs, int groups, byte[] dst, int dp, int w0,
+      int h, int n) {
+    int wordsPerLane = regs; // output words per 64 items for ts <= 8: 8 * ts; for ts = 8 * groups: 64 per group
+    int laneStep = 8 * wordsPerLane * groups; // bytes of output per lane
+    int d0 = dp + w0 * laneStep + 8 * h;
+    for (int o = 0; o < wordsPerLane; o += 8) {
+      long[] a0 = r[source[o]], a1 = r[source[o + 1]], a2 = r[source[o + 2]], a3 = r[source[o + 3]];
+      long[] a4 = r[source[o + 4]], a5 = r[source[o + 5]], a6 = r[source[o + 6]], a7 = r[source[o + 7]];
+      int d = d0 + 8 * groups * o;
+      if (groups > 1) {
+        store8(a0, a1, a2, a3, a4, a5, a6, a7, dst, d, 8 * groups, laneStep, n);
+      } else if (v == 3) { // the lane step as a constant: see store4of8
+        store4of8(a0, a1, a2, a3, dst, d, 512, n);
+        store4of8(a4, a5, a6, a7, dst, d + 32, 512, n);
+      } else if (v == 2) {
+        store4of8(a0, a1, a2, a3, dst, d, 256, n);
+        store4of8(a4, a5, a6, a7, dst, d + 32, 256, n);
+      } else if (v == 1) {
+        store4of8(a0, a1, a2, a3, dst, d, 128, n);
+        store4of8(a4, a5, a6, a7, dst, d + 32, 128, n);
+      } else {
+        store4of8(a0, a1, a2, a3, dst, d, 64, n);
+        store4of8(a4, a5, a6, a7, dst, d + 32, 64, n);
+      }
+    }
   }
 
   /**

@@ -253,6 +253,16 @@ final class Huffman {
       }
       o += 5 * iters;
     }
+    rest(in, s, e, p, k, c, t, sh, out, o, end, what, stream, n);
+  }
+
+  /**
+   * Decodes the rest of one stream {@code in[s..e)} from container {@code c} read at {@code p} with {@code k} bits
+   * used, symbol by symbol into {@code out[o..end)}, and checks the stream is used up exactly ({@code n}: its symbols,
+   * for messages).
+   */
+  private static void rest(byte[] in, int s, int e, int p, int k, long c, int[] t, int sh, byte[] out, int o, int end,
+      String what, int stream, int n) throws IOException {
     while (o < end) {
       int back = k >>> 3;
       if (p - back >= s) {
@@ -314,6 +324,15 @@ final class Huffman {
       decode1(in, s4, e, t, maxBits, out, op + 3 * seg, n4, what, 4);
       return;
     }
+    interleaved(in, s1, s2, s3, s4, e, t, maxBits, out, op, seg, n4, what);
+  }
+
+  /**
+   * Decodes the 4 streams {@code in[s1..s2)}, {@code in[s2..s3)}, {@code in[s3..s4)} and {@code in[s4..e)} (each at
+   * least 8 bytes long) into {@code seg}, {@code seg}, {@code seg} and {@code n4} bytes at {@code out[op..]}.
+   */
+  private static void interleaved(byte[] in, int s1, int s2, int s3, int s4, int e, int[] t, int maxBits, byte[] out,
+      int op, int seg, int n4, String what) throws IOException {
     final int sh = 64 - maxBits;
     int p1 = s2 - 8;
     int p2 = s3 - 8;
@@ -324,16 +343,13 @@ final class Huffman {
     int k3 = mark(in, s4, what);
     int k4 = mark(in, e, what);
     int o1 = op;
-    int o2 = op + seg;
-    int o3 = op + 2 * seg;
-    int o4 = op + 3 * seg;
     final int end1 = op + seg;
-    final int end4 = op + n;
-    // interleaved, in rounds of iterations that need no checks: each iteration refills every stream and decodes 4
-    // symbols of at most maxBits bits from each, so a stream with B bits left takes (B - 8) / (4 maxBits) of them
+    final int end4 = op + 3 * seg + n4;
+    // in rounds of iterations that need no checks: each iteration refills every stream and decodes 4 symbols of at
+    // most maxBits bits from each, so a stream with B bits left takes (B - 8) / (4 maxBits) of them
     final int perIteration = 4 * maxBits;
     while (true) {
-      int iters = Math.min(end1 - o1, end4 - o4) >>> 2;
+      int iters = Math.min(end1 - o1, end4 - (o1 + 3 * seg)) >>> 2;
       iters = Math.min(iters, (8 * (p1 - s1) - k1) / perIteration);
       iters = Math.min(iters, (8 * (p2 - s2) - k2) / perIteration);
       iters = Math.min(iters, (8 * (p3 - s3) - k3) / perIteration);
@@ -342,96 +358,48 @@ final class Huffman {
         break;
       }
       for (int it = 0; it < iters; it++) {
+        int q = o1 + 4 * it;
         p1 -= k1 >>> 3;
         p2 -= k2 >>> 3;
         p3 -= k3 >>> 3;
         p4 -= k4 >>> 3;
-        k1 &= 7;
-        k2 &= 7;
-        k3 &= 7;
-        k4 &= 7;
-        // each container shifted left by the bits already used, then by each code length as it is used (the
-        // entry's low 6 bits are the shift count); the bit counts gain the symbols above bit 8, masked off below
-        long b1 = (long) LONG.get(in, p1) << k1;
-        long b2 = (long) LONG.get(in, p2) << k2;
-        long b3 = (long) LONG.get(in, p3) << k3;
-        long b4 = (long) LONG.get(in, p4) << k4;
-        int v1 = t[(int) (b1 >>> sh)];
-        int v2 = t[(int) (b2 >>> sh)];
-        int v3 = t[(int) (b3 >>> sh)];
-        int v4 = t[(int) (b4 >>> sh)];
-        b1 <<= v1;
-        b2 <<= v2;
-        b3 <<= v3;
-        b4 <<= v4;
-        k1 += v1;
-        k2 += v2;
-        k3 += v3;
-        k4 += v4;
-        // 4 symbols per stream, gathered into one int and written at once
-        int w1 = v1 >>> 8;
-        int w2 = v2 >>> 8;
-        int w3 = v3 >>> 8;
-        int w4 = v4 >>> 8;
-        v1 = t[(int) (b1 >>> sh)];
-        v2 = t[(int) (b2 >>> sh)];
-        v3 = t[(int) (b3 >>> sh)];
-        v4 = t[(int) (b4 >>> sh)];
-        b1 <<= v1;
-        b2 <<= v2;
-        b3 <<= v3;
-        b4 <<= v4;
-        k1 += v1;
-        k2 += v2;
-        k3 += v3;
-        k4 += v4;
-        w1 |= v1 & 0xFF00;
-        w2 |= v2 & 0xFF00;
-        w3 |= v3 & 0xFF00;
-        w4 |= v4 & 0xFF00;
-        v1 = t[(int) (b1 >>> sh)];
-        v2 = t[(int) (b2 >>> sh)];
-        v3 = t[(int) (b3 >>> sh)];
-        v4 = t[(int) (b4 >>> sh)];
-        b1 <<= v1;
-        b2 <<= v2;
-        b3 <<= v3;
-        b4 <<= v4;
-        k1 += v1;
-        k2 += v2;
-        k3 += v3;
-        k4 += v4;
-        w1 |= (v1 & 0xFF00) << 8;
-        w2 |= (v2 & 0xFF00) << 8;
-        w3 |= (v3 & 0xFF00) << 8;
-        w4 |= (v4 & 0xFF00) << 8;
-        v1 = t[(int) (b1 >>> sh)];
-        v2 = t[(int) (b2 >>> sh)];
-        v3 = t[(int) (b3 >>> sh)];
-        v4 = t[(int) (b4 >>> sh)];
-        k1 = (k1 + v1) & 0xFF;
-        k2 = (k2 + v2) & 0xFF;
-        k3 = (k3 + v3) & 0xFF;
-        k4 = (k4 + v4) & 0xFF;
-        w1 |= (v1 & 0xFF00) << 16;
-        w2 |= (v2 & 0xFF00) << 16;
-        w3 |= (v3 & 0xFF00) << 16;
-        w4 |= (v4 & 0xFF00) << 16;
-        int q = 4 * it;
-        INT.set(out, o1 + q, w1);
-        INT.set(out, o2 + q, w2);
-        INT.set(out, o3 + q, w3);
-        INT.set(out, o4 + q, w4);
+        k1 = four(in, p1, k1 & 7, t, sh, out, q);
+        k2 = four(in, p2, k2 & 7, t, sh, out, q + seg);
+        k3 = four(in, p3, k3 & 7, t, sh, out, q + 2 * seg);
+        k4 = four(in, p4, k4 & 7, t, sh, out, q + 3 * seg);
       }
       o1 += 4 * iters;
-      o2 += 4 * iters;
-      o3 += 4 * iters;
-      o4 += 4 * iters;
     }
     finish(in, s1, p1, k1, t, sh, out, o1, end1, what, 1, seg);
-    finish(in, s2, p2, k2, t, sh, out, o2, end1 + seg, what, 2, seg);
-    finish(in, s3, p3, k3, t, sh, out, o3, end1 + 2 * seg, what, 3, seg);
-    finish(in, s4, p4, k4, t, sh, out, o4, end4, what, 4, n4);
+    finish(in, s2, p2, k2, t, sh, out, o1 + seg, end1 + seg, what, 2, seg);
+    finish(in, s3, p3, k3, t, sh, out, o1 + 2 * seg, end1 + 2 * seg, what, 3, seg);
+    finish(in, s4, p4, k4, t, sh, out, o1 + 3 * seg, end4, what, 4, n4);
+  }
+
+  /**
+   * 4 symbols of one stream, from the container read at {@code p} with {@code k < 8} bits used, written at once
+   * as one int at {@code out[o..]}: returns the bits used of that container. The container is shifted left by the
+   * bits already used, then by each code length as it is used (the entry's low 6 bits are the shift count); the bit
+   * count gains the symbols above bit 8, masked off at the end.
+   */
+  private static int four(byte[] in, int p, int k, int[] t, int sh, byte[] out, int o) {
+    long b = (long) LONG.get(in, p) << k;
+    int v = t[(int) (b >>> sh)];
+    b <<= v;
+    k += v;
+    int w = v >>> 8;
+    v = t[(int) (b >>> sh)];
+    b <<= v;
+    k += v;
+    w |= v & 0xFF00;
+    v = t[(int) (b >>> sh)];
+    b <<= v;
+    k += v;
+    w |= (v & 0xFF00) << 8;
+    v = t[(int) (b >>> sh)];
+    w |= (v & 0xFF00) << 16;
+    INT.set(out, o, w);
+    return (k + v) & 0xFF;
   }
 
   /** Bits consumed before the first symbol of a stream ending at {@code e}: the zeros above the end mark and the mark. */
