@@ -86,6 +86,18 @@ public final class Lz4 {
    * As {@link #decode(byte[], int, int, byte[], int, int, byte[])}, but stops once at least the first {@code need}
    * bytes of the output are final (a point read in a stream): the bytes after them may be written or not, and the
    * input is checked as far as it was decoded. With {@code need >= outLen}, the whole stream, checked to its end.
+   *
+   * <p>The fast loop's match: one code for every offset, without a branch on it (below Java 25 after a branch for
+   * offsets of 8 or more, {@code FAR_FIRST}): at typesize 8 a quarter of the sequences have period 2 and most others a
+   * far offset, and removing the branch between them made the typesize-8 streams 8-18% faster ({@code
+   * Lz4SequenceBench}). With m = min(offset, 8): the first word is the 8-byte read at the match start, of which the
+   * low m bytes are kept and repeated (MASK[8] keeps all 8, REPEAT[8] = 1); word k >= 1 is read p = max(PERIOD[m],
+   * offset) bytes before it, which is the match source itself for offset >= 8 and, for a period below 8, the
+   * smallest multiple of it that is at least 8, so the read ends before the write it feeds and starts at or after the
+   * match source (nop + 8 - p >= nop - offset): every byte read is final and repeats with the period. A match past 24
+   * bytes gets 40 more bytes unconditionally (the 96 bytes of room allow it) and only a longer one a loop: measured
+   * 2-9% faster on the typesize-8 and -2 streams than the loop from 24, whose exit at a varying round the branch
+   * predictor misses.
    */
   static void decode(byte[] in, int ip0, int inLen, byte[] out, int op0, int outLen, int need, byte[] dict)
       throws IOException {
@@ -129,14 +141,6 @@ public final class Lz4 {
         LONG.set(out, op, (long) LONG.get(in, ip + 1));
         LONG.set(out, op + 8, (long) LONG.get(in, ip + 9));
         ip = np;
-        // The match, one code for every offset, without a branch on it: at typesize 8 a quarter of the sequences
-        // have period 2 and most others a far offset, and removing the branch between them made the typesize-8
-        // streams 8-18% faster ({@code Lz4SequenceBench}). With m = min(offset, 8): the first word is the
-        // 8-byte read at the match start, of which the low m bytes are kept and repeated (MASK[8] keeps all 8,
-        // REPEAT[8] = 1); word k >= 1 is read p = max(PERIOD[m], offset) bytes before it, which is the match
-        // source itself for offset >= 8 and, for a period below 8, the smallest multiple of it that is at least 8,
-        // so the read ends before the write it feeds and starts at or after the match source
-        // (nop + 8 - p >= nop - offset): every byte read is final and repeats with the period.
         if (FAR_FIRST && offset >= 8) { // the words at the match source, read after the writes they may overlap
           int src = nop - offset;
           LONG.set(out, nop, (long) LONG.get(out, src));
@@ -155,9 +159,6 @@ public final class Lz4 {
         LONG.set(out, nop + 8, (long) LONG.get(out, src + 8));
         LONG.set(out, nop + 16, (long) LONG.get(out, src + 16));
         if (len > 24) {
-          // a match past 24 bytes gets 40 more bytes unconditionally (the 96 bytes of room allow it) and only a
-          // longer one a loop: measured 2-9% faster on the typesize-8 and -2 streams than the loop from 24, whose
-          // exit at a varying round the branch predictor misses
           if ((0x16 >>> m & 1) != 0) {
             patternRun(out, nop, w, len);
           } else {
