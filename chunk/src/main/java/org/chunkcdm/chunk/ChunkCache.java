@@ -380,6 +380,11 @@ public final class ChunkCache {
     return n == null ? 0 : n[0];
   }
 
+  /** Bytes the parts (decoded blocks) may hold at most. */
+  long maxPartBytes() {
+    return maxPartBytes;
+  }
+
   /** Whether a part of {@code n} bytes may be cached. */
   public boolean partFits(long n) {
     return n <= maxPartBytes / 4;

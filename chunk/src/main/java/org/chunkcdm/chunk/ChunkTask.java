@@ -23,6 +23,7 @@ abstract class ChunkTask {
   boolean readAhead; // may decode the next chunk ahead on a decode thread
   boolean scatter; // part of a large read: a chunk it covers entirely is decoded and scattered, not cached
   boolean covers; // selects every element of the chunk that lies inside the array
+  boolean once; // part of a read of more small pieces of chunks than the cache's parts share holds: none cached
 
   ChunkTask(long chunk, long chunkBytes) {
     this.chunk = chunk;
@@ -49,7 +50,7 @@ abstract class ChunkTask {
         return;
       }
     }
-    boolean small = key != null && bytes * 4 < chunkBytes;
+    boolean small = key != null && bytes * 4 < chunkBytes && !once;
     ReadAhead.State st = small ? ReadAhead.state(key) : null;
     boolean seq = small && st.isNext(chunk);
     ChunkData[] box = new ChunkData[1];

@@ -391,6 +391,25 @@ public final class SectionReader {
     }
   }
 
+  /** Chunks a read must touch before {@link #cyclesParts} considers it. */
+  private static final int MANY_CHUNKS = 16;
+
+  /**
+   * Whether a read of many chunks would need more decoded blocks than the cache's parts share holds, so that caching
+   * them would only cycle them through it (a time series through hundreds of chunks, a sparse subsample): its small
+   * pieces of chunks are then each their chunk's only range ({@link ChunkData#readOnce}), decoded no further than
+   * they need and not kept. The block size is the one the array's earlier small reads met, else the chunks' size.
+   */
+  private static boolean cyclesParts(ChunkedArray a, int chunks, long chunkBytes, ChunkCache cache) {
+    Object key = cache.maxBytes() == 0 ? null : a.cacheKey();
+    if (key == null || chunks < MANY_CHUNKS) {
+      return false;
+    }
+    int bs = ReadAhead.state(key).blockSize;
+    long perChunk = bs > 0 ? Math.min(bs, chunkBytes / chunks) : chunkBytes / chunks;
+    return perChunk * chunks > cache.maxPartBytes();
+  }
+
   /** The tasks of one read, in parallel on the decode threads when the read is large. */
   private static void runTasks(ChunkedArray a, List<ChunkTask> tasks, ChunkCache cache) throws IOException {
     long need = 0;
@@ -404,9 +423,11 @@ public final class SectionReader {
     boolean ahead = tasks.size() <= 2 && DecodePool.threadsForCaller() > 1;
     boolean large = tasks.size() >= 2 && (need >= PARALLEL_BYTES || chunkBytes >= 4 * PARALLEL_BYTES);
     boolean scatter = tasks.size() >= 2 && need >= scatterBytes;
+    boolean once = cyclesParts(a, tasks.size(), chunkBytes, cache);
     for (ChunkTask t : tasks) {
       t.readAhead = ahead;
       t.scatter = scatter;
+      t.once = once;
     }
     if (!large) {
       for (ChunkTask t : tasks) {

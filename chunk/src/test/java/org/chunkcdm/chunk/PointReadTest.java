@@ -1,6 +1,7 @@
 package org.chunkcdm.chunk;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -13,8 +14,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Time series and strided sections through chunks of split LZ4 blocks (numcodecs' default layout): a chunk that gives
- * one run of a read decodes only the start of each stream ({@link ChunkData#readOnce}); with several runs, or with the
- * cache, the blocks are decoded whole. Every value read must equal the one the chunks were built from, with and
+ * one run of a read decodes only the start of each stream ({@link ChunkData#readOnce}) when there is no cache, or when
+ * the cache's parts share cannot hold the blocks the read would decode; with several runs, or with a cache that holds
+ * them, the blocks are decoded whole and kept. Every value read must equal the one the chunks were built from, with and
  * without a cache, with one and with several blocks a chunk.
  */
 class PointReadTest {
@@ -55,8 +57,10 @@ class PointReadTest {
   @ParameterizedTest
   @ValueSource(ints = {Y * X * 4, 4096})
   void seriesAndStridedSectionsReadTheValuesWritten(int blockBytes) throws IOException {
+    ChunkCache roomy = new ChunkCache(64 << 20); // its parts share holds every block a series needs
+    ChunkCache small = new ChunkCache(1 << 20); // its parts share (128 KiB) holds fewer than the 40 blocks of a series
     for (ReadSettings rs : new ReadSettings[] {ReadSettings.of(new ChunkCache(0), 2), ReadSettings.of(null, 1),
-        ReadSettings.of(new ChunkCache(64 << 20), 2)}) {
+        ReadSettings.of(roomy, 2), ReadSettings.of(small, 2)}) {
       Series a = new Series(blockBytes, new Object());
       Random r = new Random(7);
       for (int k = 0; k < 12; k++) {
@@ -68,6 +72,7 @@ class PointReadTest {
           assertEquals(a.values[(t * Y + y) * X + x], got[t], "series at " + y + "," + x + " time " + t);
         }
       }
+      assertEquals(0, small.partDecodes(), "a series cycled decoded blocks through a parts share too small for them");
       long[] origin = {1, 3, 2};
       long[] shape = {6, 9, 7};
       long[] stride = {6, 5, 9};
@@ -83,5 +88,6 @@ class PointReadTest {
         }
       }
     }
+    assertTrue(roomy.partDecodes() > 0, "a series kept its decoded blocks where they fit");
   }
 }
