@@ -31,6 +31,25 @@ final class BlockFilters {
   }
 
   /**
+   * The filter slot of the one filter that changes a block of {@code bsize} bytes of this chunk, or -1 when none or
+   * several do.
+   */
+  static int onlyStep(BloscHeader h, int bsize) {
+    int[] filters = h.filters();
+    int[] meta = h.filtersMeta();
+    int only = -1;
+    for (int i = 5; i >= 0; i--) {
+      if (transforms(filters[i], meta[i], h.typesize(), bsize, h.version())) {
+        if (only >= 0) {
+          return -1;
+        }
+        only = i;
+      }
+    }
+    return only;
+  }
+
+  /**
    * Undoes the filters of block {@code b} ({@code bsize} bytes, at least one filter transforming) whose decoded
    * streams lie at {@code cur[cp..]}, or, with {@code pa}, as the planes {@code pa[s][po[s]..]} of {@code neblock}
    * bytes each that the first filter (a byte shuffle) reads where they lie. Out-of-place steps alternate between

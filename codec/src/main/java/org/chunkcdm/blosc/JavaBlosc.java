@@ -40,7 +40,7 @@ final class JavaBlosc {
       decodeBlock(h, src, off, 0, dst, dp, dst, dp, dict);
       first = 1;
     }
-    SplitBlock one = nb == 1 && n >= SplitBlock.PARALLEL_BYTES && ex.threads() > 1 ? SplitBlock.of(h, src, off, 0) : null;
+    SplitBlock one = SplitBlock.wholeChunk(h, src, off, ex);
     if (one != null) { // one large block: its streams decode in parallel
       one.decodeParallel(dict, null, 0, dst, dp, ex);
     } else if (nb - first >= 2 && n >= PARALLEL_BYTES && ex.threads() > 1) {
@@ -108,6 +108,30 @@ final class JavaBlosc {
     return p;
   }
 
+  /** Bytes a stream of stored size {@code csize} takes after its size: a run of one byte takes its token byte. */
+  static int storedLength(int csize) {
+    return csize > 0 ? csize : csize < 0 ? 1 : 0;
+  }
+
+  /**
+   * Stream {@code s} of block {@code b}, not stored raw, whose stored size {@code csize} {@link #streamStart} checked
+   * and whose data starts at {@code src[pos]}, into {@code out[op..op+len)}: a run of zeros or of one byte (the
+   * token's, csize negated) as at least its first {@code need} bytes, a compressed stream decoded (an LZ4 stream
+   * may stop after its first {@code need} bytes, see {@link Codecs}).
+   */
+  static void unpackStream(BloscHeader h, byte[] src, int pos, int csize, byte[] out, int op, int len, int need, int b,
+      int s, ChunkDictionary dict) throws CodecException {
+    if (csize <= 0) {
+      Arrays.fill(out, op, op + Math.min(need, len), csize == 0 ? 0 : (byte) -csize);
+      return;
+    }
+    try {
+      Codecs.decode(h.compressor(), src, pos, csize, out, op, len, need, dict);
+    } catch (IOException e) {
+      throw new CodecException("Blosc chunk: block " + b + " stream " + s + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Streams a whole block is split into: its typesize when the chunk splits, else 1 (a short last block never splits). */
   static int streams(BloscHeader h) {
     int ts = h.typesize();
@@ -127,25 +151,14 @@ final class JavaBlosc {
   static int bitBatch(BloscHeader h) {
     int bs = h.blocksize();
     int ts = h.typesize();
-    int version = h.version();
     if (h.hasDelta() || bs > BIT_BATCH_BYTES / 2 || !Filters.bitBlocks(ts, bs)) {
       return 0;
     }
     if (streams(h) > 1) {
       return 0;
     }
-    int[] filters = h.filters();
-    int[] meta = h.filtersMeta();
-    int bits = 0;
-    for (int i = 5; i >= 0; i--) {
-      if (BlockFilters.transforms(filters[i], meta[i], ts, bs, version)) {
-        if (filters[i] != BloscHeader.BITSHUFFLE) {
-          return 0;
-        }
-        bits++;
-      }
-    }
-    return bits == 1 ? BIT_BATCH_BYTES / bs : 0;
+    int f = BlockFilters.onlyStep(h, bs);
+    return f >= 0 && h.filters()[f] == BloscHeader.BITSHUFFLE ? BIT_BATCH_BYTES / bs : 0;
   }
 
   /**
@@ -184,16 +197,10 @@ final class JavaBlosc {
     final int bs = h.blocksize();
     int pos = streamStart(h, src, off + blockStart(h, src, off, b), off + h.cbytes(), b, 0);
     int csize = BloscHeader.le32(src, pos - 4);
-    if (csize <= 0) { // a run of zeros, or of the byte after the run token
-      Arrays.fill(out, op, op + bs, csize == 0 ? 0 : (byte) -csize);
-    } else if (csize == bs) {
+    if (csize == bs) {
       RawCopy.copy(src, pos, out, op, bs);
     } else {
-      try {
-        Codecs.decode(h.compressor(), src, pos, csize, out, op, bs, dict);
-      } catch (IOException e) {
-        throw new CodecException("Blosc chunk: block " + b + " stream 0: " + e.getMessage(), e);
-      }
+      unpackStream(h, src, pos, csize, out, op, bs, bs, b, 0, dict);
     }
     BloscStats.BLOCKS.increment();
     BloscStats.BYTES.add(bs);
@@ -320,9 +327,9 @@ final class JavaBlosc {
 
     void run(BlockExecutor ex) throws IOException {
       final int pieces = (nb - from + per - 1) / per;
-      if (nb == 1 && td != null && n >= SplitBlock.PARALLEL_BYTES && ex.threads() > 1) {
-        SplitBlock one = SplitBlock.of(h, src, off, 0); // one large block: its streams decode in parallel
-        if (one != null && one.decodeParallel(dict, td, td.index(0), null, 0, ex)) {
+      SplitBlock one = td != null ? SplitBlock.wholeChunk(h, src, off, ex) : null;
+      if (one != null) { // one large block: its streams decode in parallel
+        if (one.decodeParallel(dict, td, td.index(0), null, 0, ex)) {
           return;
         }
       }
@@ -577,11 +584,6 @@ final class JavaBlosc {
         pa[s] = target;
         po[s] = out;
       }
-      if (csize <= 0) { // a run of zeros, or of the byte after the run token
-        Arrays.fill(target, out, out + neblock, csize == 0 ? 0 : (byte) -csize);
-        pos += csize == 0 ? 0 : 1;
-        continue;
-      }
       if (csize == neblock) {
         if (pa != null) {
           pa[s] = src;
@@ -592,13 +594,9 @@ final class JavaBlosc {
           RawCopy.copy(src, pos, target, out, neblock);
         }
       } else {
-        try {
-          Codecs.decode(h.compressor(), src, pos, csize, target, out, neblock, dict);
-        } catch (IOException e) {
-          throw new CodecException("Blosc chunk: block " + b + " stream " + s + ": " + e.getMessage(), e);
-        }
+        unpackStream(h, src, pos, csize, target, out, neblock, neblock, b, s, dict);
       }
-      pos += csize;
+      pos += storedLength(csize);
     }
     return raw;
   }

@@ -2,7 +2,6 @@ package org.chunkcdm.blosc;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -18,9 +17,6 @@ import java.util.List;
  * </ul>
  */
 final class SplitBlock {
-  /** Blocks of at least this many bytes spread their streams over the decode threads. */
-  static final int PARALLEL_BYTES = 256 << 10;
-
   /** Items per unshuffle task: a multiple of the vector kernels' 64-item rounds. */
   private static final int UNSHUFFLE_ITEMS = 16 << 10;
 
@@ -46,7 +42,7 @@ final class SplitBlock {
       p = JavaBlosc.streamStart(h, src, p, end, b, s);
       csize[s] = BloscHeader.le32(src, p - 4);
       pos[s] = p;
-      p += csize[s] > 0 ? csize[s] : csize[s] < 0 ? 1 : 0;
+      p += JavaBlosc.storedLength(csize[s]);
     }
   }
 
@@ -61,19 +57,19 @@ final class SplitBlock {
         || JavaBlosc.streams(h) != ts) {
       return null;
     }
-    int[] filters = h.filters();
-    int[] meta = h.filtersMeta();
-    int shuffles = 0;
-    for (int i = 5; i >= 0; i--) {
-      if (BlockFilters.transforms(filters[i], meta[i], ts, bs, h.version())) {
-        int group = meta[i] != 0 && h.version() >= 3 ? meta[i] & 0xff : ts;
-        if (filters[i] != BloscHeader.SHUFFLE || group != ts) {
-          return null;
-        }
-        shuffles++;
-      }
-    }
-    return shuffles == 1 ? new SplitBlock(h, src, off, b) : null;
+    int f = BlockFilters.onlyStep(h, bs);
+    int meta = f < 0 ? 0 : h.filtersMeta()[f];
+    boolean shuffle = f >= 0 && h.filters()[f] == BloscHeader.SHUFFLE
+        && (meta != 0 && h.version() >= 3 ? meta & 0xff : ts) == ts;
+    return shuffle ? new SplitBlock(h, src, off, b) : null;
+  }
+
+  /**
+   * The chunk as one split block worth spreading over {@code ex}'s threads ({@link #decodeParallel}): a chunk of
+   * one block of at least {@link JavaBlosc#PARALLEL_BYTES}, with threads to spare; else null.
+   */
+  static SplitBlock wholeChunk(BloscHeader h, byte[] src, int off, BlockExecutor ex) throws CodecException {
+    return h.nblocks() == 1 && h.nbytes() >= JavaBlosc.PARALLEL_BYTES && ex.threads() > 1 ? of(h, src, off, 0) : null;
   }
 
   /**
@@ -89,15 +85,7 @@ final class SplitBlock {
       po[s] = pos[s];
       return;
     }
-    if (c <= 0) {
-      Arrays.fill(out, op, op + n, c == 0 ? 0 : (byte) -c);
-    } else {
-      try {
-        Codecs.decode(h.compressor(), src, pos[s], c, out, op, items, n, dict);
-      } catch (IOException e) {
-        throw new CodecException("Blosc chunk: block " + b + " stream " + s + ": " + e.getMessage(), e);
-      }
-    }
+    JavaBlosc.unpackStream(h, src, pos[s], c, out, op, items, n, b, s, dict);
     pa[s] = out;
     po[s] = op;
   }

@@ -69,7 +69,7 @@ class SplitBlockTest {
   void streamsOfOneLargeBlockDecodeInParallel() throws IOException {
     Random r = new Random(32);
     for (int ts : new int[] {2, 4, 8, 16}) {
-      int items = (SplitBlock.PARALLEL_BYTES + 40_000) / ts;
+      int items = (JavaBlosc.PARALLEL_BYTES + 40_000) / ts;
       byte[] d = data(r, ts, items);
       for (int mode = 0; mode < 2; mode++) {
         int m = mode;
