@@ -30,6 +30,11 @@ abstract class ChunkTask {
     this.chunkBytes = chunkBytes;
   }
 
+  /** The key the array's chunks and parts have in {@code cache}, or null when the cache keeps nothing. */
+  static Object cacheKey(ChunkedArray a, ChunkCache cache) {
+    return cache.maxBytes() == 0 ? null : a.cacheKey();
+  }
+
   /** Calls {@code sink.copy(offsetInChunk, outOffset, len)} for every run. */
   abstract void runs(RunSink sink) throws IOException;
 
@@ -37,7 +42,7 @@ abstract class ChunkTask {
 
   void run(ChunkedArray a, ChunkCache cache) throws IOException {
     CHUNKS_TOUCHED.increment();
-    Object key = cache.maxBytes() == 0 ? null : a.cacheKey();
+    Object key = cacheKey(a, cache);
     Output o = out();
     if (key != null) {
       byte[] cached = cache.get(key, chunk);

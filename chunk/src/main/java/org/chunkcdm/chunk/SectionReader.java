@@ -377,7 +377,7 @@ public final class SectionReader {
       runTasks(a, tasks, cache);
       return;
     }
-    Object key = cache.maxBytes() == 0 ? null : a.cacheKey();
+    Object key = ChunkTask.cacheKey(a, cache);
     long[] chunks = new long[tasks.size()];
     int n = 0;
     for (ChunkTask t : tasks) {
@@ -401,7 +401,7 @@ public final class SectionReader {
    * they need and not kept. The block size is the one the array's earlier small reads met, else the chunks' size.
    */
   private static boolean cyclesParts(ChunkedArray a, int chunks, long chunkBytes, ChunkCache cache) {
-    Object key = cache.maxBytes() == 0 ? null : a.cacheKey();
+    Object key = ChunkTask.cacheKey(a, cache);
     if (key == null || chunks < MANY_CHUNKS) {
       return false;
     }
