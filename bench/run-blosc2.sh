@@ -34,7 +34,7 @@ mkdir -p "$RES"
 if [ "$WHAT" != table-only ]; then
   mvn -B -q -o -DskipTests package -pl bench -am >&2 || mvn -B -q -DskipTests package -pl bench -am >&2
 fi
-JAVA1=(java -Xmx2g -Dchunkcdm.bench.cpu=$CPUFLAG -Dchunkcdm.decode.threads=1 -Dchunkcdm.blosc.parallelBytes=2147483647 -cp bench/target/benchmarks.jar)
+JAVA1=(java -Xmx2g -Dchunkcdm.bench.cpu=$CPUFLAG -Dchunkcdm.decode.threads=1 -cp bench/target/benchmarks.jar)
 # the options of the CLI's launchers: the Vector API, and native access (Java 22+: raw copies through memmove)
 # ("no flag": neither, as a host that passes no JVM options)
 VEC=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED)

@@ -7,16 +7,18 @@ import static jdk.incubator.vector.VectorOperators.XOR;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * The two passes of {@link VectorUnshuffle#bitRowsPermuted}, each over 64 row bytes (512 items) at a time in eight
- * 512-bit registers of eight lanes: the three lane-wise bit swaps ({@link #bitSwaps}), then, in place, a byte
- * permute per register and the three lane-wise byte swaps ({@link #byteSwapsPermuted}). Each pass keeps its eight
- * registers in one loop body without calls: helper methods there stop being inlined at C2's node-count cutoff and
- * the vectors are boxed (see {@link VectorUnshuffle#BYTE_ARRAY_API}). Loaded only with the Vector API module, as
- * {@link VectorUnshuffle}.
+ * The passes of {@link VectorUnshuffle}'s bit-row kernels over the output, each over 64 row bytes (512 items) at a
+ * time in eight 512-bit registers of eight lanes: the three lane-wise bit swaps ({@link #bitSwaps}), then, in place,
+ * the three lane-wise byte swaps ({@link #byteSwaps}; where the CPU permutes bytes, after a byte permute per
+ * register that leaves the items in order), else also the three lane swaps ({@link #laneSwaps}). Each pass keeps its
+ * eight registers in one loop body that calls only one-line helpers: larger ones stop being inlined at C2's
+ * node-count cutoff and the vectors are boxed (see {@link VectorUnshuffle#BYTE_ARRAY_API}). Loaded only with the
+ * Vector API module, as {@link VectorUnshuffle}.
  */
 final class VectorBitRows {
   private VectorBitRows() {}
@@ -27,6 +29,13 @@ final class VectorBitRows {
   private static final boolean BYTE_ARRAY_API = VectorUnshuffle.BYTE_ARRAY_API;
   /** Byte p of a 512-bit register takes byte 8 * (p % 8) + p / 8: lane index swapped with byte-in-lane index. */
   private static final VectorShuffle<Byte> T88 = VectorShuffle.fromOp(B512, p -> 8 * (p % 8) + p / 8);
+  /** Lane L takes lane L ^ d; HId: the lanes whose bit d is set. */
+  private static final VectorShuffle<Long> X1 = VectorShuffle.fromOp(L512, i -> i ^ 1);
+  private static final VectorShuffle<Long> X2 = VectorShuffle.fromOp(L512, i -> i ^ 2);
+  private static final VectorShuffle<Long> X4 = VectorShuffle.fromOp(L512, i -> i ^ 4);
+  private static final VectorMask<Long> HI1 = VectorMask.fromLong(L512, 0b10101010);
+  private static final VectorMask<Long> HI2 = VectorMask.fromLong(L512, 0b11001100);
+  private static final VectorMask<Long> HI4 = VectorMask.fromLong(L512, 0b11110000);
 
   /**
    * The first pass: for each 64 row bytes {@code g < m} of the eight rows of {@code rowBytes} bytes at
@@ -114,22 +123,25 @@ final class VectorBitRows {
   }
 
   /**
-   * The second pass, in place on the {@code m / 64} tiles of 512 bytes at {@code dst[o..]} the first pass wrote:
-   * every register first has its lane index swapped with its byte-in-lane index ({@link #T88}), then the register
-   * index is exchanged with the byte-in-lane index by three lane-wise byte swaps. The bit swaps act within bytes, so
-   * the byte permute may come after them; this leaves item {@code 64 * register + 8 * lane + byte} in place.
+   * The second pass, in place on the {@code m / 64} tiles of 512 bytes at {@code dst[o..]} the first pass wrote: the
+   * register index is exchanged with the byte-in-lane index by three lane-wise byte swaps. With {@code permute},
+   * every register first has its lane index swapped with its byte-in-lane index ({@link #T88}): the bit swaps act
+   * within bytes, so the byte permute may come after them, and this leaves item {@code 64 * register + 8 * lane +
+   * byte} in place ({@link VectorUnshuffle#bitRowsPermuted}); without it the lane swaps remain
+   * ({@link #laneSwaps}).
    */
-  static void byteSwapsPermuted(byte[] dst, int o, int m) {
+  static void byteSwaps(byte[] dst, int o, int m, boolean permute) {
     for (int g = 0; g < m; g += 64) {
       int d = o + 8 * g;
-      LongVector r0 = ByteVector.fromArray(B512, dst, d + 0).rearrange(T88).reinterpretAsLongs();
-      LongVector r1 = ByteVector.fromArray(B512, dst, d + 64).rearrange(T88).reinterpretAsLongs();
-      LongVector r2 = ByteVector.fromArray(B512, dst, d + 128).rearrange(T88).reinterpretAsLongs();
-      LongVector r3 = ByteVector.fromArray(B512, dst, d + 192).rearrange(T88).reinterpretAsLongs();
-      LongVector r4 = ByteVector.fromArray(B512, dst, d + 256).rearrange(T88).reinterpretAsLongs();
-      LongVector r5 = ByteVector.fromArray(B512, dst, d + 320).rearrange(T88).reinterpretAsLongs();
-      LongVector r6 = ByteVector.fromArray(B512, dst, d + 384).rearrange(T88).reinterpretAsLongs();
-      LongVector r7 = ByteVector.fromArray(B512, dst, d + 448).rearrange(T88).reinterpretAsLongs();
+      LongVector r0 = permuted(ByteVector.fromArray(B512, dst, d + 0), permute).reinterpretAsLongs();
+      LongVector r1 = permuted(ByteVector.fromArray(B512, dst, d + 64), permute).reinterpretAsLongs();
+      LongVector r2 = permuted(ByteVector.fromArray(B512, dst, d + 128), permute).reinterpretAsLongs();
+      LongVector r3 = permuted(ByteVector.fromArray(B512, dst, d + 192), permute).reinterpretAsLongs();
+      LongVector r4 = permuted(ByteVector.fromArray(B512, dst, d + 256), permute).reinterpretAsLongs();
+      LongVector r5 = permuted(ByteVector.fromArray(B512, dst, d + 320), permute).reinterpretAsLongs();
+      LongVector r6 = permuted(ByteVector.fromArray(B512, dst, d + 384), permute).reinterpretAsLongs();
+      LongVector r7 = permuted(ByteVector.fromArray(B512, dst, d + 448), permute).reinterpretAsLongs();
+
       LongVector t;
       t = r0.lanewise(LSHR, 8).lanewise(XOR, r1).and(0x00FF00FF00FF00FFL);
       r1 = r1.lanewise(XOR, t);
@@ -187,5 +199,86 @@ final class VectorBitRows {
         r7.reinterpretAsBytes().intoArray(dst, d + 448);
       }
     }
+  }
+
+
+  /**
+   * The third pass of {@link VectorUnshuffle#bitRows(byte[], int, int, byte[], int, boolean)} without units, in
+   * place on the tiles the byte swaps wrote: the register index is exchanged with the lane index by three lane
+   * swaps (a blend of each register pair with the other's lanes moved by 1, 2 and 4).
+   */
+  static void laneSwaps(byte[] dst, int o, int m) {
+    for (int g = 0; g < m; g += 64) {
+      int d = o + 8 * g;
+      LongVector r0 = ByteVector.fromArray(B512, dst, d + 0).reinterpretAsLongs();
+      LongVector r1 = ByteVector.fromArray(B512, dst, d + 64).reinterpretAsLongs();
+      LongVector r2 = ByteVector.fromArray(B512, dst, d + 128).reinterpretAsLongs();
+      LongVector r3 = ByteVector.fromArray(B512, dst, d + 192).reinterpretAsLongs();
+      LongVector r4 = ByteVector.fromArray(B512, dst, d + 256).reinterpretAsLongs();
+      LongVector r5 = ByteVector.fromArray(B512, dst, d + 320).reinterpretAsLongs();
+      LongVector r6 = ByteVector.fromArray(B512, dst, d + 384).reinterpretAsLongs();
+      LongVector r7 = ByteVector.fromArray(B512, dst, d + 448).reinterpretAsLongs();
+      LongVector t;
+      t = r0;
+      r0 = r0.blend(r1.rearrange(X1), HI1);
+      r1 = r1.blend(t.rearrange(X1), HI1.not());
+      t = r2;
+      r2 = r2.blend(r3.rearrange(X1), HI1);
+      r3 = r3.blend(t.rearrange(X1), HI1.not());
+      t = r4;
+      r4 = r4.blend(r5.rearrange(X1), HI1);
+      r5 = r5.blend(t.rearrange(X1), HI1.not());
+      t = r6;
+      r6 = r6.blend(r7.rearrange(X1), HI1);
+      r7 = r7.blend(t.rearrange(X1), HI1.not());
+      t = r0;
+      r0 = r0.blend(r2.rearrange(X2), HI2);
+      r2 = r2.blend(t.rearrange(X2), HI2.not());
+      t = r1;
+      r1 = r1.blend(r3.rearrange(X2), HI2);
+      r3 = r3.blend(t.rearrange(X2), HI2.not());
+      t = r4;
+      r4 = r4.blend(r6.rearrange(X2), HI2);
+      r6 = r6.blend(t.rearrange(X2), HI2.not());
+      t = r5;
+      r5 = r5.blend(r7.rearrange(X2), HI2);
+      r7 = r7.blend(t.rearrange(X2), HI2.not());
+      t = r0;
+      r0 = r0.blend(r4.rearrange(X4), HI4);
+      r4 = r4.blend(t.rearrange(X4), HI4.not());
+      t = r1;
+      r1 = r1.blend(r5.rearrange(X4), HI4);
+      r5 = r5.blend(t.rearrange(X4), HI4.not());
+      t = r2;
+      r2 = r2.blend(r6.rearrange(X4), HI4);
+      r6 = r6.blend(t.rearrange(X4), HI4.not());
+      t = r3;
+      r3 = r3.blend(r7.rearrange(X4), HI4);
+      r7 = r7.blend(t.rearrange(X4), HI4.not());
+      if (BYTE_ARRAY_API) { // see BYTE_ARRAY_API
+        r0.intoByteArray(dst, d + 0, LE);
+        r1.intoByteArray(dst, d + 64, LE);
+        r2.intoByteArray(dst, d + 128, LE);
+        r3.intoByteArray(dst, d + 192, LE);
+        r4.intoByteArray(dst, d + 256, LE);
+        r5.intoByteArray(dst, d + 320, LE);
+        r6.intoByteArray(dst, d + 384, LE);
+        r7.intoByteArray(dst, d + 448, LE);
+      } else {
+        r0.reinterpretAsBytes().intoArray(dst, d + 0);
+        r1.reinterpretAsBytes().intoArray(dst, d + 64);
+        r2.reinterpretAsBytes().intoArray(dst, d + 128);
+        r3.reinterpretAsBytes().intoArray(dst, d + 192);
+        r4.reinterpretAsBytes().intoArray(dst, d + 256);
+        r5.reinterpretAsBytes().intoArray(dst, d + 320);
+        r6.reinterpretAsBytes().intoArray(dst, d + 384);
+        r7.reinterpretAsBytes().intoArray(dst, d + 448);
+      }
+    }
+  }
+
+  /** {@code v} with its lane index swapped with its byte-in-lane index ({@link #T88}) when {@code permute}. */
+  private static ByteVector permuted(ByteVector v, boolean permute) {
+    return permute ? v.rearrange(T88) : v;
   }
 }
