@@ -231,16 +231,15 @@ class CliArchiveIT {
         "Main from the archive:\n" + loaded.lines().filter(l -> l.contains("org.chunkcdm")).toList());
     // the training ran convert too: a convert's ncstream writer and the bcolz reader come from the archive
     Path ctable = home.resolve("samples/ctable_small_zstd");
-    if (Files.isDirectory(ctable)) {
-      Path convLog = tmp.resolve("class-load-convert.txt");
-      Run conv = run(javaPath(), Map.of("CHUNKCDM_JAVA_OPTS", "-Xlog:class+load:file=" + convLog), "convert",
-          ctable.toString(), tmp.resolve("trained.ncs").toString());
-      assertEquals(0, conv.rc(), conv.err());
-      String convLoaded = Files.readString(convLog);
-      for (String c : List.of("org.chunkcdm.ncstream.NcStreamOut", "org.chunkcdm.bcolz.CArray")) {
-        assertTrue(convLoaded.lines().anyMatch(l -> l.contains(" " + c + " source: shared objects file (top)")),
-            c + " from the archive:\n" + convLoaded.lines().filter(l -> l.contains(c)).toList());
-      }
+    assertTrue(Files.isDirectory(ctable), ctable + " in the archive");
+    Path convLog = tmp.resolve("class-load-convert.txt");
+    Run conv = run(javaPath(), Map.of("CHUNKCDM_JAVA_OPTS", "-Xlog:class+load:file=" + convLog), "convert",
+        ctable.toString(), tmp.resolve("trained.ncs").toString());
+    assertEquals(0, conv.rc(), conv.err());
+    String convLoaded = Files.readString(convLog);
+    for (String c : List.of("org.chunkcdm.ncstream.NcStreamOut", "org.chunkcdm.bcolz.CArray")) {
+      assertTrue(convLoaded.lines().anyMatch(l -> l.contains(" " + c + " source: shared objects file (top)")),
+          c + " from the archive:\n" + convLoaded.lines().filter(l -> l.contains(c)).toList());
     }
     Path sample = home.resolve("samples/b2nd_3d_i2_cframe.b2nd");
     if (Files.isRegularFile(sample)) { // a training run's dataset: the archive holds the classes of a dump
