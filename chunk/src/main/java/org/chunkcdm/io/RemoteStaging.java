@@ -24,7 +24,7 @@ import org.chunkcdm.io.remote.ObjectStore;
 /**
  * The byte ranges a read announced ({@link FileHandles#prefetch}), fetched with few ranged GETs: ranges of one
  * object that touch (or lie at most {@link #GAP} bytes apart, e.g. a checksum between two chunks) are coalesced
- * into blocks of at most 8 MiB (smaller when a read is small, so it still gets one request per fetch thread), whole
+ * into blocks of at most 16 MiB (smaller when a read is small, so it still gets one request per fetch thread), whole
  * objects (one per chunk) are one GET each. Blocks are fetched in order by up to {@code -Dchunkcdm.remote.fetchThreads}
  * (default 4) fetch threads, at most 64 MiB ahead of the reads that use them; a decode thread that
  * needs a block nobody started fetches it itself. A block is dropped once its bytes were read, and every block
@@ -34,8 +34,13 @@ final class RemoteStaging {
   /** Largest gap between two ranges read with them in one request. */
   static final long GAP = 512;
 
+  /**
+   * Largest coalesced request: 16 MiB, within the 8-16 MB range object stores suggest for ranged GETs. On the
+   * loopback S3 server a 1 GiB b2nd read took 1.04-1.09 s with 16 MiB blocks against 1.17-1.40 s with 8 MiB, and
+   * its reader 10-30% less CPU (half as many requests); four such blocks still fit the read-ahead of 64 MiB.
+   */
   static long maxRequestBytes() {
-    return 8L << 20;
+    return 16L << 20;
   }
 
   static int fetchThreads() {
