@@ -141,7 +141,6 @@ final class VectorBitRows {
       LongVector r5 = permuted(ByteVector.fromArray(B512, dst, d + 320), permute).reinterpretAsLongs();
       LongVector r6 = permuted(ByteVector.fromArray(B512, dst, d + 384), permute).reinterpretAsLongs();
       LongVector r7 = permuted(ByteVector.fromArray(B512, dst, d + 448), permute).reinterpretAsLongs();
-
       LongVector t;
       t = r0.lanewise(LSHR, 8).lanewise(XOR, r1).and(0x00FF00FF00FF00FFL);
       r1 = r1.lanewise(XOR, t);
@@ -200,7 +199,6 @@ final class VectorBitRows {
       }
     }
   }
-
 
   /**
    * The third pass of {@link VectorUnshuffle#bitRows(byte[], int, int, byte[], int, boolean)} without units, in
