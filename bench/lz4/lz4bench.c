@@ -43,7 +43,9 @@ int main(int argc, char **argv) {
     if (fread(in[i], 1, il[i], f) != (size_t) il[i]) { fprintf(stderr, "truncated\n"); return 1; }
     seqs += sequences((unsigned char *) in[i], il[i]);
   }
-  char *out = malloc(1 << 20);
+  int max = 0;
+  for (int i = 0; i < n; i++) if (ol[i] > max) max = ol[i];
+  char *out = malloc(max);
   double secs = atof(argv[2]), best = 1e30, start = now(), t1;
   do {
     double t0 = now();

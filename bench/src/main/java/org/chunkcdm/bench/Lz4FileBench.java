@@ -103,8 +103,9 @@ public final class Lz4FileBench {
       seqs += sequences(in[i]);
     }
     io.airlift.compress.lz4.Lz4Decompressor air = new io.airlift.compress.lz4.Lz4Decompressor();
-    byte[] out = new byte[1 << 20];
-    byte[] want = new byte[1 << 20];
+    int max = Arrays.stream(size).max().orElse(0);
+    byte[] out = new byte[max];
+    byte[] want = new byte[max];
     for (int i = 0; i < n; i++) {
       Lz4.decode(in[i], 0, in[i].length, want, 0, size[i], null);
       int got = air.decompress(in[i], 0, in[i].length, out, 0, size[i]);
