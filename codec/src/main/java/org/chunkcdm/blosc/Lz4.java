@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.Objects;
 
 /**
  * LZ4 block decoder (the raw block format, no LZ4 frame) with an optional prefix dictionary, as c-blosc2 uses
@@ -101,8 +102,52 @@ public final class Lz4 {
    */
   static void decode(byte[] in, int ip0, int inLen, byte[] out, int op0, int outLen, int need, byte[] dict)
       throws IOException {
+    decodeFrom(in, ip0, inLen, ip0, out, op0, outLen, op0, need, dict);
+  }
+
+  /** Receives the output of {@link #decodeInSteps} as it becomes final. */
+  public interface Progress {
+    /** The output bytes from {@code from} to {@code to} (relative to the output's start) are final. */
+    void done(int from, int to) throws IOException;
+  }
+
+  /**
+   * As {@link #decode(byte[], int, int, byte[], int, int, byte[])}, but tells {@code progress} about every stretch of
+   * about {@code step} bytes of output as soon as it is final (each byte once, in order, the last call ending at
+   * {@code outLen}), so that a caller can copy it on while it is still in the CPU cache.
+   */
+  public static void decodeInSteps(byte[] in, int ip0, int inLen, byte[] out, int op0, int outLen, byte[] dict,
+      int step, Progress progress) throws IOException {
+    Objects.checkFromIndexSize(ip0, inLen, in.length);
+    Objects.checkFromIndexSize(op0, outLen, out.length);
+    if (step <= 0) {
+      throw new IllegalArgumentException("step " + step);
+    }
     int ip = ip0;
-    int op = op0;
+    int done = 0;
+    while (true) {
+      int need = (int) Math.min(outLen, (long) done + step);
+      long next = decodeFrom(in, ip0, inLen, ip, out, op0, outLen, op0 + done, need, dict);
+      if (next < 0) {
+        progress.done(done, outLen);
+        return;
+      }
+      ip = (int) (next >>> 32);
+      int now = (int) next - op0;
+      progress.done(done, now);
+      done = now;
+    }
+  }
+
+  /**
+   * The decode loop, from input position {@code ip} and output position {@code op} (the end of a sequence decoded
+   * before, or the starts): returns -1 once the whole output is decoded and checked, else, when it stopped because
+   * the first {@code need} bytes are final, the positions after the last sequence it decoded ({@code ip << 32 | op}).
+   */
+  private static long decodeFrom(byte[] in, int ip0, int inLen, int ipStart, byte[] out, int op0, int outLen,
+      int opStart, int need, byte[] dict) throws IOException {
+    int ip = ipStart;
+    int op = opStart;
     final int ipEnd = ip0 + inLen;
     final int opEnd = op0 + outLen;
     final int opStop = need < outLen ? op0 + Math.max(need, 0) : Integer.MAX_VALUE;
@@ -168,11 +213,11 @@ public final class Lz4 {
         op = nop + len;
       }
       if (op >= opStop) {
-        return;
+        return (long) ip << 32 | (op & 0xffffffffL);
       }
       long next = sequence(in, ip, ipEnd, out, op, op0, outLen, dict);
       if (next < 0) {
-        return;
+        return -1;
       }
       ip = (int) (next >>> 32);
       op = (int) next;

@@ -127,6 +127,52 @@ class Lz4Test {
   }
 
   @Test
+  void decodesInStepsWhatTheReferenceLibraryEncodes() throws IOException {
+    int steps = 0;
+    for (byte[] data : corpus()) {
+      byte[] c = LibLz4.compress(data, 0, null);
+      for (int step : new int[] {1, 7, 100, 4096, Integer.MAX_VALUE}) {
+        byte[] out = new byte[data.length + 16];
+        Arrays.fill(out, (byte) 0x5a);
+        byte[] seen = new byte[data.length];
+        int[] next = {0};
+        List<int[]> calls = new ArrayList<>();
+        Lz4.decodeInSteps(c, 0, c.length, out, 8, data.length, null, step, (from, to) -> {
+          // each stretch follows the last one, and its bytes are final when it is reported
+          assertEquals(next[0], from, "step " + step);
+          assertTrue(to >= from && to <= data.length);
+          System.arraycopy(out, 8 + from, seen, from, to - from);
+          next[0] = to;
+          calls.add(new int[] {from, to});
+        });
+        assertEquals(data.length, next[0]);
+        assertArrayEquals(data, seen, "step " + step + ", " + data.length + " bytes, as reported");
+        assertArrayEquals(data, Arrays.copyOfRange(out, 8, 8 + data.length), "step " + step);
+        for (int i = 0; i < 8; i++) {
+          assertEquals(0x5a, out[i]);
+          assertEquals(0x5a, out[out.length - 1 - i]);
+        }
+        if (step == 4096 && data.length == 300_000 && c.length < data.length / 2) { // many sequences: a call a step
+          assertTrue(calls.size() > 10, calls.size() + " calls for " + data.length + " bytes in steps of " + step);
+        }
+        steps += calls.size();
+      }
+    }
+    assertTrue(steps > 1000, steps + " stretches");
+    byte[] text = new byte[100_000];
+    for (int i = 0; i < text.length; i++) {
+      text[i] = (byte) "depth latitude longitude ".charAt((i + i / 997 % 7) % 25);
+    }
+    byte[] c = LibLz4.compress(text, 0, null);
+    byte[] cut = Arrays.copyOf(c, c.length - 3); // a stream that ends early fails after the steps before it
+    int[] reported = {0};
+    IOException e = assertThrows(IOException.class, () -> Lz4.decodeInSteps(cut, 0, cut.length,
+        new byte[text.length], 0, text.length, null, 1000, (from, to) -> reported[0] = to));
+    assertTrue(e.getMessage().startsWith("LZ4 stream:"), e.getMessage());
+    assertTrue(reported[0] > 0 && reported[0] < text.length, "reported up to " + reported[0]);
+  }
+
+  @Test
   void decodesWithPrefixDictionary() throws IOException {
     Random r = new Random(3);
     int needDict = 0;

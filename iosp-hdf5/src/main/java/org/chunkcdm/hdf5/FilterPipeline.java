@@ -6,6 +6,7 @@ import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 import org.chunkcdm.blosc.BloscCompressor;
 import org.chunkcdm.blosc.CodecException;
+import org.chunkcdm.blosc.PieceSink;
 import org.chunkcdm.blosc.Streams;
 import org.chunkcdm.chunk.BloscChunkData;
 import org.chunkcdm.chunk.ChunkData;
@@ -326,6 +327,45 @@ final class FilterPipeline {
       stages[last].undoInto(b, dst, off, (int) chunkBytes);
     } catch (IOException | RuntimeException e) {
       IOException x = named(last, e instanceof IOException ? (IOException) e : new CodecException(String.valueOf(e), e));
+      throw new CodecException(x.getMessage() + " (the chunk shape " + Arrays.toString(chunkShape) + " needs "
+          + chunkBytes + " bytes)", e);
+    }
+  }
+
+  /** Whether the last filter to undo for this mask is the LZ4 filter (whose output can be handed on in pieces). */
+  boolean lz4Last(int mask) {
+    int i = lastToUndo(mask);
+    return i >= 0 && filters[i].id() == LZ4 && problems[i] == null && problem(mask) == null;
+  }
+
+  /** Output handed on by {@link #decodeInPieces} at a time: small enough to be copied on from the CPU cache. */
+  static final int PIECE_BYTES = 256 << 10;
+
+  /**
+   * For a mask whose last filter to undo is the LZ4 filter ({@link #lz4Last}): undoes the pipeline into {@code
+   * scratch} (at least the chunk's size) and hands the chunk on to {@code sink} in pieces of about {@link
+   * #PIECE_BYTES} as they are decoded, each starting at a multiple of {@code unit} bytes, every byte once.
+   */
+  void decodeInPieces(byte[] stored, int len, int mask, byte[] scratch, int unit, PieceSink sink) throws IOException {
+    IOException p = problem(mask);
+    if (p != null) {
+      throw p;
+    }
+    int last = lastToUndo(mask);
+    Buf b = undoAllBut(new Buf(stored, 0, len), mask, last);
+    int n = (int) chunkBytes;
+    int[] given = {0};
+    try {
+      check(Lz4Filter.decodedSize(b.a(), b.off(), b.len()), n, n);
+      Lz4Filter.decode(b.a(), b.off(), b.len(), scratch, 0, n, PIECE_BYTES, (from, to) -> {
+        int end = to == n ? n : to - to % unit;
+        if (end > given[0]) {
+          sink.accept(scratch, given[0], given[0], end - given[0]);
+          given[0] = end;
+        }
+      });
+    } catch (CodecException e) {
+      IOException x = named(last, e);
       throw new CodecException(x.getMessage() + " (the chunk shape " + Arrays.toString(chunkShape) + " needs "
           + chunkBytes + " bytes)", e);
     }

@@ -301,6 +301,34 @@ final class H5ChunkedArray extends BasicChunkedArray {
       return decoded();
     }
 
+    /** An LZ4-filtered chunk of values stored as read goes on in pieces while it is decoded. */
+    @Override
+    public boolean readsInPieces() {
+      return convert == null && pipeline.lz4Last(mask);
+    }
+
+    @Override
+    public synchronized void readPieces(int unit, Pieces sink) throws IOException {
+      if (decoded != null || !readsInPieces() || chunkBytes > Integer.MAX_VALUE - 16) {
+        byte[] d = decoded();
+        sink.accept(d, 0, 0, d.length);
+        return;
+      }
+      byte[] scratch = FetchBuffers.take((int) chunkBytes);
+      try {
+        byte[] s = stored;
+        if (s == null) {
+          s = fetch(pos, size);
+          stored = s;
+        }
+        pipeline.decodeInPieces(s, size, mask, scratch, unit, sink);
+      } catch (IOException | RuntimeException e) {
+        throw chunkError(k, at + e.getMessage(), e);
+      } finally {
+        FetchBuffers.give(scratch);
+      }
+    }
+
     @Override
     public synchronized void release() {
       byte[] s = stored;

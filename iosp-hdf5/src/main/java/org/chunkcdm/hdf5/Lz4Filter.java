@@ -3,6 +3,7 @@ package org.chunkcdm.hdf5;
 import java.io.IOException;
 import org.chunkcdm.blosc.BloscCompressor;
 import org.chunkcdm.blosc.CodecException;
+import org.chunkcdm.blosc.Lz4;
 import org.chunkcdm.blosc.Streams;
 
 /**
@@ -34,6 +35,16 @@ final class Lz4Filter {
    * total ({@link #decodedSize}); every byte of the input must be used.
    */
   static void decode(byte[] in, int ip, int len, byte[] out, int op, int n) throws IOException {
+    decode(in, ip, len, out, op, n, Integer.MAX_VALUE, null);
+  }
+
+  /**
+   * As {@link #decode(byte[], int, int, byte[], int, int)}, telling {@code progress} (when not null) about each stretch
+   * of about {@code step} bytes of output as soon as it is final, relative to {@code op}, in order, the last call
+   * ending at {@code n}.
+   */
+  static void decode(byte[] in, int ip, int len, byte[] out, int op, int n, int step, Lz4.Progress progress)
+      throws IOException {
     long total = decodedSize(in, ip, len);
     if (total != n) {
       throw new CodecException("LZ4 filter: header declares " + total + " decoded bytes, expected " + n);
@@ -62,9 +73,18 @@ final class Lz4Filter {
       }
       if (cs == bs) {
         System.arraycopy(in, p, out, op + done, bs);
+        if (progress != null) {
+          progress.done(done, done + bs);
+        }
       } else {
         try {
-          Streams.decode(BloscCompressor.LZ4, in, p, (int) cs, out, op + done, bs);
+          if (progress == null) {
+            Streams.decode(BloscCompressor.LZ4, in, p, (int) cs, out, op + done, bs);
+          } else {
+            int base = done;
+            Lz4.decodeInSteps(in, p, (int) cs, out, op + done, bs, null, step,
+                (from, to) -> progress.done(base + from, base + to));
+          }
         } catch (CodecException e) {
           throw new CodecException("LZ4 filter: block " + b + " (" + cs + " stored bytes for " + bs + "): "
               + e.getMessage(), e);
