@@ -1,6 +1,7 @@
 package org.chunkcdm.hdf5;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.io.IOException;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,7 +52,10 @@ class H5FiltersFuzzTest {
     });
   }
 
-  /** The whole input is one chunk of the LZ4 filter (32004). */
+  /**
+   * The whole input is one chunk of the LZ4 filter (32004), decoded whole and in steps (as a typed whole read takes
+   * it): both fail, or both give the same bytes, the steps reporting every byte once, in order.
+   */
   @FuzzTest
   void lz4Filter(byte[] data) {
     FuzzSupport.expectIoOnly(() -> {
@@ -59,7 +63,34 @@ class H5FiltersFuzzTest {
       if (n > FuzzSupport.MAX_DECODE) {
         return;
       }
-      Lz4Filter.decode(data, 0, data.length, new byte[(int) n], 0, (int) n);
+      byte[] whole = new byte[(int) n];
+      IOException wholeFailed = null;
+      try {
+        Lz4Filter.decode(data, 0, data.length, whole, 0, (int) n);
+      } catch (IOException e) {
+        wholeFailed = e;
+      }
+      byte[] steps = new byte[(int) n];
+      int[] next = {0};
+      try {
+        Lz4Filter.decode(data, 0, data.length, steps, 0, (int) n, 1 + data.length % 61, (from, to) -> {
+          if (from != next[0] || to < from || to > n) {
+            throw new AssertionError("LZ4 filter: step " + from + ".." + to + " after " + next[0]);
+          }
+          next[0] = to;
+        });
+      } catch (IOException e) {
+        if (wholeFailed == null) {
+          throw new AssertionError("LZ4 filter: decodes whole, fails in steps: " + e.getMessage(), e);
+        }
+        throw e;
+      }
+      if (wholeFailed != null) {
+        throw new AssertionError("LZ4 filter: decodes in steps, fails whole: " + wholeFailed.getMessage());
+      }
+      if (next[0] != n || !Arrays.equals(whole, steps)) {
+        throw new AssertionError("LZ4 filter: in steps, " + next[0] + " of " + n + " bytes reported, or other bytes");
+      }
     });
   }
 

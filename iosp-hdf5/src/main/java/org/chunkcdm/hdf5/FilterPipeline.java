@@ -335,7 +335,7 @@ final class FilterPipeline {
   /** Whether the last filter to undo for this mask is the LZ4 filter (whose output can be handed on in pieces). */
   boolean lz4Last(int mask) {
     int i = lastToUndo(mask);
-    return i >= 0 && filters[i].id() == LZ4 && problems[i] == null && problem(mask) == null;
+    return i >= 0 && filters[i].id() == LZ4 && problem(mask) == null;
   }
 
   /** Output handed on by {@link #decodeInPieces} at a time: small enough to be copied on from the CPU cache. */
