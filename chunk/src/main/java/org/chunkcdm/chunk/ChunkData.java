@@ -95,6 +95,20 @@ public interface ChunkData {
     return new ContextChunkData(data, context, true);
   }
 
+  /** Decodes a chunk into {@code dst[off..off + size)} (see {@link #decodedOnRead}). */
+  interface DecodeInto {
+    void decodeInto(byte[] dst, int off) throws IOException;
+  }
+
+  /**
+   * A chunk of {@code size} bytes decoded when it is first read: straight into the reader's array when the reader takes
+   * the whole chunk in one read (a whole read's result or scratch buffer: no chunk-sized array of its own), else once
+   * into an array of its own, kept for the reads after it.
+   */
+  static ChunkData decodedOnRead(long size, DecodeInto decoder) {
+    return new DecodedOnRead(size, decoder);
+  }
+
   /** Chunk content already in memory. */
   static ChunkData of(byte[] bytes) {
     return new ChunkData() {

@@ -124,6 +124,13 @@ final class Compressors {
     }
 
     @Override
+    public void decodeInto(byte[] in, int off, int len, byte[] out, int op, int outLen) throws IOException {
+      long n = Streams.zstdContentSize(in, off, len);
+      checkSize(n < 0 ? outLen : n, outLen, "zstd");
+      Streams.decode(BloscCompressor.ZSTD, in, off, len, out, op, outLen);
+    }
+
+    @Override
     public String describe() {
       return "zstd level " + level;
     }

@@ -46,6 +46,34 @@ final class Pipeline {
     return steps.isEmpty() ? -1 : n < 0 ? -1 : steps.get(0).encodedSize(n);
   }
 
+  /**
+   * Decodes into exactly {@code out[op..op + decodedLen)}: the steps before the last as {@link #decode}, the last
+   * straight into {@code out} where it can ({@link Step#decodeInto}).
+   */
+  void decodeInto(byte[] in, int off, int len, long decodedLen, byte[] out, int op) throws IOException {
+    if (decodedLen > Integer.MAX_VALUE - 16) {
+      throw new org.chunkcdm.io.FormatException("a decoded chunk of " + decodedLen + " bytes is too large");
+    }
+    int n = steps.size();
+    if (n == 0) {
+      if (len != decodedLen) {
+        throw new org.chunkcdm.io.FormatException("chunk holds " + len + " bytes, the chunk shape needs " + decodedLen);
+      }
+      System.arraycopy(in, off, out, op, len);
+      return;
+    }
+    byte[] cur = in;
+    int o = off;
+    int l = len;
+    for (int i = 0; i < n - 1; i++) {
+      long want = outLens[i];
+      cur = steps.get(i).decode(cur, o, l, want > Integer.MAX_VALUE ? -1 : (int) want);
+      o = 0;
+      l = cur.length;
+    }
+    steps.get(n - 1).decodeInto(cur, o, l, out, op, (int) decodedLen);
+  }
+
   byte[] decode(byte[] in, int off, int len, long decodedLen) throws IOException {
     byte[] cur = in;
     int o = off;

@@ -156,7 +156,7 @@ final class ZarrArray extends BasicChunkedArray {
       if (pipeline.bloscOnly()) {
         return checked(BloscChunkData.of(b, 0, b.length, where), where);
       }
-      return ChunkData.of(pipeline.decode(b, 0, b.length, chunkBytes));
+      return decodedOnRead(pipeline, b, where);
     } catch (IOException e) {
       if (e.getMessage() != null && e.getMessage().startsWith(where)) {
         throw e;
@@ -234,10 +234,20 @@ final class ZarrArray extends BasicChunkedArray {
       if (sharding.inner.bloscOnly()) {
         return checked(BloscChunkData.of(b, 0, b.length, where), where);
       }
-      return ChunkData.of(sharding.inner.decode(b, 0, b.length, chunkBytes));
+      return decodedOnRead(sharding.inner, b, where);
     } catch (IOException e) {
       throw FormatException.in(where, e);
     }
+  }
+
+  /**
+   * The stored chunk {@code b}, decoded by {@code p} when it is read (straight into the reader's array when it takes the
+   * whole chunk); a failure names {@code where}.
+   */
+  private ChunkData decodedOnRead(Pipeline p, byte[] b, String where) {
+    return ChunkData.withAnyContext(ChunkData.decodedOnRead(chunkBytes, (dst, o) -> p.decodeInto(b, 0, b.length,
+        chunkBytes, dst, o)), e -> FormatException.in(where, e instanceof IOException ? (IOException) e
+            : new FormatException(String.valueOf(e.getMessage()), e)));
   }
 
   /** The decoded index of a shard (offset, nbytes pairs), {@link #NO_SHARD} when the shard is not stored. */
