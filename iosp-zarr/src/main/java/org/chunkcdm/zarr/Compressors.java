@@ -157,6 +157,16 @@ final class Compressors {
     }
 
     @Override
+    public void decodeInto(byte[] in, int off, int len, byte[] out, int op, int outLen) throws IOException {
+      if (len < 4) {
+        throw new FormatException("lz4: " + len + " bytes, too short for the 4-byte size prefix");
+      }
+      long n = (in[off] & 0xFFL) | (in[off + 1] & 0xFFL) << 8 | (in[off + 2] & 0xFFL) << 16 | (in[off + 3] & 0xFFL) << 24;
+      checkSize(n, outLen, "lz4");
+      Streams.decode(BloscCompressor.LZ4, in, off + 4, len - 4, out, op, outLen);
+    }
+
+    @Override
     public String describe() {
       return "lz4 acceleration " + acceleration;
     }
@@ -178,6 +188,11 @@ final class Compressors {
         return out;
       }
       return drain(new java.util.zip.InflaterInputStream(new ByteArrayInputStream(in, off, len)), -1, "zlib");
+    }
+
+    @Override
+    public void decodeInto(byte[] in, int off, int len, byte[] out, int op, int outLen) throws IOException {
+      Streams.decode(BloscCompressor.ZLIB, in, off, len, out, op, outLen);
     }
 
     @Override
