@@ -146,10 +146,7 @@ final class Compressors {
 
     @Override
     public byte[] decode(byte[] in, int off, int len, int outLen) throws IOException {
-      if (len < 4) {
-        throw new FormatException("lz4: " + len + " bytes, too short for the 4-byte size prefix");
-      }
-      long n = (in[off] & 0xFFL) | (in[off + 1] & 0xFFL) << 8 | (in[off + 2] & 0xFFL) << 16 | (in[off + 3] & 0xFFL) << 24;
+      long n = declared(in, off, len);
       checkSize(n, outLen, "lz4");
       byte[] out = new byte[alloc(n, "lz4 chunk")];
       Streams.decode(BloscCompressor.LZ4, in, off + 4, len - 4, out, 0, out.length);
@@ -158,12 +155,16 @@ final class Compressors {
 
     @Override
     public void decodeInto(byte[] in, int off, int len, byte[] out, int op, int outLen) throws IOException {
+      checkSize(declared(in, off, len), outLen, "lz4");
+      Streams.decode(BloscCompressor.LZ4, in, off + 4, len - 4, out, op, outLen);
+    }
+
+    /** The decoded size in the 4-byte little-endian prefix. */
+    private static long declared(byte[] in, int off, int len) throws FormatException {
       if (len < 4) {
         throw new FormatException("lz4: " + len + " bytes, too short for the 4-byte size prefix");
       }
-      long n = (in[off] & 0xFFL) | (in[off + 1] & 0xFFL) << 8 | (in[off + 2] & 0xFFL) << 16 | (in[off + 3] & 0xFFL) << 24;
-      checkSize(n, outLen, "lz4");
-      Streams.decode(BloscCompressor.LZ4, in, off + 4, len - 4, out, op, outLen);
+      return (in[off] & 0xFFL) | (in[off + 1] & 0xFFL) << 8 | (in[off + 2] & 0xFFL) << 16 | (in[off + 3] & 0xFFL) << 24;
     }
 
     @Override

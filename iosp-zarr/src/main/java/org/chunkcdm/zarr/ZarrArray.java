@@ -244,7 +244,10 @@ final class ZarrArray extends BasicChunkedArray {
    * The stored chunk {@code b}, decoded by {@code p} when it is read (straight into the reader's array when it takes the
    * whole chunk); a failure names {@code where}.
    */
-  private ChunkData decodedOnRead(Pipeline p, byte[] b, String where) {
+  private ChunkData decodedOnRead(Pipeline p, byte[] b, String where) throws IOException {
+    if (p.steps.isEmpty()) { // stored as they are: the stored bytes themselves, checked now
+      return ChunkData.of(p.decode(b, 0, b.length, chunkBytes));
+    }
     return ChunkData.withAnyContext(ChunkData.decodedOnRead(chunkBytes, (dst, o) -> p.decodeInto(b, 0, b.length,
         chunkBytes, dst, o)), e -> FormatException.in(where, e instanceof IOException ? (IOException) e
             : new FormatException(String.valueOf(e.getMessage()), e)));
