@@ -326,10 +326,14 @@ final class FilterPipeline {
     try {
       stages[last].undoInto(b, dst, off, (int) chunkBytes);
     } catch (IOException | RuntimeException e) {
-      IOException x = named(last, e instanceof IOException ? (IOException) e : new CodecException(String.valueOf(e), e));
-      throw new CodecException(x.getMessage() + " (the chunk shape " + Arrays.toString(chunkShape) + " needs "
-          + chunkBytes + " bytes)", e);
+      throw inChunk(last, e instanceof IOException ? (IOException) e : new CodecException(String.valueOf(e), e));
     }
+  }
+
+  /** A failure of filter {@code i} while undoing it into the chunk: named, with the size the chunk shape needs. */
+  private CodecException inChunk(int i, IOException e) {
+    return new CodecException(named(i, e).getMessage() + " (the chunk shape " + Arrays.toString(chunkShape)
+        + " needs " + chunkBytes + " bytes)", e);
   }
 
   /** Whether the last filter to undo for this mask is the LZ4 filter (whose output can be handed on in pieces). */
@@ -365,9 +369,7 @@ final class FilterPipeline {
         }
       });
     } catch (CodecException e) {
-      IOException x = named(last, e);
-      throw new CodecException(x.getMessage() + " (the chunk shape " + Arrays.toString(chunkShape) + " needs "
-          + chunkBytes + " bytes)", e);
+      throw inChunk(last, e);
     }
   }
 

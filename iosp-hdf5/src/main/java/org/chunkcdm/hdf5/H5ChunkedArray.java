@@ -257,14 +257,19 @@ final class H5ChunkedArray extends BasicChunkedArray {
       return chunkBytes;
     }
 
+    /** The stored bytes, fetched again after a {@link #release()}. */
+    private byte[] storedBytes() throws IOException {
+      byte[] s = stored;
+      if (s == null) {
+        s = fetch(pos, size);
+        stored = s;
+      }
+      return s;
+    }
+
     private void decodeInto(byte[] dst, int off) throws IOException {
       try {
-        byte[] s = stored;
-        if (s == null) {
-          s = fetch(pos, size);
-          stored = s;
-        }
-        pipeline.decodeInto(s, size, mask, dst, off);
+        pipeline.decodeInto(storedBytes(), size, mask, dst, off);
         if (convert != null) {
           convert.convert(dst, off, (int) (chunkBytes / dtype().itemSize()));
         }
@@ -316,12 +321,7 @@ final class H5ChunkedArray extends BasicChunkedArray {
       }
       byte[] scratch = FetchBuffers.take((int) chunkBytes);
       try {
-        byte[] s = stored;
-        if (s == null) {
-          s = fetch(pos, size);
-          stored = s;
-        }
-        pipeline.decodeInPieces(s, size, mask, scratch, unit, sink);
+        pipeline.decodeInPieces(storedBytes(), size, mask, scratch, unit, sink);
       } catch (IOException | RuntimeException e) {
         throw chunkError(k, at + e.getMessage(), e);
       } finally {

@@ -1,17 +1,15 @@
 package org.chunkcdm.hdf5;
 
 import java.io.IOException;
-import org.chunkcdm.blosc.BloscCompressor;
 import org.chunkcdm.blosc.CodecException;
 import org.chunkcdm.blosc.Lz4;
-import org.chunkcdm.blosc.Streams;
 
 /**
  * The HDF5 LZ4 filter (32004, HDF Group / hdf5plugin / Debian hdf5-filter-plugin): an 8-byte big-endian total
  * decoded size, a 4-byte big-endian block size, then per block a 4-byte big-endian stored size and the block: a
  * raw LZ4 block (no LZ4 frame) of exactly the block's decoded size, or the block's bytes as they are when the
  * stored size equals the decoded size. The last block holds the remainder; a block size larger than the total
- * means one block. LZ4 blocks are decoded by the codec ({@link Streams}).
+ * means one block. LZ4 blocks are decoded by the codec ({@link Lz4}).
  */
 final class Lz4Filter {
   private Lz4Filter() {}
@@ -45,6 +43,7 @@ final class Lz4Filter {
    */
   static void decode(byte[] in, int ip, int len, byte[] out, int op, int n, int step, Lz4.Progress progress)
       throws IOException {
+    Lz4.Progress report = progress != null ? progress : (from, to) -> { };
     long total = decodedSize(in, ip, len);
     if (total != n) {
       throw new CodecException("LZ4 filter: header declares " + total + " decoded bytes, expected " + n);
@@ -73,18 +72,12 @@ final class Lz4Filter {
       }
       if (cs == bs) {
         System.arraycopy(in, p, out, op + done, bs);
-        if (progress != null) {
-          progress.done(done, done + bs);
-        }
+        report.done(done, done + bs);
       } else {
         try {
-          if (progress == null) {
-            Streams.decode(BloscCompressor.LZ4, in, p, (int) cs, out, op + done, bs);
-          } else {
-            int base = done;
-            Lz4.decodeInSteps(in, p, (int) cs, out, op + done, bs, null, step,
-                (from, to) -> progress.done(base + from, base + to));
-          }
+          int base = done;
+          Lz4.decodeInSteps(in, p, (int) cs, out, op + done, bs, null, step,
+              (from, to) -> report.done(base + from, base + to));
         } catch (CodecException e) {
           throw new CodecException("LZ4 filter: block " + b + " (" + cs + " stored bytes for " + bs + "): "
               + e.getMessage(), e);

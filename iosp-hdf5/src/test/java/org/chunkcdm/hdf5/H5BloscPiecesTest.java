@@ -68,29 +68,42 @@ class H5BloscPiecesTest {
         if (a == null) {
           continue; // read by netcdf-java (no Blosc filter)
         }
-        int item = a.dtype().itemSize();
-        for (long k = 0; k < a.grid().chunkCount(); k++) {
-          ChunkData whole = a.chunk(k);
-          if (whole == null) {
-            continue; // never written: fill values
-          }
-          byte[] want = new byte[(int) whole.size()];
-          whole.read(0, want, 0, want.length);
-          whole.release();
-          for (int unit : new int[] {1, item, 24}) {
-            ChunkData d = a.chunk(k);
-            inPieces += d.readsInPieces() ? 1 : 0;
-            assertArrayEquals(want, BloscPiecesTest.assemble(d, unit), fv.dataset().path() + "#" + fv.name() + " chunk " + k + " unit " + unit);
-            d.release();
-          }
-          chunks++;
-        }
+        int[] counts = piecesEqualWholeDecode(a, fv.dataset().path() + "#" + fv.name());
+        inPieces += counts[0];
+        chunks += counts[1];
       }
     }
     assertTrue(chunks > 100, chunks + " chunks");
     // every Blosc1 chunk and every plain Blosc2 frame chunk reads in pieces (a few fixtures stack other filters
     // after Blosc, or hold b2nd chunks with padding, which do not)
     assertTrue(inPieces > chunks * 3 / 2, inPieces + " piece reads of " + 3 * chunks);
+  }
+
+  /**
+   * For every stored chunk of {@code a}: its pieces at units 1, its item size and 24 equal its whole decode. Returns
+   * the number of those reads that went in pieces ({@link ChunkData#readsInPieces}) and the number of stored chunks.
+   */
+  static int[] piecesEqualWholeDecode(ChunkedArray a, String what) throws IOException {
+    int inPieces = 0;
+    int chunks = 0;
+    int item = a.dtype().itemSize();
+    for (long k = 0; k < a.grid().chunkCount(); k++) {
+      ChunkData whole = a.chunk(k);
+      if (whole == null) {
+        continue; // never written: fill values
+      }
+      byte[] want = new byte[(int) whole.size()];
+      whole.read(0, want, 0, want.length);
+      whole.release();
+      for (int unit : new int[] {1, item, 24}) {
+        ChunkData d = a.chunk(k);
+        inPieces += d.readsInPieces() ? 1 : 0;
+        assertArrayEquals(want, BloscPiecesTest.assemble(d, unit), what + " chunk " + k + " unit " + unit);
+        d.release();
+      }
+      chunks++;
+    }
+    return new int[] {inPieces, chunks};
   }
 
   @Test

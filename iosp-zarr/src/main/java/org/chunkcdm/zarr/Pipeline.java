@@ -47,31 +47,29 @@ final class Pipeline {
   }
 
   /**
-   * Decodes into exactly {@code out[op..op + decodedLen)}: the steps before the last as {@link #decode}, the last
-   * straight into {@code out} where it can ({@link Step#decodeInto}).
+   * Decodes into exactly {@code out[op..op + decodedLen)} (a pipeline of at least one step): the steps before the last
+   * as {@link #decode}, the last straight into {@code out} where it can ({@link Step#decodeInto}).
    */
   void decodeInto(byte[] in, int off, int len, long decodedLen, byte[] out, int op) throws IOException {
     if (decodedLen > Integer.MAX_VALUE - 16) {
       throw new org.chunkcdm.io.FormatException("a decoded chunk of " + decodedLen + " bytes is too large");
     }
-    int n = steps.size();
-    if (n == 0) {
-      if (len != decodedLen) {
-        throw new org.chunkcdm.io.FormatException("chunk holds " + len + " bytes, the chunk shape needs " + decodedLen);
-      }
-      System.arraycopy(in, off, out, op, len);
-      return;
-    }
+    int last = steps.size() - 1;
     byte[] cur = in;
     int o = off;
     int l = len;
-    for (int i = 0; i < n - 1; i++) {
-      long want = outLens[i];
-      cur = steps.get(i).decode(cur, o, l, want > Integer.MAX_VALUE ? -1 : (int) want);
+    for (int i = 0; i < last; i++) {
+      cur = undo(i, cur, o, l);
       o = 0;
       l = cur.length;
     }
-    steps.get(n - 1).decodeInto(cur, o, l, out, op, (int) decodedLen);
+    steps.get(last).decodeInto(cur, o, l, out, op, (int) decodedLen);
+  }
+
+  /** Step {@code i} on {@code in[off..off + len)}, with the output size it must give. */
+  private byte[] undo(int i, byte[] in, int off, int len) throws IOException {
+    long want = outLens[i];
+    return steps.get(i).decode(in, off, len, want > Integer.MAX_VALUE ? -1 : (int) want);
   }
 
   byte[] decode(byte[] in, int off, int len, long decodedLen) throws IOException {
@@ -79,8 +77,7 @@ final class Pipeline {
     int o = off;
     int l = len;
     for (int i = 0; i < steps.size(); i++) {
-      long want = outLens[i];
-      cur = steps.get(i).decode(cur, o, l, want > Integer.MAX_VALUE ? -1 : (int) want);
+      cur = undo(i, cur, o, l);
       o = 0;
       l = cur.length;
     }
