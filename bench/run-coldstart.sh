@@ -84,9 +84,9 @@ ARCH=$ADIR/chunkcdm-$ver/bin/chunkcdm
 "$ARCH" --version >/dev/null
 CP="$root/$CLI:$root/$BJAR"
 
-# the JVM options a launcher passes: its jvm_opts="..." line
+# the JVM options a launcher passes to a one-shot command: its jvm_opts="..." and run_opts="..." lines
 launcher_opts() {
-  sed -n 's/^ *jvm_opts="\(.*\)"$/\1/p' "$1" | head -1
+  echo "$(sed -n 's/^ *jvm_opts="\(.*\)"$/\1/p' "$1" | head -1) $(sed -n 's/^ *run_opts="\(.*\)"$/\1/p' "$1" | head -1)"
 }
 LOPTS=$(launcher_opts chunkcdm)
 # and the class-data archive ./chunkcdm made for this Java (--version above made it when missing)

@@ -39,7 +39,10 @@ rem JVM options of a one-shot command (docs/BENCHMARKS.md, "Cold start"): native
 rem no Vector API module: in a fresh JVM its kernels run unoptimised until compiled, which made commands slower.
 rem Java 24 and later print four warning lines when a library (protobuf, msgpack) uses sun.misc.Unsafe; Java 23 and
 rem later know the option that allows it quietly (user options in CHUNKCDM_JAVA_OPTS come after it and win)
+rem A one-shot command (all but serve, a long-running server on the JVM's defaults): the serial collector, methods
+rem compiled later (less compiler work on the cores the command uses) and no performance-data file.
 if not defined JAVA_MAJOR_NUM set "JAVA_MAJOR_NUM=0"
 if %JAVA_MAJOR_NUM% GEQ 23 set "CHUNKCDM_JAVA_OPTS=--sun-misc-unsafe-memory-access=allow %CHUNKCDM_JAVA_OPTS%"
+if /i not "%~1"=="serve" set "CHUNKCDM_JAVA_OPTS=-XX:+UseSerialGC -XX:CompileThresholdScaling=5 -XX:-UsePerfData %CHUNKCDM_JAVA_OPTS%"
 "%JAVA_EXE%" --enable-native-access=ALL-UNNAMED %CHUNKCDM_JAVA_OPTS% -cp "%CHUNKCDM_HOME%\lib\*" org.chunkcdm.cli.Main %*
 exit /b %ERRORLEVEL%

@@ -18,7 +18,8 @@ import java.util.stream.Stream;
  * classes of those commands and of every sample's format. Prints nothing; the outputs go to a temporary directory
  * that is removed. Exit status 0 when every command succeeded.
  *
- * <p>Usage: {@code java -XX:ArchiveClassesAtExit=A -cp JARS org.chunkcdm.cli.CdsTraining SAMPLES_DIR}
+ * <p>Usage: {@code java -XX:DumpLoadedClassList=LIST -cp JARS org.chunkcdm.cli.CdsTraining SAMPLES_DIR}, then
+ * {@code java -Xshare:dump -XX:SharedClassListFile=LIST -XX:SharedArchiveFile=A -cp JARS}
  */
 public final class CdsTraining {
   private CdsTraining() {}

@@ -222,13 +222,18 @@ class CliArchiveIT {
       assertEquals("", r.err());
       assertEquals(off.out(), r.out());
     }
-    // and the JVM maps it: chunkcdm's classes come from the archive ("top" layer), not from the jars
+    // and the JVM maps it: chunkcdm's classes come from the archive, not from the jars; on Java 17 picocli's Java 5
+    // class files too (later runtimes leave such classes out of a static archive)
     Path log = tmp.resolve("class-load.txt");
     Run logged = run(javaPath(), Map.of("CHUNKCDM_JAVA_OPTS", "-Xlog:class+load:file=" + log), "--version");
     assertEquals(0, logged.rc(), logged.err());
     String loaded = Files.readString(log);
-    assertTrue(loaded.lines().anyMatch(l -> l.contains(" org.chunkcdm.cli.Main source: shared objects file (top)")),
-        "Main from the archive:\n" + loaded.lines().filter(l -> l.contains("org.chunkcdm")).toList());
+    List<String> archived = Runtime.version().feature() == 17 ? List.of("org.chunkcdm.cli.Main", "picocli.CommandLine")
+        : List.of("org.chunkcdm.cli.Main");
+    for (String c : archived) {
+      assertTrue(loaded.lines().anyMatch(l -> l.contains(" " + c + " source: shared objects file")),
+          c + " from the archive:\n" + loaded.lines().filter(l -> l.contains(c)).toList());
+    }
     // the training ran convert too: a convert's ncstream writer and the bcolz reader come from the archive
     Path ctable = home.resolve("samples/ctable_small_zstd");
     assertTrue(Files.isDirectory(ctable), ctable + " in the archive");
@@ -238,7 +243,7 @@ class CliArchiveIT {
     assertEquals(0, conv.rc(), conv.err());
     String convLoaded = Files.readString(convLog);
     for (String c : List.of("org.chunkcdm.ncstream.NcStreamOut", "org.chunkcdm.bcolz.CArray")) {
-      assertTrue(convLoaded.lines().anyMatch(l -> l.contains(" " + c + " source: shared objects file (top)")),
+      assertTrue(convLoaded.lines().anyMatch(l -> l.contains(" " + c + " source: shared objects file")),
           c + " from the archive:\n" + convLoaded.lines().filter(l -> l.contains(c)).toList());
     }
     Path sample = home.resolve("samples/b2nd_3d_i2_cframe.b2nd");
