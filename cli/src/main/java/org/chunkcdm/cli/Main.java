@@ -6,8 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import org.chunkcdm.io.Bounds;
 import org.chunkcdm.io.FileHandles;
 import org.chunkcdm.io.FormatException;
@@ -25,13 +28,13 @@ import ucar.nc2.NetcdfFiles;
 
 /** {@code chunkcdm}: Blosc chunk tools and a CDL dump of anything netcdf-java (with chunkcdm) opens. */
 @Command(name = "chunkcdm", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
-    description = "bcolz, Bloscpack, Blosc2 frames and .ds files through netcdf-java.",
-    subcommands = {Main.Dump.class, Main.BloscCmd.class, ConvertCommand.class, org.chunkcdm.cli.serve.ServeCommand.class})
+    description = "bcolz, Bloscpack, Blosc2 frames and .ds files through netcdf-java.")
 public final class Main implements Callable<Integer> {
   /** Largest standalone chunk file the blosc commands read. */
   static final long MAX_CHUNK_FILE = 1L << 31;
 
   public static void main(String[] args) {
+    Warmup.start();
     System.exit(run(args, new PrintWriter(System.out, true, StandardCharsets.UTF_8),
         new PrintWriter(System.err, true, StandardCharsets.UTF_8)));
   }
@@ -53,6 +56,7 @@ public final class Main implements Callable<Integer> {
     // http(s):// datasets through chunkcdm's client, also directory datasets (netcdf-java's own asks first)
     org.chunkcdm.cdm.RemoteRafProvider.register();
     CommandLine cl = new CommandLine(new Main());
+    addSubcommands(cl, args); // before the settings below, which reach only the subcommands already added
     cl.setOut(out);
     cl.setErr(err);
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
@@ -76,6 +80,25 @@ public final class Main implements Callable<Integer> {
     out.flush();
     err.flush();
     return rc;
+  }
+
+  /**
+   * Adds the subcommands: only the one {@code args} start with when they name one (picocli builds a command's model
+   * from its annotations, a good part of a short command's own time), else all of them (the usage, picocli's
+   * suggestions for a mistyped name).
+   */
+  private static void addSubcommands(CommandLine cl, String[] args) {
+    Map<String, Supplier<Object>> all = new LinkedHashMap<>();
+    all.put("dump", Dump::new);
+    all.put("blosc", BloscCmd::new);
+    all.put("convert", ConvertCommand::new);
+    all.put("serve", org.chunkcdm.cli.serve.ServeCommand::new);
+    Supplier<Object> named = args.length > 0 ? all.get(args[0]) : null;
+    if (named != null) {
+      cl.addSubcommand(named.get());
+    } else {
+      all.values().forEach(s -> cl.addSubcommand(s.get()));
+    }
   }
 
   /**
