@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -52,7 +53,10 @@ public final class S3Server implements AutoCloseable {
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(KEY_ID, SECRET)))
         .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
         .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED).build();
-    Runtime.getRuntime().addShutdownHook(new Thread(this::stop));
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      stop();
+      removeDir(); // its settings, key store and log: nothing of a test run stays in the temporary directory
+    }));
   }
 
   /** A new server (plain HTTP only, or also TLS). */
@@ -165,6 +169,16 @@ public final class S3Server implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
       process = null;
+    }
+  }
+
+  private void removeDir() {
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      // the JVM is exiting: a file the server still held stays
     }
   }
 
