@@ -2,7 +2,8 @@
 # Runs bin/chunkcdm.bat (cli/src/archive/bin, with CRLF line ends as the zip ships it) under Wine's cmd.exe and
 # checks its Java branches: JAVA_HOME without java.exe, no java.exe on PATH, Java 1.8 / 11 (too old), Java
 # 17 / 21-ea (accepted: the launcher then runs java with the native-access option, lib\* class path, Main and the
-# arguments). java.exe is fakejava.c (x86_64-w64-mingw32-gcc), reporting FAKE_JAVA_VERSION.
+# arguments; a one-shot command also with its collector and compilation options, serve without them). java.exe
+# is fakejava.c (x86_64-w64-mingw32-gcc), reporting FAKE_JAVA_VERSION.
 # Not part of mvn verify: needs Debian's wine + wine64 (105 MB download) and gcc-mingw-w64-x86-64-win32 (56 MB):
 #   apt-get install -y --no-install-recommends wine wine64 gcc-mingw-w64-x86-64-win32
 # Usage: cli/src/wine/check-bat.sh      (one line per case; exit status 1 when a case fails)
@@ -50,5 +51,13 @@ run "JAVA_HOME Java 21-ea: native access option" 0 "--enable-native-access=ALL-U
 run "Java 17: class path is lib\\*" 0 "$(winpath "$work/home/bin/")..\\lib\\*" JAVA_HOME="$JH" FAKE_JAVA_VERSION=17.0.9
 run "Java 17: arguments passed through" 0 "two words" JAVA_HOME="$JH" FAKE_JAVA_VERSION=17.0.9
 run "java.exe on PATH, Java 17" 0 "org.chunkcdm.cli.Main" WINEPATH="$(winpath "$work/pathjava")" FAKE_JAVA_VERSION=17.0.9
+run "Java 17: a one-shot command's options" 0 "-XX:CompileThresholdScaling=5" JAVA_HOME="$JH" FAKE_JAVA_VERSION=17.0.9
+# serve, a long-running server, runs on the JVM's defaults
+out="$(env -u JAVA_HOME JAVA_HOME="$JH" FAKE_JAVA_VERSION=17.0.9 wine cmd /c "$BAT" serve root 2>&1 | tr -d '\r')" || true
+if grep -qF -- "org.chunkcdm.cli.Main" <<<"$out" && ! grep -qF -- "UseSerialGC" <<<"$out"; then
+  echo "ok   serve: the JVM's defaults"
+else
+  echo "FAIL serve: the JVM's defaults, output:"; sed 's/^/     /' <<<"$out"; fails=$((fails + 1))
+fi
 echo "check-bat: $fails failed ($(wine --version))"
 [ "$fails" = 0 ]

@@ -404,6 +404,16 @@ class CliArchiveIT {
       assertTrue(text.contains("\"%JAVA_EXE%\" --enable-native-access=ALL-UNNAMED %CHUNKCDM_JAVA_OPTS%")
           && !text.contains("--add-modules") && text.contains("org.chunkcdm.cli.Main") && text.contains("lib\\*") && text.contains("GEQ 17"), text);
     }
+    // a one-shot command runs with its collector and compilation options, serve (a server) on the JVM's defaults
+    Map<String, String> flags = Map.of("CHUNKCDM_JAVA_OPTS", "-XX:+PrintCommandLineFlags");
+    Run oneShot = run(javaPath(), flags, "--version");
+    assertEquals(0, oneShot.rc(), oneShot.err());
+    assertTrue(oneShot.out().contains("-XX:+UseSerialGC") && oneShot.out().contains("-XX:CompileThresholdScaling=5")
+        && oneShot.out().contains("-XX:-UsePerfData"), oneShot.out());
+    Run serveHelp = run(javaPath(), flags, "serve", "--help");
+    assertEquals(0, serveHelp.rc(), serveHelp.err());
+    assertTrue(serveHelp.out().contains("Usage: chunkcdm serve") && !serveHelp.out().contains("UseSerialGC")
+        && !serveHelp.out().contains("CompileThresholdScaling"), serveHelp.out());
     String sh = Files.readString(home.resolve("bin/chunkcdm"));
     assertFalse(sh.contains("\r"), "LF line ends in the sh launcher");
     assertTrue(sh.startsWith("#!/bin/sh\n"));
