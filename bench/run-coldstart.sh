@@ -92,8 +92,10 @@ LOPTS=$(launcher_opts chunkcdm)
 # and the class-data archive ./chunkcdm made for this Java (--version above made it when missing)
 jdkhome=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
 jid=$(sed -n 's/^JAVA_RUNTIME_VERSION="\([^"]*\)".*$/\1/p' "$jdkhome/release" | sed -n '1{s/[^A-Za-z0-9._+-]/_/g;p;}')
-if [ -z "${NOCDS:-}" ] && [ -f "cli/target/cds/chunkcdm-$jid.jsa" ]; then
-  LOPTS="$LOPTS -XX:SharedArchiveFile=$root/cli/target/cds/chunkcdm-$jid.jsa -Xlog:cds=off -Xlog:cds+dynamic=off"
+if [ -z "${NOCDS:-}" ] && [ -f "cli/target/cds/chunkcdm-$jid.aot" ]; then # Java 25 and later
+  LOPTS="$LOPTS -XX:AOTCache=$root/cli/target/cds/chunkcdm-$jid.aot -Xlog:aot=off -Xlog:cds=off"
+elif [ -z "${NOCDS:-}" ] && [ -f "cli/target/cds/chunkcdm-$jid.jsa" ]; then
+  LOPTS="$LOPTS -XX:SharedArchiveFile=$root/cli/target/cds/chunkcdm-$jid.jsa -Xlog:cds=off"
 fi
 
 mkdir -p "$DIR" "$OUT"

@@ -211,7 +211,8 @@ class CliArchiveIT {
     String runtime = Files.readAllLines(Paths.get(System.getProperty("java.home"), "release")).stream()
         .filter(l -> l.startsWith("JAVA_RUNTIME_VERSION=")).findFirst().orElseThrow()
         .replaceAll("^JAVA_RUNTIME_VERSION=\"(.*)\"$", "$1").replaceAll("[^A-Za-z0-9._+-]", "_");
-    Path jsa = home.resolve("cds/chunkcdm-" + runtime + ".jsa");
+    // Java 25 and later: an ahead-of-time cache (classes and method profiles); before: a static class-data archive
+    Path jsa = home.resolve("cds/chunkcdm-" + runtime + (Runtime.version().feature() >= 25 ? ".aot" : ".jsa"));
     Run off = run(javaPath(), Map.of("CHUNKCDM_CDS", "off"), "--version");
     assertEquals(0, off.rc(), off.err());
     Run first = run(javaPath(), Map.of(), "--version");
