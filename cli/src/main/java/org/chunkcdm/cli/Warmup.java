@@ -6,9 +6,10 @@ import org.chunkcdm.blosc.Blosc;
  * Sets up, on a daemon thread while picocli builds the command line (about a tenth of a second), the classes whose
  * first use is slow and which a command meets only after that: Jackson's mapper (the formats' JSON metadata), the
  * ncstream messages (protobuf descriptors) and the native Blosc binding (loading c-blosc through JNA). The command
- * then finds them ready, or waits for the JVM to finish setting one up. These classes do not reach back into
- * chunkcdm's or netcdf-java's, so the two threads never wait on each other. A failure here is ignored: the command
- * meets it again where it is reported.
+ * then finds them ready, or waits for the JVM to finish setting one up. Setting them up never needs a class whose
+ * set-up waits on them (Jackson and protobuf set up their own classes; the binding, chunkcdm's settings, which
+ * need nothing of the command's), so the two threads cannot wait on each other. A failure here is ignored: the
+ * command meets it again where it is reported.
  */
 final class Warmup {
   private static final String[] CLASSES = {"com.fasterxml.jackson.databind.ObjectMapper", "ucar.nc2.stream.NcStreamProto"};
