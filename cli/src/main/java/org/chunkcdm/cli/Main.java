@@ -34,7 +34,7 @@ public final class Main implements Callable<Integer> {
   static final long MAX_CHUNK_FILE = 1L << 31;
 
   public static void main(String[] args) {
-    Warmup.start();
+    Warmup.start(args);
     System.exit(run(args, new PrintWriter(System.out, true, StandardCharsets.UTF_8),
         new PrintWriter(System.err, true, StandardCharsets.UTF_8)));
   }

@@ -643,10 +643,18 @@ class CdmRemoteServerTest {
     }
   }
 
-  /** {@code chunkcdm serve ROOT --port 0} in a new JVM started with {@code jvmOptions}. */
+  /**
+   * {@code chunkcdm serve ROOT --port 0} in a new JVM started with the launchers' options (native access for JNA;
+   * on Java 23 and later, protobuf's use of sun.misc.Unsafe allowed quietly: serve sets both up as it starts) and
+   * {@code jvmOptions}.
+   */
   static Process startServe(Path root, String... jvmOptions) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("--enable-native-access=ALL-UNNAMED");
+    if (Runtime.version().feature() >= 23) {
+      cmd.add("--sun-misc-unsafe-memory-access=allow");
+    }
     cmd.addAll(List.of(jvmOptions));
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.chunkcdm.cli.Main", "serve", root.toString(),
         "--port", "0"));
