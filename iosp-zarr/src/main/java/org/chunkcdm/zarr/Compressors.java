@@ -110,6 +110,22 @@ final class Compressors {
 
     @Override
     public byte[] decode(byte[] in, int off, int len, int outLen) throws IOException {
+      byte[] out = new byte[alloc(decodedSize(in, off, len, outLen), "zstd chunk")];
+      Streams.decode(BloscCompressor.ZSTD, in, off, len, out, 0, out.length);
+      return out;
+    }
+
+    @Override
+    public void decodeInto(byte[] in, int off, int len, byte[] out, int op, int outLen) throws IOException {
+      decodedSize(in, off, len, outLen);
+      Streams.decode(BloscCompressor.ZSTD, in, off, len, out, op, outLen);
+    }
+
+    /**
+     * The decoded size: the frame header's content size, else {@code outLen} (the size the chunk needs, -1 when
+     * unknown), checked against {@code outLen}.
+     */
+    private static long decodedSize(byte[] in, int off, int len, int outLen) throws IOException {
       long n = Streams.zstdContentSize(in, off, len);
       if (n < 0) {
         n = outLen;
@@ -118,16 +134,7 @@ final class Compressors {
         }
       }
       checkSize(n, outLen, "zstd");
-      byte[] out = new byte[alloc(n, "zstd chunk")];
-      Streams.decode(BloscCompressor.ZSTD, in, off, len, out, 0, out.length);
-      return out;
-    }
-
-    @Override
-    public void decodeInto(byte[] in, int off, int len, byte[] out, int op, int outLen) throws IOException {
-      long n = Streams.zstdContentSize(in, off, len);
-      checkSize(n < 0 ? outLen : n, outLen, "zstd");
-      Streams.decode(BloscCompressor.ZSTD, in, off, len, out, op, outLen);
+      return n;
     }
 
     @Override
