@@ -139,6 +139,21 @@ public final class BloscChunkData implements ChunkData {
     return all;
   }
 
+  /** Native c-blosc decodes the whole chunk straight into {@code dst} where it would decode it; else as the default. */
+  @Override
+  public void readAll(java.nio.ByteBuffer dst) throws IOException {
+    synchronized (this) {
+      try {
+        if (all == null && blocks.isEmpty() && chunk().decodeNative(dst, Blosc.configured())) {
+          return;
+        }
+      } catch (IOException e) {
+        throw named(e);
+      }
+    }
+    ChunkData.super.readAll(dst);
+  }
+
   /**
    * True when the pure-Java decoder serves this chunk, and for a chunk stored raw (its pieces are its stored bytes)
    * unless native decoding was asked for; false when native c-blosc decodes it (whole chunks only).

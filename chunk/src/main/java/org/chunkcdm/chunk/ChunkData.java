@@ -1,6 +1,7 @@
 package org.chunkcdm.chunk;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import org.chunkcdm.blosc.PieceSink;
 
 /**
@@ -80,6 +81,26 @@ public interface ChunkData {
     byte[] out = new byte[(int) n];
     read(0, out, 0, out.length);
     return out;
+  }
+
+  /**
+   * The whole decoded content into {@code dst} from its position on (which stays where it is; at least
+   * {@link #size()} bytes remain), e.g. a direct buffer that a channel then writes without a copy. A Blosc chunk that
+   * native c-blosc decodes goes straight into a direct buffer; the default reads through a per-thread scratch
+   * array. Wrappers forward it.
+   */
+  default void readAll(ByteBuffer dst) throws IOException {
+    long n = size();
+    if (n > dst.remaining()) {
+      throw new IOException("a chunk of " + n + " bytes does not fit the " + dst.remaining() + " bytes left");
+    }
+    byte[] tmp = ChunkRuns.takeScratch((int) n);
+    try {
+      read(0, tmp, 0, (int) n);
+      dst.put(dst.position(), tmp, 0, (int) n);
+    } finally {
+      ChunkRuns.giveScratch(tmp);
+    }
   }
 
   /**

@@ -108,8 +108,11 @@ abstract class ChunkTask {
       throws IOException {
     cache.countChunkDecode();
     byte[] direct = o.bytes();
+    java.nio.ByteBuffer buffer = o.buffer();
     if (direct != null) {
       data.read(0, direct, o.bytesOffset() + at, len);
+    } else if (buffer != null) {
+      data.readAll(buffer.duplicate().position(o.bytesOffset() + at));
     } else if (data.readsInPieces()) {
       data.readPieces(a.dtype().itemSize(), new PieceSink(o, at));
     } else {

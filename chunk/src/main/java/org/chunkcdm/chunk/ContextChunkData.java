@@ -69,6 +69,14 @@ final class ContextChunkData implements ChunkData {
   }
 
   @Override
+  public void readAll(java.nio.ByteBuffer dst) throws IOException {
+    inContext(() -> {
+      data.readAll(dst);
+      return null;
+    });
+  }
+
+  @Override
   public boolean readsInPieces() {
     return data.readsInPieces();
   }

@@ -34,7 +34,15 @@ abstract class Output {
     return null;
   }
 
-  /** Where the section starts in {@link #bytes()}. */
+  /**
+   * The output when it is a byte buffer in storage order (callers may decode a whole chunk into it, at
+   * {@link #bytesOffset()} plus the section's byte offset), else null.
+   */
+  ByteBuffer buffer() {
+    return null;
+  }
+
+  /** Where the section starts in {@link #bytes()} or {@link #buffer()}. */
   int bytesOffset() {
     return 0;
   }
@@ -110,6 +118,36 @@ abstract class Output {
 
     @Override
     byte[] bytes() {
+      return b;
+    }
+
+    @Override
+    int bytesOffset() {
+      return base;
+    }
+
+    @Override
+    Object storage() {
+      return b;
+    }
+  }
+
+  /** Bytes in storage order into a buffer, from its position at the start on (which stays where it is). */
+  static final class Buffer extends Output {
+    final ByteBuffer b;
+
+    Buffer(ByteBuffer b) {
+      super(b.position());
+      this.b = b;
+    }
+
+    @Override
+    void put(byte[] src, int srcOff, int dst, int len) {
+      b.put(base + dst, src, srcOff, len);
+    }
+
+    @Override
+    ByteBuffer buffer() {
       return b;
     }
 

@@ -1,6 +1,7 @@
 package org.chunkcdm.chunk;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.chunkcdm.io.Bounds;
@@ -256,15 +257,48 @@ public final class SectionReader {
    */
   public static void readBytes(ChunkedArray a, long[] first, long[] count, long[] stride, byte[] dst, int dstOffset)
       throws IOException {
+    long total = selectedBytes(a, count);
+    if (dstOffset < 0 || total > dst.length - (long) dstOffset) {
+      throw new IllegalArgumentException("a buffer of " + dst.length + " bytes cannot take " + total + " bytes at " + dstOffset);
+    }
+    collectInto(a, first, count, stride, new Output.Bytes(dst, dstOffset));
+  }
+
+  /**
+   * As {@link #readBytes(ChunkedArray, long[], long[], long[], byte[], int)}, into {@code dst} from its position on
+   * (which stays where it is). A direct buffer gets the chunks that native c-blosc decodes whole in place, with no
+   * copy through the heap: a channel then writes it as it is.
+   *
+   * @throws IllegalArgumentException when fewer bytes than the selection remain in {@code dst}
+   */
+  public static void readBytes(ChunkedArray a, long[] first, long[] count, long[] stride, ByteBuffer dst)
+      throws IOException {
+    long total = selectedBytes(a, count);
+    if (total > dst.remaining()) {
+      throw new IllegalArgumentException("a buffer with " + dst.remaining() + " bytes left cannot take " + total
+          + " bytes");
+    }
+    collectInto(a, first, count, stride, new Output.Buffer(dst));
+  }
+
+  private static long selectedBytes(ChunkedArray a, long[] count) {
     long n = 1;
     for (long c : count) {
       n = Math.multiplyExact(n, c);
     }
-    long total = Math.multiplyExact(n, (long) a.dtype().itemSize());
-    if (dstOffset < 0 || total > dst.length - (long) dstOffset) {
-      throw new IllegalArgumentException("a buffer of " + dst.length + " bytes cannot take " + total + " bytes at " + dstOffset);
+    return Math.multiplyExact(n, (long) a.dtype().itemSize());
+  }
+
+  /**
+   * Every selected element into a caller's buffer (which may hold earlier data: fill values are written too);
+   * {@code stride} null = all 1.
+   */
+  private static void collectInto(ChunkedArray a, long[] first, long[] count, long[] stride, Output out)
+      throws IOException {
+    if (stride == null) {
+      stride = new long[count.length];
+      java.util.Arrays.fill(stride, 1);
     }
-    Output out = new Output.Bytes(dst, dstOffset);
     out.zeroed = false;
     try {
       collect(a, first, count, stride, out, a.settings());

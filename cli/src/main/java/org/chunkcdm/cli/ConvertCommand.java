@@ -1,14 +1,14 @@
 package org.chunkcdm.cli;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintWriter;
+import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -178,8 +178,11 @@ final class ConvertCommand implements Callable<Integer> {
       if (deflate != null) {
         o = o.deflate(deflate);
       }
-      try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 20)) {
-        new NcStreamOut(os, o).writeAll(nc, target.getFileName().toString(), list);
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+          StandardOpenOption.WRITE)) {
+        NcStreamOut out = new NcStreamOut(ch, o);
+        out.writeAll(nc, target.getFileName().toString(), list);
+        out.flush();
       }
     } else {
       Netcdf3Out.write(nc, list, tmp, fmt.equals("nc3-64"), progress::advance);

@@ -196,13 +196,40 @@ public final class Blosc {
             : "native " + n.version() + " cannot decode this chunk (" + h + ")");
       }
       n.decompress(h, src, off, dst, dstOff);
-      BloscStats.CHUNKS.increment();
-      BloscStats.NATIVE_CHUNKS.increment();
-      BloscStats.BLOCKS.add(Math.max(1, h.nblocks()));
-      BloscStats.BYTES.add(h.nbytes());
+      countNative(h);
       return;
     }
     JavaBlosc.decodeAll(h, src, off, dst, dstOff, ex);
+  }
+
+  /**
+   * Decodes a whole, already validated chunk into {@code dst} from its position on (which stays where it is) when
+   * {@code impl} hands it to native c-blosc: a direct buffer then receives c-blosc's output with no copy. False, with
+   * nothing written, when pure Java would decode it.
+   */
+  public static boolean decompressNative(BloscHeader h, byte[] src, int off, ByteBuffer dst, Impl impl)
+      throws IOException {
+    if (decodesInJava(h, impl)) {
+      return false;
+    }
+    if (dst.remaining() < h.nbytes()) {
+      throw new IOException("Blosc: destination too small for " + h.nbytes() + " bytes");
+    }
+    NativeBlosc n = nativeBlosc();
+    if (n == null || !n.canDecode(h)) { // only when NATIVE was asked for
+      throw new IOException(n == null ? "native Blosc requested but unavailable: " + nativeProblem
+          : "native " + n.version() + " cannot decode this chunk (" + h + ")");
+    }
+    n.decompress(h, src, off, dst);
+    countNative(h);
+    return true;
+  }
+
+  private static void countNative(BloscHeader h) {
+    BloscStats.CHUNKS.increment();
+    BloscStats.NATIVE_CHUNKS.increment();
+    BloscStats.BLOCKS.add(Math.max(1, h.nblocks()));
+    BloscStats.BYTES.add(h.nbytes());
   }
 
   /**

@@ -77,6 +77,14 @@ public final class BloscChunk {
   }
 
   /**
+   * Decodes the whole chunk into {@code dst} from its position on (position unchanged) when {@code impl} hands it to
+   * native c-blosc, which writes a direct buffer in place; false, with nothing written, when pure Java would decode it.
+   */
+  public boolean decodeNative(java.nio.ByteBuffer dst, Blosc.Impl impl) throws IOException {
+    return Blosc.decompressNative(header, src, off, dst, impl);
+  }
+
+  /**
    * Decodes block {@code b} into {@code dst[dp..]}. A chunk with the DELTA filter needs its decoded block 0 in
    * {@code block0[0..]} for every other block ({@code null} for block 0 itself).
    */

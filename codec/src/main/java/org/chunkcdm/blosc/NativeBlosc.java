@@ -1,6 +1,7 @@
 package org.chunkcdm.blosc;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
 /**
  * Service interface of a native Blosc decoder (the {@code native} module binds c-blosc 1.x through JNA and
@@ -23,4 +24,15 @@ public interface NativeBlosc {
 
   /** Decodes the whole chunk {@code src[off..off+header.cbytes())} into {@code dst[dstOff..]}. */
   void decompress(BloscHeader header, byte[] src, int off, byte[] dst, int dstOff) throws IOException;
+
+  /**
+   * As {@link #decompress(BloscHeader, byte[], int, byte[], int)}, into {@code dst} from its position on (which
+   * stays where it is; at least {@code header.nbytes()} bytes remain). An implementation writes a direct buffer in
+   * place, with no copy out of native memory; the default goes through an array.
+   */
+  default void decompress(BloscHeader header, byte[] src, int off, ByteBuffer dst) throws IOException {
+    byte[] out = new byte[header.nbytes()];
+    decompress(header, src, off, out, 0);
+    dst.put(dst.position(), out);
+  }
 }

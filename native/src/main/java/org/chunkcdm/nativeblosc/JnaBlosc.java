@@ -1,8 +1,11 @@
 package org.chunkcdm.nativeblosc;
 
 import com.sun.jna.Memory;
+import com.sun.jna.Native;
 import com.sun.jna.NativeLong;
+import com.sun.jna.Pointer;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import org.chunkcdm.blosc.CodecException;
 import java.util.HashSet;
 import java.util.Locale;
@@ -89,25 +92,45 @@ public final class JnaBlosc implements NativeBlosc {
 
   @Override
   public void decompress(BloscHeader h, byte[] src, int off, byte[] dst, int dstOff) throws IOException {
+    check(h, src, off, dstOff >= 0 && dstOff <= dst.length - h.nbytes());
+    if (h.nbytes() > 0) {
+      Memory out = buffer(1, h.nbytes());
+      decode(h, src, off, out);
+      out.read(0, dst, dstOff, h.nbytes());
+    }
+  }
+
+  /** A direct {@code dst} gets c-blosc's output in place; a heap one through the thread's native buffer. */
+  @Override
+  public void decompress(BloscHeader h, byte[] src, int off, ByteBuffer dst) throws IOException {
+    if (!dst.isDirect()) {
+      NativeBlosc.super.decompress(h, src, off, dst);
+      return;
+    }
+    check(h, src, off, dst.remaining() >= h.nbytes());
+    if (h.nbytes() > 0) {
+      decode(h, src, off, Native.getDirectBufferPointer(dst).share(dst.position()));
+    }
+  }
+
+  private void check(BloscHeader h, byte[] src, int off, boolean roomForOutput) throws IOException {
     if (!canDecode(h)) {
       throw new IOException("native c-blosc cannot decode " + h);
     }
-    int cbytes = h.cbytes();
-    int nbytes = h.nbytes();
-    if (off < 0 || off > src.length - cbytes || dstOff < 0 || dstOff > dst.length - nbytes) {
+    if (off < 0 || off > src.length - h.cbytes() || !roomForOutput) {
       throw new IOException("native c-blosc: buffers smaller than the chunk header says");
     }
-    if (nbytes == 0) {
-      return;
+  }
+
+  /** The chunk {@code src[off..off+cbytes)} decoded into {@code out} (room for nbytes, which is not 0). */
+  private static void decode(BloscHeader h, byte[] src, int off, Pointer out) throws IOException {
+    Memory in = buffer(0, h.cbytes());
+    in.write(0, src, off, h.cbytes());
+    int n = CBlosc.blosc_decompress_ctx(in, out, new NativeLong(h.nbytes()), 1);
+    if (n != h.nbytes()) {
+      throw new CodecException("native c-blosc failed to decode the chunk (return code " + n + ", expected "
+          + h.nbytes() + " bytes)");
     }
-    Memory in = buffer(0, cbytes);
-    Memory out = buffer(1, nbytes);
-    in.write(0, src, off, cbytes);
-    int n = CBlosc.blosc_decompress_ctx(in, out, new NativeLong(nbytes), 1);
-    if (n != nbytes) {
-      throw new CodecException("native c-blosc failed to decode the chunk (return code " + n + ", expected " + nbytes + " bytes)");
-    }
-    out.read(0, dst, dstOff, nbytes);
   }
 
   /**

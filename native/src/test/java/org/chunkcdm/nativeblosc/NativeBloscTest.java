@@ -73,6 +73,10 @@ class NativeBloscTest {
       byte[] viaNative = new byte[h.nbytes()];
       Blosc.decompress(buf, off, len, viaNative, 0, Blosc.Impl.NATIVE);
       assertArrayEquals(java, viaNative, name + " (native vs java)");
+      for (boolean direct : new boolean[] {true, false}) {
+        assertArrayEquals(java, intoBuffer(h, buf, off, direct, Blosc.Impl.NATIVE), name + " (native into a "
+            + (direct ? "direct" : "heap") + " buffer)");
+      }
     } else {
       // c-blosc 1.x refuses format version 5 (c-blosc2's Blosc1-compatible chunks): AUTO falls back to Java
       assertFalse(nat.canDecode(h), name);
@@ -80,7 +84,31 @@ class NativeBloscTest {
       Blosc.decompress(buf, off, len, auto, 0, Blosc.Impl.AUTO);
       assertArrayEquals(java, auto, name + " (auto)");
       assertThrows(IOException.class, () -> Blosc.decompress(buf, off, len, new byte[h.nbytes()], 0, Blosc.Impl.NATIVE));
+      assertEquals(null, intoBuffer(h, buf, off, true, Blosc.Impl.AUTO), name + ": not native, nothing written");
     }
+  }
+
+  /**
+   * The chunk decoded by {@link Blosc#decompressNative} into a buffer at position 3 between guard bytes (which must
+   * stay, as the position must); null when it was not decoded natively (then nothing may have been written).
+   */
+  static byte[] intoBuffer(BloscHeader h, byte[] buf, int off, boolean direct, Blosc.Impl impl) throws IOException {
+    int room = h.nbytes() + 3 + 5;
+    ByteBuffer b = direct ? ByteBuffer.allocateDirect(room) : ByteBuffer.allocate(room);
+    for (int i = 0; i < room; i++) {
+      b.put(i, (byte) 0x5A);
+    }
+    b.position(3);
+    boolean decoded = Blosc.decompressNative(h, buf, off, b, impl);
+    assertEquals(3, b.position(), "position");
+    byte[] all = new byte[room];
+    b.get(0, all);
+    for (int i = 0; i < room; i++) {
+      if (i < 3 || i >= 3 + h.nbytes() || !decoded) {
+        assertEquals((byte) 0x5A, all[i], "byte " + i + " outside the chunk's");
+      }
+    }
+    return decoded ? Arrays.copyOfRange(all, 3, 3 + h.nbytes()) : null;
   }
 
   @Test

@@ -3,6 +3,7 @@ package org.chunkcdm.ncstream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.GatheringByteChannel;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -162,7 +163,19 @@ public final class NcStreamOut {
   }
 
   public NcStreamOut(OutputStream out, Options options) {
-    this.wire = new Wire(out);
+    this(new Wire(out), options);
+  }
+
+  /**
+   * Writes to a channel (a file's, a socket's): data payloads go out from direct buffers, with no copy in the JVM.
+   * {@link #flush()} before closing the channel.
+   */
+  public NcStreamOut(GatheringByteChannel out, Options options) {
+    this(new Wire(out), options);
+  }
+
+  private NcStreamOut(Wire wire, Options options) {
+    this.wire = wire;
     this.opt = options;
     this.messages = new DataMessages(options, wire);
     this.pipeline = new SlabPipeline(options, wire, messages, DecodePool.executor());

@@ -163,13 +163,44 @@ final class Payloads {
         b[i] = b[i] != 0 ? (byte) 1 : 0;
       }
     }
-    int unit = dt.kind() == DType.Kind.COMPLEX ? dt.itemSize() / 2 : dt.extraDim() > 0 ? 1 : dt.itemSize();
-    boolean big = dt.order() == ByteOrder.BIG_ENDIAN || unit == 1;
+    boolean big = storedBigEndian(dt);
     if (forceBig && !big) {
-      swap(b, n, unit);
+      swap(b, n, swapUnit(dt));
       big = true;
     }
     return new Payload(b, n, big);
+  }
+
+  /** The bytes swapped as one value: a complex number's parts, a string's single bytes, else the item. */
+  private static int swapUnit(DType dt) {
+    return dt.kind() == DType.Kind.COMPLEX ? dt.itemSize() / 2 : dt.extraDim() > 0 ? 1 : dt.itemSize();
+  }
+
+  /** Whether stored values of {@code dt} are big-endian as they are (single bytes count as such). */
+  static boolean storedBigEndian(DType dt) {
+    return dt.order() == ByteOrder.BIG_ENDIAN || swapUnit(dt) == 1;
+  }
+
+  /**
+   * Whether {@link #readRaw(Section, ChunkedArray, boolean, byte[])} hands over the stored bytes unchanged (no 0/1
+   * booleans, no byte swap), so that they may be read straight into a buffer instead.
+   */
+  static boolean storedAsIs(DType dt, boolean forceBig) {
+    return dt.kind() != DType.Kind.BOOL && (!forceBig || storedBigEndian(dt));
+  }
+
+  /** The stored bytes of {@code s} (whole items). */
+  static long rawBytes(Section s, ChunkedArray raw) {
+    return Sections.box(s, raw.grid().rank()).size() * raw.dtype().itemSize();
+  }
+
+  /**
+   * Reads the stored bytes of {@code s} (whole items; only where {@link #storedAsIs}) into {@code dst} from its
+   * position on (which stays where it is): a direct buffer gets the chunks that native c-blosc decodes in place.
+   */
+  static void readRaw(Section s, ChunkedArray raw, ByteBuffer dst) throws IOException {
+    Sections.Box box = Sections.box(s, raw.grid().rank());
+    SectionReader.readBytes(raw, box.first, box.count, box.stride, dst);
   }
 
   /** Values of a fixed-size-element array in C order, big-endian; char as one byte each. */

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -191,11 +192,20 @@ final class SlabPipeline {
   private final class Buffers {
     final int most;
     byte[] buf;
+    ByteBuffer direct; // the payload handed to a channel
     Deflater z;
     ByteArrayOutputStream zout;
 
     Buffers(int most) {
       this.most = most;
+    }
+
+    /** The direct buffer handed to a channel, cleared, with room for {@code n} bytes. */
+    ByteBuffer direct(int n) {
+      if (direct == null || direct.capacity() < n) {
+        direct = ByteBuffer.allocateDirect(Math.max(n, most));
+      }
+      return direct.clear();
     }
 
     void end() {
@@ -234,6 +244,15 @@ final class SlabPipeline {
   /** Reads and prepares slab {@code seq}, then writes it in its turn; false when it was not to be written. */
   private boolean writeSlab(Turns t, long seq, Section piece, ChunkedArray raw, Buffers b)
       throws IOException, InterruptedException {
+    if (wire.takesBuffers() && !opt.deflates() && Payloads.storedAsIs(raw.dtype(), opt.bigEndian)) {
+      // the stored bytes straight into the buffer the channel writes (natively decoded chunks with no copy at all)
+      int plen = (int) Payloads.rawBytes(piece, raw);
+      ByteBuffer out = b.direct(plen);
+      Payloads.readRaw(piece, raw, out);
+      out.limit(plen);
+      byte[] head = messages.dataHead(t.v, piece, Payloads.storedBigEndian(raw.dtype()), false, 0, plen);
+      return writeInTurn(t, seq, head, out, null, plen, plen);
+    }
     if (b.buf == null) {
       b.buf = new byte[b.most];
     }
@@ -255,12 +274,27 @@ final class SlabPipeline {
     } else {
       head = messages.dataHead(t.v, piece, p.bigEndian, false, 0, plen);
     }
+    ByteBuffer out = null;
+    if (wire.takesBuffers()) { // copied while the other workers write: the channel then writes it as it is
+      out = b.direct(plen);
+      out.put(payload, 0, plen).flip();
+    }
+    return writeInTurn(t, seq, head, out, payload, plen, p.length);
+  }
+
+  /**
+   * Waits for slab {@code seq}'s turn, then writes {@code head} and the payload: {@code out}'s remaining bytes when
+   * not null, else {@code payload}'s first {@code plen}. {@code dataBytes}: the uncompressed payload size. False when
+   * the slab was not to be written.
+   */
+  private boolean writeInTurn(Turns t, long seq, byte[] head, ByteBuffer out, byte[] payload, int plen, long dataBytes)
+      throws IOException, InterruptedException {
     if (!t.awaitTurn(seq)) {
       return false;
     }
     // this slab's turn: no other worker writes until done moves on
-    long n = wire.put(head, payload, plen);
-    messages.report(p.length);
+    long n = out != null ? wire.put(head, out) : wire.put(head, payload, plen);
+    messages.report(dataBytes);
     t.written(n);
     return true;
   }

@@ -1,19 +1,36 @@
 package org.chunkcdm.ncstream;
 
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.GatheringByteChannel;
 
 /**
- * The ncstream output: bytes, protobuf varints and length-prefixed messages written to an {@link OutputStream},
- * counting the bytes written. Not thread-safe: writers take turns on it.
+ * The ncstream output: bytes, protobuf varints and length-prefixed messages written to an {@link OutputStream}
+ * or a channel, counting the bytes written. Not thread-safe: writers take turns on it.
  */
 final class Wire {
   private final OutputStream out;
+  /** The channel under {@link #out} (which then buffers the small writes), or null. */
+  private final GatheringByteChannel channel;
   private long written;
 
   Wire(OutputStream out) {
     this.out = out;
+    this.channel = null;
+  }
+
+  Wire(GatheringByteChannel channel) {
+    this.out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16);
+    this.channel = channel;
+  }
+
+  /** Whether {@link #put(byte[], ByteBuffer)} writes a direct buffer without copying it. */
+  boolean takesBuffers() {
+    return channel != null;
   }
 
   /** Bytes written so far. */
@@ -46,6 +63,21 @@ final class Wire {
     out.write(payload, 0, len);
     written += head.length + (long) len;
     return head.length + (long) len;
+  }
+
+  /**
+   * {@code head} then the remaining bytes of {@code payload} (a direct buffer: the channel writes it as it is,
+   * in one system call with the head), counted once both are written. Only when {@link #takesBuffers()}.
+   */
+  long put(byte[] head, ByteBuffer payload) throws IOException {
+    out.flush();
+    long len = head.length + (long) payload.remaining();
+    ByteBuffer[] both = {ByteBuffer.wrap(head), payload};
+    for (long left = len; left > 0; ) {
+      left -= channel.write(both);
+    }
+    written += len;
+    return len;
   }
 
   long putVInt(int value) throws IOException {

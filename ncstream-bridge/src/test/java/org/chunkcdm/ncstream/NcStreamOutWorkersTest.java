@@ -10,7 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -61,6 +64,19 @@ class NcStreamOutWorkersTest {
     return b.toByteArray();
   }
 
+  /** As {@link #write}, through a file's channel. */
+  static byte[] writeToChannel(NetcdfFile nc, NcStreamOut.Options o, int workers, Path file) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+        StandardOpenOption.WRITE)) {
+      withWorkers(workers, () -> {
+        NcStreamOut out = new NcStreamOut(ch, o);
+        out.writeAll(nc, null, null);
+        out.flush();
+      });
+    }
+    return Files.readAllBytes(file);
+  }
+
   interface Io {
     void run() throws IOException;
   }
@@ -95,6 +111,25 @@ class NcStreamOutWorkersTest {
           if (v.getSize() > 0) {
             NetcdfChecks.assertSameArray(v.read(), w.assemble(v), name + ":" + v.getFullName());
           }
+        }
+      }
+    }
+  }
+
+  /**
+   * A channel gets the bytes a stream gets, with one, two and seven workers, in the chunks' byte order (payloads
+   * read straight into the workers' direct buffers), big-endian and DEFLATE'd.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("datasets")
+  void aChannelGetsTheBytesAStreamGets(String name, Path p, @TempDir Path tmp) throws Exception {
+    try (NetcdfFile nc = NetcdfFiles.open(p.toString())) {
+      NcStreamOut.Options base = NcStreamOut.Options.defaults().messageBytes(BOUND);
+      for (NcStreamOut.Options o : new NcStreamOut.Options[] {base, base.bigEndian(true), base.deflate(1)}) {
+        byte[] stream = write(nc, o, 1);
+        for (int workers : new int[] {1, 2, 7}) {
+          assertArrayEquals(stream, writeToChannel(nc, o, workers, tmp.resolve("c.ncs")),
+              name + ": a channel, " + workers + " workers");
         }
       }
     }
