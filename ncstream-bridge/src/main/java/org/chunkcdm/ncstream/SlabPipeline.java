@@ -5,8 +5,11 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -23,14 +26,14 @@ import ucar.nc2.Variable;
 /**
  * Writes the slabs of a chunked variable (fixed-size whole items) as data messages with several workers: the
  * calling thread and tasks on an {@link Executor} (the chunk layer's decode threads, {@link DecodePool}). Each
- * worker takes the next slab, decodes its chunks itself (no other decode thread helps: {@code ReadSettings} of
- * one thread) straight into its own reused buffer, byte-swaps or deflates it, waits until every earlier slab is
- * written and then writes the message itself, while the other workers decode the next slabs. The payload thus
- * leaves from the core (and its cache) that decoded it, no slab is handed between threads, and the cores decode
- * in parallel with the one write in progress. Messages stay in order; memory is one buffer of at most one message
- * per worker, reused for every slab (plus the compressed copy with DEFLATE). A failure (a read, a write) stops
- * the workers at the failing slab: every earlier slab is still written, none from it on; an interrupt stops them
- * all. The failure of the lowest slab is rethrown once all workers have stopped.
+ * worker takes a free set of buffers and the next slab, decodes its chunks itself (no other decode thread helps:
+ * {@code ReadSettings} of one thread) straight into the buffer, byte-swaps or deflates it and hands the message
+ * over in its place in the stream. Whoever hands over a message while no one is writing writes it, and then every
+ * message already handed over after it, in order; the others go on decoding. The output thus never waits for a
+ * worker that is still writing its own slab. Memory is at most two sets of buffers per worker, each of one message
+ * (plus the compressed copy with DEFLATE), reused for every slab. A failure (a read, a write) stops the workers at
+ * the failing slab: every earlier slab is still written, none from it on; an interrupt stops them all. The
+ * failure of the lowest slab is rethrown once all workers have stopped.
  */
 final class SlabPipeline {
   private final NcStreamOut.Options opt;
@@ -47,14 +50,14 @@ final class SlabPipeline {
 
   /**
    * Workers for one chunked variable, the calling thread included: as many as the chunk layer's decode threads
-   * ({@code -Dchunkcdm.decode.threads}, default the available processors); fewer when their slab buffers (one
-   * message each) would take more than a quarter of the heap.
+   * ({@code -Dchunkcdm.decode.threads}, default the available processors); fewer when their slab buffers (two
+   * messages each) would take more than a quarter of the heap.
    */
   static int workers(long slabBytes) {
     int tests = NcStreamOut.workersForTests;
     int want = Math.max(1, Math.min(64, tests > 0 ? tests : DecodePool.threads()));
     long quarter = Runtime.getRuntime().maxMemory() / 4;
-    while (want > 1 && want * slabBytes > quarter) {
+    while (want > 1 && 2 * want * slabBytes > quarter) {
       want--;
     }
     return want;
@@ -69,17 +72,18 @@ final class SlabPipeline {
     Bounds.checkAllocation(most, v.getFullName() + ": a slab buffer");
     int nw = workers(most);
     ChunkedArray one = raw.withSettings(ReadSettings.of(raw.settings().cache(), 1));
-    Turns t = new Turns(v, s, slabs);
+    Turns t = new Turns(v, s, slabs, 2 * nw, (int) most);
     List<FutureTask<Void>> background = new ArrayList<>(nw - 1);
     try {
       for (int i = 1; i < nw; i++) {
-        FutureTask<Void> f = new FutureTask<>(() -> work(t, one, (int) most));
+        FutureTask<Void> f = new FutureTask<>(() -> work(t, one));
         background.add(f);
         executor.execute(f);
       }
-      work(t, one, (int) most);
+      work(t, one);
     } finally {
       awaitAll(background, t);
+      t.endBuffers();
     }
     t.rethrow();
     return t.bytes;
@@ -107,49 +111,144 @@ final class SlabPipeline {
     }
   }
 
-  /** Shared state of the workers of one variable: the slab iterator and whose turn it is to write. */
-  private static final class Turns {
+  /** A slab to prepare: its number in the stream, its section, the buffers it is prepared in. */
+  private static final class Job {
+    final long seq;
+    final Section piece;
+    final Buffers buffers;
+
+    Job(long seq, Section piece, Buffers buffers) {
+      this.seq = seq;
+      this.piece = piece;
+      this.buffers = buffers;
+    }
+  }
+
+  /**
+   * A prepared data message: its head, then {@code out}'s remaining bytes (a direct buffer for a channel) or else
+   * {@code payload[0..plen)}; {@code dataBytes} uncompressed payload bytes; the buffers it lies in.
+   */
+  private static final class Message {
+    final byte[] head;
+    final ByteBuffer out;
+    final byte[] payload;
+    final int plen;
+    final long dataBytes;
+    final Buffers buffers;
+
+    Message(byte[] head, ByteBuffer out, byte[] payload, int plen, long dataBytes, Buffers buffers) {
+      this.head = head;
+      this.out = out;
+      this.payload = payload;
+      this.plen = plen;
+      this.dataBytes = dataBytes;
+      this.buffers = buffers;
+    }
+  }
+
+  /**
+   * Shared state of the workers of one variable: the slab iterator, the free buffers, the messages handed over
+   * and not yet written, and who writes.
+   */
+  private final class Turns {
     final Variable v;
     final Section s;
     final Slabs slabs;
+    private final int maxBuffers;
+    private final int most;
+    private final ArrayDeque<Buffers> free = new ArrayDeque<>();
+    private final List<Buffers> made = new ArrayList<>();
+    private final Map<Long, Message> ready = new HashMap<>(); // handed over, not yet written
+    private boolean writing; // a worker is writing the ready messages
     long taken; // slabs handed out
-    long done; // slabs written: the slab numbered {@code done} may write now
+    long done; // slabs written: the slab numbered {@code done} is written next
     long bytes; // stream bytes written
     long stopAt = Long.MAX_VALUE; // slabs from this number on are not written (a failure)
     Throwable failure; // the failure of the lowest slab number
 
-    Turns(Variable v, Section s, Slabs slabs) {
+    Turns(Variable v, Section s, Slabs slabs, int maxBuffers, int most) {
       this.v = v;
       this.s = s;
       this.slabs = slabs;
+      this.maxBuffers = maxBuffers;
+      this.most = most;
     }
 
-    /** The next slab in the variable's index space as slab number {@link #taken}, or null when none is left. */
-    synchronized Section take(long seq) throws IOException {
-      if (seq >= stopAt) {
+    /**
+     * A free set of buffers (waiting while all are in use) and the next slab, or null when none is left or a
+     * failure stopped the workers. The buffers come first: a worker that waits for them holds no slab, so the
+     * lowest slab not yet written always has buffers to be prepared in.
+     */
+    synchronized Job next() throws IOException, InterruptedException {
+      while (free.isEmpty() && made.size() >= maxBuffers && stopAt == Long.MAX_VALUE) {
+        wait();
+      }
+      if (stopAt != Long.MAX_VALUE) {
         return null;
       }
       int[][] slab = slabs.next();
       if (slab == null) {
         return null;
       }
-      taken++;
-      return NcStreamOut.slabSection(s, slab);
-    }
-
-    /** Waits for slab {@code seq}'s turn; false when it is not to be written (a failure before it). */
-    synchronized boolean awaitTurn(long seq) throws InterruptedException {
-      while (done != seq && seq < stopAt) {
-        wait();
+      Buffers b = free.poll();
+      if (b == null) {
+        b = new Buffers(most);
+        made.add(b);
       }
-      return seq < stopAt;
+      return new Job(taken++, NcStreamOut.slabSection(s, slab), b);
     }
 
-    /** Slab {@code seq}'s message of {@code n} stream bytes is written: the next slab's turn. */
-    synchronized void written(long n) {
-      done++;
-      bytes += n;
+    /** Buffers of a slab that was written or dropped are free again. */
+    synchronized void give(Buffers b) {
+      free.push(b);
       notifyAll();
+    }
+
+    /**
+     * Hands over the message of slab {@code seq}. When no other worker is writing, this one writes it (if it is
+     * the next in the stream) and every message handed over after it, in order, until the next is not ready.
+     */
+    void handOver(long seq, Message m) throws IOException {
+      synchronized (this) {
+        if (seq >= stopAt) {
+          give(m.buffers);
+          return;
+        }
+        ready.put(seq, m);
+        if (writing) {
+          return;
+        }
+        writing = true;
+      }
+      while (true) {
+        Message next;
+        long at;
+        synchronized (this) {
+          at = done;
+          next = at < stopAt ? ready.remove(at) : null;
+          if (next == null) {
+            writing = false;
+            return;
+          }
+        }
+        long n;
+        try {
+          n = next.out != null ? wire.put(next.head, next.out) : wire.put(next.head, next.payload, next.plen);
+          messages.report(next.dataBytes);
+        } catch (IOException | RuntimeException | Error e) {
+          synchronized (this) {
+            writing = false;
+          }
+          give(next.buffers);
+          fail(at, e);
+          throw e;
+        }
+        synchronized (this) {
+          done++;
+          bytes += n;
+        }
+        give(next.buffers);
+      }
     }
 
     /**
@@ -160,8 +259,22 @@ final class SlabPipeline {
       if (seq < stopAt) {
         stopAt = seq;
         failure = e;
+        ready.entrySet().removeIf(en -> {
+          if (en.getKey() >= stopAt) {
+            free.push(en.getValue().buffers);
+            return true;
+          }
+          return false;
+        });
       }
       notifyAll();
+    }
+
+    /** Ends the deflaters of every set of buffers (all workers have stopped). */
+    synchronized void endBuffers() {
+      for (Buffers b : made) {
+        b.end();
+      }
     }
 
     void rethrow() throws IOException {
@@ -188,8 +301,8 @@ final class SlabPipeline {
     }
   }
 
-  /** One worker's reused buffers: the slab and, with DEFLATE, the compressor and its output. */
-  private final class Buffers {
+  /** One set of reused buffers: the slab, the direct buffer a channel writes and, with DEFLATE, the compressor. */
+  private static final class Buffers {
     final int most;
     byte[] buf;
     ByteBuffer direct; // the payload handed to a channel
@@ -215,43 +328,41 @@ final class SlabPipeline {
     }
   }
 
-  /** One worker: takes, reads, prepares and writes slabs until none is left or one failed. */
-  private Void work(Turns t, ChunkedArray raw, int most) {
-    Buffers b = new Buffers(most);
+  /** One worker: prepares slabs and hands their messages over until none is left or one failed. */
+  private Void work(Turns t, ChunkedArray raw) {
     long seq = -1;
     try {
-      while (true) {
-        Section piece;
-        synchronized (t) {
-          seq = t.taken;
-          piece = t.take(seq);
+      Job job;
+      while ((job = t.next()) != null) {
+        seq = job.seq;
+        Message m;
+        try {
+          m = prepare(t.v, job.piece, raw, job.buffers);
+        } catch (IOException | RuntimeException | Error e) {
+          t.give(job.buffers);
+          throw e;
         }
-        if (piece == null || !writeSlab(t, seq, piece, raw, b)) {
-          return null;
-        }
+        t.handOver(seq, m);
       }
     } catch (InterruptedException e) {
       t.fail(-1, new InterruptedIOException("interrupted while writing " + t.v.getFullName()));
       Thread.currentThread().interrupt();
     } catch (Throwable e) {
       t.fail(seq, e);
-    } finally {
-      b.end();
     }
     return null;
   }
 
-  /** Reads and prepares slab {@code seq}, then writes it in its turn; false when it was not to be written. */
-  private boolean writeSlab(Turns t, long seq, Section piece, ChunkedArray raw, Buffers b)
-      throws IOException, InterruptedException {
+  /** Reads and prepares the message of one slab in {@code b}. */
+  private Message prepare(Variable v, Section piece, ChunkedArray raw, Buffers b) throws IOException {
     if (wire.takesBuffers() && !opt.deflates() && Payloads.storedAsIs(raw.dtype(), opt.bigEndian)) {
       // the stored bytes straight into the buffer the channel writes (natively decoded chunks with no copy at all)
       int plen = (int) Payloads.rawBytes(piece, raw);
       ByteBuffer out = b.direct(plen);
       Payloads.readRaw(piece, raw, out);
       out.limit(plen);
-      byte[] head = messages.dataHead(t.v, piece, Payloads.storedBigEndian(raw.dtype()), false, 0, plen);
-      return writeInTurn(t, seq, head, out, null, plen, plen);
+      byte[] head = messages.dataHead(v, piece, Payloads.storedBigEndian(raw.dtype()), false, 0, plen);
+      return new Message(head, out, null, plen, plen, b);
     }
     if (b.buf == null) {
       b.buf = new byte[b.most];
@@ -270,32 +381,15 @@ final class SlabPipeline {
       Payloads.deflateInto(b.z, p.bytes, p.length, b.zout);
       payload = b.zout.toByteArray();
       plen = payload.length;
-      head = messages.dataHead(t.v, piece, p.bigEndian, true, p.length, plen);
+      head = messages.dataHead(v, piece, p.bigEndian, true, p.length, plen);
     } else {
-      head = messages.dataHead(t.v, piece, p.bigEndian, false, 0, plen);
+      head = messages.dataHead(v, piece, p.bigEndian, false, 0, plen);
     }
     ByteBuffer out = null;
-    if (wire.takesBuffers()) { // copied while the other workers write: the channel then writes it as it is
+    if (wire.takesBuffers()) { // copied while another worker writes: the channel then writes it as it is
       out = b.direct(plen);
       out.put(payload, 0, plen).flip();
     }
-    return writeInTurn(t, seq, head, out, payload, plen, p.length);
-  }
-
-  /**
-   * Waits for slab {@code seq}'s turn, then writes {@code head} and the payload: {@code out}'s remaining bytes when
-   * not null, else {@code payload}'s first {@code plen}. {@code dataBytes}: the uncompressed payload size. False when
-   * the slab was not to be written.
-   */
-  private boolean writeInTurn(Turns t, long seq, byte[] head, ByteBuffer out, byte[] payload, int plen, long dataBytes)
-      throws IOException, InterruptedException {
-    if (!t.awaitTurn(seq)) {
-      return false;
-    }
-    // this slab's turn: no other worker writes until done moves on
-    long n = out != null ? wire.put(head, out) : wire.put(head, payload, plen);
-    messages.report(dataBytes);
-    t.written(n);
-    return true;
+    return new Message(head, out, payload, plen, p.length, b);
   }
 }
