@@ -49,10 +49,11 @@ import ucar.nc2.stream.NcStream;
  * arrays and sequences are refused with an IOException.
  *
  * <p>The slabs of a chunked variable are read and written by several workers (the calling thread and tasks on
- * the chunk layer's decode threads, as many workers as there are decode threads): each decodes its slab into its
- * own reused buffer and writes it when every earlier slab is written (one slab buffer per worker in memory). Not
- * thread-safe: one writer per stream (the workers take turns on it; a stream is written by one thread at a time,
- * not always the caller's). Byte counts returned are bytes written to the stream.
+ * the chunk layer's decode threads, as many workers as there are decode threads): each decodes a slab into a
+ * reused buffer and hands the message over; whoever hands one over while no one writes writes it and the ready
+ * ones after it, in order (at most two slab buffers per worker in memory). Not thread-safe: one writer per stream
+ * (a stream is written by one thread at a time, not always the caller's). Byte counts returned are bytes written
+ * to the stream.
  */
 public final class NcStreamOut {
   /** Default payload bound of one data message. */
