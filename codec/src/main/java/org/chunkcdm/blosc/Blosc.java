@@ -190,12 +190,7 @@ public final class Blosc {
       throw new IOException("Blosc: destination too small for " + h.nbytes() + " bytes");
     }
     if (!decodesInJava(h, impl)) { // native c-blosc can decode it, or NATIVE was asked for
-      NativeBlosc n = nativeBlosc();
-      if (n == null || !n.canDecode(h)) { // only when NATIVE was asked for
-        throw new IOException(n == null ? "native Blosc requested but unavailable: " + nativeProblem
-            : "native " + n.version() + " cannot decode this chunk (" + h + ")");
-      }
-      n.decompress(h, src, off, dst, dstOff);
+      nativeFor(h).decompress(h, src, off, dst, dstOff);
       countNative(h);
       return;
     }
@@ -215,14 +210,19 @@ public final class Blosc {
     if (dst.remaining() < h.nbytes()) {
       throw new IOException("Blosc: destination too small for " + h.nbytes() + " bytes");
     }
+    nativeFor(h).decompress(h, src, off, dst);
+    countNative(h);
+    return true;
+  }
+
+  /** The native library for a chunk that is not decoded in Java: refused only when NATIVE was asked for. */
+  private static NativeBlosc nativeFor(BloscHeader h) throws IOException {
     NativeBlosc n = nativeBlosc();
-    if (n == null || !n.canDecode(h)) { // only when NATIVE was asked for
+    if (n == null || !n.canDecode(h)) {
       throw new IOException(n == null ? "native Blosc requested but unavailable: " + nativeProblem
           : "native " + n.version() + " cannot decode this chunk (" + h + ")");
     }
-    n.decompress(h, src, off, dst);
-    countNative(h);
-    return true;
+    return n;
   }
 
   private static void countNative(BloscHeader h) {
