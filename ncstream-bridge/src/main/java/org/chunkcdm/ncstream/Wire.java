@@ -10,7 +10,7 @@ import java.nio.channels.GatheringByteChannel;
 
 /**
  * The ncstream output: bytes, protobuf varints and length-prefixed messages written to an {@link OutputStream}
- * or a channel, counting the bytes written. Not thread-safe: writers take turns on it.
+ * or a channel, counting the bytes written. Not thread-safe: one writer at a time.
  */
 final class Wire {
   private final OutputStream out;
