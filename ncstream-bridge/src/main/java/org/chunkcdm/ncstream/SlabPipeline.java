@@ -209,6 +209,7 @@ final class SlabPipeline {
      * the next in the stream) and every message handed over after it, in order, until the next is not ready.
      */
     void handOver(long seq, Message m) throws IOException {
+      Message next;
       synchronized (this) {
         if (seq >= stopAt) {
           give(m.buffers);
@@ -219,18 +220,9 @@ final class SlabPipeline {
           return;
         }
         writing = true;
+        next = nextReady();
       }
-      while (true) {
-        Message next;
-        long at;
-        synchronized (this) {
-          at = done;
-          next = at < stopAt ? ready.remove(at) : null;
-          if (next == null) {
-            writing = false;
-            return;
-          }
-        }
+      while (next != null) { // only this worker moves done while it writes
         long n;
         try {
           n = next.out != null ? wire.put(next.head, next.out) : wire.put(next.head, next.payload, next.plen);
@@ -238,17 +230,27 @@ final class SlabPipeline {
         } catch (IOException | RuntimeException | Error e) {
           synchronized (this) {
             writing = false;
+            give(next.buffers);
+            fail(done, e);
           }
-          give(next.buffers);
-          fail(at, e);
           throw e;
         }
         synchronized (this) {
           done++;
           bytes += n;
+          give(next.buffers);
+          next = nextReady();
         }
-        give(next.buffers);
       }
+    }
+
+    /** The message of slab {@code done} when it is handed over and to be written, else null: no one writes now. */
+    private Message nextReady() {
+      Message m = done < stopAt ? ready.remove(done) : null;
+      if (m == null) {
+        writing = false;
+      }
+      return m;
     }
 
     /**
